@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TablePages",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tablepages", targets: ["tablepages"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "TableKit", targets: ["TableKit"]),
+        .library(name: "TablePages", targets: ["TablePages"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TableKit"),
+        .target(
+            name: "TablePages",
+            dependencies: [
+                "MicroHTTP",
+                "TableKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "tablepages",
+            dependencies: [
+                "TablePages",
+                "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

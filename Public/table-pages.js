@@ -1,0 +1,2 @@
+// TablePages client.
+"use strict";

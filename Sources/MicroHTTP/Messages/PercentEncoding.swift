@@ -1,0 +1,78 @@
+/// Percent-decoding and -encoding of URL components, done on UTF-8 bytes without Foundation.
+public enum PercentEncoding {
+    /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`), or returns nil when an escape is
+    /// malformed or the result is not valid UTF-8, so callers can answer 400 instead of guessing.
+    public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && utf8.contains(UInt8(ascii: "+"))) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                let first = utf8.index(after: index)
+                guard first != utf8.endIndex else { return nil }
+                let second = utf8.index(after: first)
+                guard second != utf8.endIndex,
+                      let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) else { return nil }
+                bytes.append(high << 4 | low)
+                index = utf8.index(after: second)
+                continue
+            }
+            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index = utf8.index(after: index)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Decodes a whole string; see ``decode(_:plusAsSpace:)-(Substring,_)``.
+    public static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {
+        decode(text[...], plusAsSpace: plusAsSpace)
+    }
+
+    /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as one path
+    /// segment or one query value.
+    ///
+    ///     PercentEncoding.encode("a b/c")   // "a%20b%2Fc"
+    public static func encode(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard !utf8.allSatisfy(isUnreserved) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
+            if isUnreserved(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0f)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

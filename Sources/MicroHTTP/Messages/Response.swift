@@ -1,0 +1,98 @@
+/// One HTTP response: a status, header fields, and either bytes or an open event stream.
+///
+///     Response.html("<h1>Hi</h1>")
+///     Response.json(#"{"ok":true}"#, status: 201)
+///     Response.redirect(to: "/pages/todo")
+public struct Response: Sendable {
+    /// What follows the header.
+    public enum Body: Sendable {
+        /// A complete body, sent with a `Content-Length`.
+        case bytes([UInt8])
+        /// An open-ended Server-Sent Events stream that other code writes to.
+        case stream(EventStream)
+    }
+
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// The header fields; `Content-Length` and `Date` are added by the server.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+
+    /// Creates a response from bytes.
+    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    /// Creates a Server-Sent Events response that stays open and carries what is written to `stream`.
+    public init(stream: EventStream, headers: HTTPHeaders = [:]) {
+        self.status = 200
+        var headers = headers
+        headers["Content-Type"] = "text/event-stream; charset=utf-8"
+        headers["Cache-Control"] = headers["Cache-Control"] ?? "no-cache"
+        // Reverse proxies such as nginx buffer responses unless told not to, which would hold events back.
+        headers["X-Accel-Buffering"] = "no"
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+
+    /// The body bytes, or an empty array for a stream.
+    public var bodyBytes: [UInt8] {
+        if case .bytes(let bytes) = body { return bytes }
+        return []
+    }
+
+    /// An HTML response.
+    public static func html(_ bytes: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: bytes)
+    }
+
+    /// An HTML response from a string.
+    public static func html(_ text: String, status: Int = 200) -> Response {
+        html(Array(text.utf8), status: status)
+    }
+
+    /// A JSON response from already-encoded bytes.
+    public static func json(_ bytes: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: bytes)
+    }
+
+    /// A JSON response from already-encoded text.
+    public static func json(_ text: String, status: Int = 200) -> Response {
+        json(Array(text.utf8), status: status)
+    }
+
+    /// A plain-text response.
+    public static func text(_ text: String, status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// A redirect, `303 See Other` by default: after a form POST the browser then GETs `location`.
+    public static func redirect(to location: String, status: Int = 303) -> Response {
+        Response(status: status, headers: ["Location": location])
+    }
+
+    /// An error in the form the client asked for: `{"error":{"status":…,"message":…}}` for JSON
+    /// clients, a small HTML page for browsers. The message is shown to the client: keep it free of
+    /// internals.
+    public static func error(_ status: Int, _ message: String, json: Bool) -> Response {
+        if json {
+            var body = #"{"error":{"status":"# + String(status) + #","message":""#
+            body += JSONString.escape(message) + "\"}}"
+            return Response.json(body, status: status)
+        }
+        let title = String(status) + " " + HTTPStatus.reasonPhrase(status)
+        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+            + HTMLText.escape(title) + "</title><link rel=\"stylesheet\" href=\"/public/table-pages.css\"></head>"
+            + "<body class=\"error-page\"><main><h1>" + HTMLText.escape(title) + "</h1><p>"
+            + HTMLText.escape(message) + "</p><p><a href=\"/\">All pages</a></p></main></body></html>"
+        return Response.html(page, status: status)
+    }
+
+    /// An error for `request`, in the form it prefers.
+    public static func error(_ status: Int, _ message: String, for request: Request) -> Response {
+        error(status, message, json: request.prefersJSON)
+    }
+}

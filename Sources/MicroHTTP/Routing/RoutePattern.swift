@@ -1,0 +1,52 @@
+/// A path pattern such as `/pages/:page/rows/:row` or `/public/*path`.
+///
+/// `:name` captures one decoded segment; a final `*name` captures the rest of the path, its decoded
+/// segments joined by `/`.
+public struct RoutePattern: Sendable, CustomStringConvertible {
+    enum Component: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case remainder(String)
+    }
+
+    let components: [Component]
+
+    /// Parses a pattern; segments are split on `/` and empty segments ignored.
+    public init(_ pattern: String) {
+        components = pattern.split(separator: "/").map { segment in
+            if segment.hasPrefix(":") { return .parameter(String(segment.dropFirst())) }
+            if segment.hasPrefix("*") { return .remainder(String(segment.dropFirst())) }
+            return .literal(String(segment))
+        }
+    }
+
+    /// The pattern as written, normalised.
+    public var description: String {
+        "/" + components.map { component in
+            switch component {
+            case .literal(let text): text
+            case .parameter(let name): ":" + name
+            case .remainder(let name): "*" + name
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The captured parameters when `segments` (decoded) match, else nil.
+    func match(_ segments: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (position, component) in components.enumerated() {
+            switch component {
+            case .remainder(let name):
+                guard position < segments.count else { return nil }
+                parameters[name] = segments[position...].joined(separator: "/")
+                return parameters
+            case .literal(let text):
+                guard position < segments.count, segments[position] == text else { return nil }
+            case .parameter(let name):
+                guard position < segments.count else { return nil }
+                parameters[name] = segments[position]
+            }
+        }
+        return segments.count == components.count ? parameters : nil
+    }
+}

@@ -1,0 +1,106 @@
+/// Maps method + path patterns to handlers; answers 404, 405 (with `Allow`), HEAD and OPTIONS itself.
+///
+///     var router = Router()
+///     router.on(.get, "/pages/:page") { request in
+///         .html("<h1>\(request.parameters["page"]!)</h1>")
+///     }
+///     router.on(.get, "/public/*path", immediately: files.respond)
+///     let server = Server(configuration: .init(port: 8080), responder: router)
+public struct Router: HTTPResponder {
+    /// A handler that awaits; its connection is suspended meanwhile.
+    public typealias AsyncHandler = @Sendable (Request) async throws -> Response
+    /// A handler that answers at once on the event thread, for work that never blocks.
+    public typealias ImmediateHandler = @Sendable (Request) -> Response
+
+    enum Handler: Sendable {
+        case immediate(ImmediateHandler)
+        case asynchronous(AsyncHandler)
+    }
+
+    struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let handler: Handler
+    }
+
+    /// What a request matched.
+    enum Resolution {
+        case route(Handler, Request)
+        case response(Response)
+    }
+
+    private var routes: [Route] = []
+
+    /// Creates a router with no routes.
+    public init() {}
+
+    /// Adds a route whose handler awaits.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping AsyncHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
+    }
+
+    /// Adds a route whose handler answers at once, without suspending the connection.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, immediately handler: @escaping ImmediateHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
+    }
+
+    /// Answers immediate routes and routing errors; nil hands the request to ``respond(to:)``.
+    public func immediateResponse(to request: Request) -> Response? {
+        switch resolve(request) {
+        case .response(let response):
+            return response
+        case .route(.immediate(let handler), let request):
+            return handler(request)
+        case .route(.asynchronous, _):
+            return nil
+        }
+    }
+
+    /// Runs the matching route's handler, turning a thrown ``HTTPError`` into its response.
+    public func respond(to request: Request) async -> Response {
+        switch resolve(request) {
+        case .response(let response):
+            return response
+        case .route(.immediate(let handler), let request):
+            return handler(request)
+        case .route(.asynchronous(let handler), let request):
+            do {
+                return try await handler(request)
+            } catch let error as HTTPError {
+                var response = Response.error(error.status, error.message, for: request)
+                for (name, value) in error.headers { response.headers[name] = value }
+                return response
+            } catch {
+                // Not the client's fault and not for the client's eyes: the server logs the status.
+                return Response.error(500, "The server could not answer this request.", for: request)
+            }
+        }
+    }
+
+    func resolve(_ request: Request) -> Resolution {
+        // HEAD is GET without a body: libmicrohttpd drops the body and keeps Content-Length.
+        let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(request.pathSegments) else { continue }
+            if route.method == lookupMethod {
+                var request = request
+                request.parameters = parameters
+                return .route(route.handler, request)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty {
+            return .response(.error(404, "No resource at \(request.path).", for: request))
+        }
+        if allowed.contains(.get) { allowed.insert(.head, at: allowed.firstIndex(of: .get)! + 1) }
+        allowed.append(.options)
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        if request.method == .options {
+            return .response(Response(status: 204, headers: ["Allow": allow]))
+        }
+        var response = Response.error(405, "\(request.method) is not allowed here; allowed: \(allow).", for: request)
+        response.headers["Allow"] = allow
+        return .response(response)
+    }
+}

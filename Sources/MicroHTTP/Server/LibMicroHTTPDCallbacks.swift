@@ -1,0 +1,134 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// libmicrohttpd's callbacks. They are file-scope functions in a library file on purpose: a closure
+// written at top level in main.swift is main-actor isolated in Swift 6 and traps when libmicrohttpd
+// calls it from one of its worker threads.
+
+/// The access handler: called once when headers arrive, once per body chunk, and once more when the
+/// body is complete (and again after every resume). The response is queued on that later call, never
+/// the first: queued on the first, libmicrohttpd answers `Connection: close` and keep-alive is lost.
+func handleAccess(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?, _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let stored = requestState.pointee else {
+        let context = RequestContext()
+        requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.inFlightCount.add(1, ordering: .relaxed)
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: declared)), length > core.configuration.maxBodySize {
+            // Refusing before the body is read: libmicrohttpd then closes the connection instead of
+            // reading megabytes it would throw away.
+            context.state.withLock { $0.phase = .answered }
+            let response = Response.error(413, tooLargeMessage(core), json: false)
+            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(rawValue: String(cString: method)), path: String(cString: url)) ? .YES : .NO
+        }
+        return .YES
+    }
+    let context = Unmanaged<RequestContext>.fromOpaque(stored).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        context.state.withLock { state in
+            guard case .receiving = state.phase, !state.bodyTooLarge else { return }
+            if state.body.count + count > core.configuration.maxBodySize {
+                state.bodyTooLarge = true
+                state.body = []
+            } else if let uploadData {
+                UnsafeRawPointer(uploadData).withMemoryRebound(to: UInt8.self, capacity: count) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                }
+            }
+        }
+        return .YES
+    }
+
+    let (phase, body, tooLarge, earlierRequest) = context.state.withLock { state in
+        (state.phase, state.body, state.bodyTooLarge, state.request)
+    }
+    let methodValue = HTTPMethod(rawValue: String(cString: method))
+    let path = String(cString: url)
+    switch phase {
+    case .answered, .waiting:
+        return .YES
+    case .ready(let response):
+        context.state.withLock { $0.phase = .answered }
+        return core.queue(response, on: connection, for: earlierRequest, context: context, method: methodValue, path: path) ? .YES : .NO
+    case .receiving:
+        break
+    }
+
+    let response: Response?
+    var request: Request?
+    if tooLarge {
+        response = .error(413, tooLargeMessage(core), json: false)
+    } else {
+        switch RequestParser.parse(connection: connection, method: methodValue, path: path, body: body) {
+        case .success(let parsed):
+            request = parsed
+            response = core.responder.immediateResponse(to: parsed)
+        case .failure(let error):
+            response = .error(error.status, error.message, json: path.hasSuffix(".json"))
+        }
+    }
+    if let response {
+        context.state.withLock { $0.phase = .answered }
+        return core.queue(response, on: connection, for: request, context: context, method: methodValue, path: path) ? .YES : .NO
+    }
+    guard let request else { return .NO }
+    context.state.withLock {
+        $0.phase = .waiting
+        $0.body = []
+        $0.request = request
+    }
+    let handle = ConnectionHandle(pointer: connection)
+    handle.suspend()
+    core.respondLater(to: request, context: context, connection: handle)
+    return .YES
+}
+
+private func tooLargeMessage(_ core: ServerCore) -> String {
+    "The request body is larger than the \(core.configuration.maxBodySize) bytes this server accepts."
+}
+
+/// Called when a request ends, answered or not: frees the context the access handler stored.
+func handleCompletion(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let requestState, let stored = requestState.pointee else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    Unmanaged<RequestContext>.fromOpaque(stored).release()
+    requestState.pointee = nil
+    core.inFlightCount.subtract(1, ordering: .relaxed)
+}
+
+/// Leaves URLs as sent: the router decodes each path segment itself, so an encoded `/` (`%2F`) stays
+/// inside its segment and an encoded `..` cannot pass as a plain one.
+func keepPercentEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ text: UnsafeMutablePointer<CChar>?) -> Int {
+    guard let text else { return 0 }
+    return strlen(text)
+}
+
+/// The content reader of an event stream response.
+func readEventStream(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -2 }
+    let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
+    // nil: finished; libmicrohttpd's MHD_CONTENT_READER_END_OF_STREAM is (ssize_t)-1.
+    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) ?? -1
+}
+
+/// Frees an event stream response: the connection is gone or the stream finished.
+func releaseEventStream(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    let stream = Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue()
+    stream.detach()
+}

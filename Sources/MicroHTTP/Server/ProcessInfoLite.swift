@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few process facts MicroHTTP needs, without pulling in Foundation.
+public enum ProcessInfoLite {
+    /// The number of cores online, at least 1.
+    public static var activeProcessorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Raises the soft limit on open files towards `wanted` (capped by the hard limit) and returns
+    /// the limit in force, so a large connection limit is not undercut by `ulimit -n`.
+    @discardableResult
+    public static func raiseOpenFileLimit(to wanted: Int) -> Int {
+        var limits = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return 0 }
+        let target = min(rlim_t(wanted), limits.rlim_max)
+        if limits.rlim_cur < target {
+            limits.rlim_cur = target
+            _ = setrlimit(resource, &limits)
+            _ = getrlimit(resource, &limits)
+        }
+        return Int(clamping: limits.rlim_cur)
+    }
+}

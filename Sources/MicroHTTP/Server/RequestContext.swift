@@ -1,0 +1,36 @@
+import Synchronization
+
+/// One request's state between libmicrohttpd's calls of the access handler, stored in its `con_cls`.
+final class RequestContext: Sendable {
+    enum Phase: Sendable {
+        /// Headers and body arriving.
+        case receiving
+        /// Suspended while an async handler works.
+        case waiting
+        /// The handler finished; queue this on the next call.
+        case ready(Response)
+        /// A response is queued; ignore what else arrives.
+        case answered
+    }
+
+    struct State {
+        var body: [UInt8] = []
+        var bodyTooLarge = false
+        var phase = Phase.receiving
+        var request: Request?
+    }
+
+    let startedAt = ContinuousClock.now
+    let state = Mutex(State())
+
+    /// Hands the finished response over and resumes the connection; only the first call counts, so
+    /// a late handler and a shutdown that already answered 503 cannot both resume it.
+    func complete(with response: Response, resuming connection: ConnectionHandle) {
+        let resumed = state.withLock { state -> Bool in
+            guard case .waiting = state.phase else { return false }
+            state.phase = .ready(response)
+            return true
+        }
+        if resumed { connection.resume() }
+    }
+}

@@ -1,0 +1,114 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server over libmicrohttpd: an epoll event loop on a pool of threads, keep-alive, async
+/// handlers on suspended connections, and Server-Sent Events.
+///
+///     let server = Server(configuration: .init(port: 8080), responder: router)
+///     try server.start()
+///     print("listening on", server.port)
+///     await TerminationSignal.wait()
+///     await server.shutdown()
+public final class Server: Sendable {
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        /// What went wrong, for the operator.
+        public let description: String
+    }
+
+    private struct Running {
+        var daemon: DaemonHandle
+        var heartbeat: Task<Void, Never>
+        var port: Int
+    }
+
+    private let core: ServerCore
+    private let running = Mutex<Running?>(nil)
+
+    /// Creates a server; it does not listen until ``start()``.
+    public init(configuration: ServerConfiguration, responder: some HTTPResponder, logger: Logger = Logger(label: "MicroHTTP")) {
+        core = ServerCore(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    /// The port the server listens on (the real one when configured with port 0), or 0 when stopped.
+    public var port: Int { running.withLock { $0?.port ?? 0 } }
+
+    /// The number of event streams open now.
+    public var openStreamCount: Int { core.streams.count }
+
+    /// Binds and starts serving on libmicrohttpd's threads; returns once the socket is listening.
+    public func start() throws {
+        let configuration = core.configuration
+        guard (0...65_535).contains(configuration.port) else {
+            throw StartError(description: "port \(configuration.port) is out of range 0–65535")
+        }
+        guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
+            throw StartError(description: "cannot resolve host '\(configuration.host)'")
+        }
+        let fileLimit = ProcessInfoLite.raiseOpenFileLimit(to: configuration.connectionLimit + 512)
+        if fileLimit < configuration.connectionLimit {
+            core.logger.warning("open-file limit is \(fileLimit), below the connection limit \(configuration.connectionLimit)")
+        }
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let coreRef = Unmanaged.passUnretained(core).toOpaque()
+        let daemon: OpaquePointer? = address.withSockAddr { sockaddr in
+            var settings = tp_daemon_settings(
+                flags: flags, address: sockaddr, port: UInt16(configuration.port),
+                thread_pool_size: UInt32(max(1, configuration.threads)),
+                connection_limit: UInt32(max(1, configuration.connectionLimit)),
+                connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
+                per_ip_connection_limit: UInt32(max(0, configuration.perClientConnectionLimit)),
+                connection_memory_limit: max(8 * 1024, configuration.connectionMemoryLimit),
+                listen_backlog: 1024
+            )
+            return tp_start_daemon(&settings, handleAccess, coreRef, handleCompletion, coreRef, keepPercentEscapes)
+        }
+        guard let daemon else {
+            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
+        }
+        let port = Int(tp_daemon_port(daemon))
+        let heartbeat = Task { [core] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: core.configuration.heartbeatInterval)
+                if Task.isCancelled { break }
+                core.streams.sendHeartbeats()
+            }
+        }
+        running.withLock { $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, port: port) }
+        core.logger.notice("listening on http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port) with \(configuration.threads) threads")
+    }
+
+    /// Stops gracefully: stops accepting, ends every event stream, lets in-flight requests finish
+    /// (up to the grace period, then answers them 503), and closes the socket. Safe to call twice.
+    public func shutdown() async {
+        guard let state = running.withLock({ running -> Running? in
+            defer { running = nil }
+            return running
+        }) else { return }
+        core.logger.notice("shutting down: \(core.inFlightCount.load(ordering: .relaxed)) requests in flight, \(core.streams.count) streams open")
+        state.heartbeat.cancel()
+        _ = MHD_quiesce_daemon(state.daemon.pointer)
+        core.streams.finishAll()
+        let deadline = ContinuousClock.now + core.configuration.shutdownGracePeriod
+        while core.inFlightCount.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let abandoned = core.abandonWaitingRequests()
+        if abandoned > 0 {
+            core.logger.warning("answered \(abandoned) unfinished requests with 503 at shutdown")
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        MHD_stop_daemon(state.daemon.pointer)
+        core.logger.notice("stopped")
+    }
+}
+
+/// libmicrohttpd's daemon pointer.
+///
+/// `@unchecked Sendable` because it is a thin wrapper of a C pointer; the daemon is used only to
+/// quiesce and stop it, which libmicrohttpd allows from any thread.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,40 @@
+/// How a ``Server`` listens and what it allows each client; every limit has a safe default.
+///
+///     var configuration = ServerConfiguration()
+///     configuration.port = 0          // pick a free port; read it back from `server.port`
+///     configuration.threads = 4
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on: a numeric IPv4/IPv6 address or a host name. `0.0.0.0` listens on
+    /// every IPv4 interface, `::` on every interface (IPv4 and IPv6).
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one.
+    public var port: Int = 8080
+    /// Event threads in libmicrohttpd's pool; defaults to the number of cores.
+    public var threads: Int = ProcessInfoLite.activeProcessorCount
+    /// Connections held open at once, across all clients. libmicrohttpd's own default of 1020 is too
+    /// low for a page with thousands of live subscribers; the process fd limit is raised to match.
+    public var connectionLimit: Int = 10_000
+    /// Connections one client address may hold at once; 0 means no limit.
+    public var perClientConnectionLimit: Int = 1_000
+    /// Seconds a connection may sit idle (no request bytes) before it is closed; 0 means never.
+    /// Event streams are exempt: their heartbeats find dead peers instead.
+    public var connectionTimeout: Int = 60
+    /// Bytes of memory each connection may use for its request line, headers and buffers.
+    public var connectionMemoryLimit: Int = 64 * 1024
+    /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
+    public var maxBodySize: Int = 1 << 20
+    /// How often each open event stream gets a comment line, to keep proxies from closing idle
+    /// streams and to find clients that went away.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long shutdown waits for in-flight requests before it answers them `503`.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// Creates a configuration for a host and port, with defaults for the rest.
+    public init(host: String = "127.0.0.1", port: Int) {
+        self.host = host
+        self.port = port
+    }
+}

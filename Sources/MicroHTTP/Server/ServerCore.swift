@@ -1,0 +1,76 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+/// The state libmicrohttpd's callbacks reach through their `cls` pointer: what answers requests, and
+/// what shutdown needs to find (suspended requests, open streams).
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any HTTPResponder
+    let logger: Logger
+    let requestLog: RequestLog
+    let streams = StreamRegistry()
+    let inFlightCount = Atomic<Int>(0)
+    private let waiting = Mutex<[ObjectIdentifier: (RequestContext, ConnectionHandle)]>([:])
+
+    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+        self.requestLog = RequestLog(logger: logger)
+    }
+
+    /// Runs the responder's async path while the connection stays suspended.
+    func respondLater(to request: Request, context: RequestContext, connection: ConnectionHandle) {
+        let key = ObjectIdentifier(context)
+        waiting.withLock { $0[key] = (context, connection) }
+        Task {
+            let response = await responder.respond(to: request)
+            waiting.withLock { _ = $0.removeValue(forKey: key) }
+            context.complete(with: response, resuming: connection)
+        }
+    }
+
+    /// Answers every still-suspended request with 503, so no connection is left suspended when the
+    /// daemon stops (libmicrohttpd requires that).
+    func abandonWaitingRequests() -> Int {
+        let pending = waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+        for (context, connection) in pending {
+            context.complete(with: .error(503, "The server is shutting down.", json: false), resuming: connection)
+        }
+        return pending.count
+    }
+
+    /// Builds the libmicrohttpd response for `response` and queues it; returns false when
+    /// libmicrohttpd refused it (the connection is then closed).
+    func queue(_ response: Response, on connection: OpaquePointer, for request: Request?, context: RequestContext, method: HTTPMethod, path: String) -> Bool {
+        let mhdResponse: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            mhdResponse = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .stream(let stream):
+            stream.attach(to: ConnectionHandle(pointer: connection))
+            streams.add(stream)
+            stream.onTermination { [streams] in streams.remove(stream) }
+            // The stream is retained by the response and released in its free callback.
+            mhdResponse = MHD_create_response_from_callback(
+                UInt64.max, 4096, readEventStream, Unmanaged.passRetained(stream).toOpaque(), releaseEventStream
+            )
+            // A live stream is idle by design between events; heartbeats find dead peers instead.
+            tp_connection_set_timeout(connection, 0)
+        }
+        guard let mhdResponse else { return false }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(mhdResponse, name, value)
+        }
+        let queued = MHD_queue_response(connection, UInt32(response.status), mhdResponse) == .YES
+        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, peer: request?.remoteAddress)
+        return queued
+    }
+}

@@ -1,0 +1,173 @@
+import CMicroHTTPD
+import Synchronization
+
+/// An open Server-Sent Events response that any thread may write to.
+///
+/// Return it from a handler as `Response(stream:)`; keep it to send events later. Writes are
+/// buffered per stream and flushed as the client reads; the connection sleeps (suspended, costing no
+/// CPU) while there is nothing to send.
+///
+///     let stream = EventStream()
+///     stream.onTermination { hub.remove(stream) }
+///     stream.send(event: "patch", id: "42", data: json)
+///     return Response(stream: stream)
+public final class EventStream: Sendable {
+    struct State {
+        // Chunks are kept as whole arrays so one encoded event can be shared by every subscriber
+        // without a copy per stream.
+        var chunks: [[UInt8]] = []
+        var firstChunk = 0
+        var offsetInFirstChunk = 0
+        var bufferedByteCount = 0
+        var connection: ConnectionHandle?
+        var isSuspended = false
+        var isFinished = false
+        var isClosed = false
+        var terminationHandlers: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a stream with nothing buffered.
+    public init() {}
+
+    /// Whether the client went away or the stream ended; writes are then ignored.
+    public var isClosed: Bool { state.withLock { $0.isClosed || $0.isFinished } }
+
+    /// Bytes written but not yet taken by the connection: the measure of a slow reader.
+    public var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
+
+    /// Registers `handler` to run once when the client goes away or the stream ends; at once when it
+    /// already has.
+    public func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        let closed = state.withLock { state in
+            if state.isClosed { return true }
+            state.terminationHandlers.append(handler)
+            return false
+        }
+        if closed { handler() }
+    }
+
+    /// Sends one event; `data` may span lines. Returns false when the stream is closed.
+    @discardableResult
+    public func send(event: String? = nil, id: String? = nil, data: String) -> Bool {
+        write(EventStream.encode(event: event, id: id, data: data))
+    }
+
+    /// Sends a comment line, which clients ignore; used for heartbeats.
+    @discardableResult
+    public func comment(_ text: String = "") -> Bool {
+        write(Array((": " + text + "\n\n").utf8))
+    }
+
+    /// Sends bytes already in SSE form (see ``encode(event:id:data:)``), so one encoding can go to
+    /// many streams. Returns false when the stream is closed.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return !isClosed }
+        return state.withLock { state in
+            guard !state.isClosed, !state.isFinished else { return false }
+            state.chunks.append(bytes)
+            state.bufferedByteCount += bytes.count
+            wake(&state)
+            return true
+        }
+    }
+
+    /// Ends the stream once what is buffered has been sent.
+    public func finish() {
+        state.withLock { state in
+            state.isFinished = true
+            wake(&state)
+        }
+    }
+
+    /// Encodes one event in the SSE wire format, one `data:` line per line of `data`.
+    public static func encode(event: String? = nil, id: String? = nil, data: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.utf8.count + 32)
+        if let id {
+            bytes.append(contentsOf: "id: ".utf8)
+            bytes.append(contentsOf: id.utf8)
+            bytes.append(0x0a)
+        }
+        if let event {
+            bytes.append(contentsOf: "event: ".utf8)
+            bytes.append(contentsOf: event.utf8)
+            bytes.append(0x0a)
+        }
+        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+            bytes.append(contentsOf: "data: ".utf8)
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0a)
+        }
+        bytes.append(0x0a)
+        return bytes
+    }
+
+    private func wake(_ state: inout State) {
+        if state.isSuspended, let connection = state.connection {
+            state.isSuspended = false
+            connection.resume()
+        }
+    }
+
+    // MARK: - Connection side (called by the server's libmicrohttpd callbacks)
+
+    func attach(to connection: ConnectionHandle) {
+        state.withLock { $0.connection = connection }
+    }
+
+    /// Copies up to `capacity` buffered bytes into `buffer`. With nothing to send it suspends the
+    /// connection and returns 0 — returning 0 without suspending would make libmicrohttpd poll in a
+    /// busy loop — or returns nil once the stream has finished.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        state.withLock { state in
+            guard state.bufferedByteCount > 0 else {
+                if state.isFinished || state.isClosed { return nil }
+                if let connection = state.connection, !state.isSuspended {
+                    state.isSuspended = true
+                    connection.suspend()
+                }
+                return 0
+            }
+            var copied = 0
+            while copied < buffer.count, state.firstChunk < state.chunks.count {
+                let chunk = state.chunks[state.firstChunk]
+                let count = min(buffer.count - copied, chunk.count - state.offsetInFirstChunk)
+                chunk.withUnsafeBytes { source in
+                    let start = source.baseAddress! + state.offsetInFirstChunk
+                    (buffer.baseAddress! + copied).copyMemory(from: start, byteCount: count)
+                }
+                copied += count
+                state.offsetInFirstChunk += count
+                if state.offsetInFirstChunk == chunk.count {
+                    state.firstChunk += 1
+                    state.offsetInFirstChunk = 0
+                }
+            }
+            state.bufferedByteCount -= copied
+            if state.firstChunk == state.chunks.count {
+                state.chunks.removeAll(keepingCapacity: true)
+                state.firstChunk = 0
+            } else if state.firstChunk > 64 {
+                state.chunks.removeFirst(state.firstChunk)
+                state.firstChunk = 0
+            }
+            return copied
+        }
+    }
+
+    /// The connection is gone: drop the buffer and tell the owners.
+    func detach() {
+        let handlers = state.withLock { state in
+            state.isClosed = true
+            state.connection = nil
+            state.chunks = []
+            state.bufferedByteCount = 0
+            defer { state.terminationHandlers = [] }
+            return state.terminationHandlers
+        }
+        for handler in handlers { handler() }
+    }
+}

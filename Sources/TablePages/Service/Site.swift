@@ -1,0 +1,28 @@
+import MicroHTTP
+
+/// The TablePages web service: its routes over the page registry and the public assets.
+///
+///     let site = Site(publicDirectory: "Public")
+///     let server = Server(configuration: configuration, responder: site.router)
+public struct Site: Sendable {
+    /// The folder served under `/public/`.
+    public let publicDirectory: String
+    /// The routes, ready to hand to a ``MicroHTTP/Server``.
+    public let router: Router
+
+    /// Builds the routes.
+    public init(publicDirectory: String) {
+        self.publicDirectory = publicDirectory
+        let files = StaticFiles(root: publicDirectory)
+        var router = Router()
+        router.on(.get, "/public/*path", immediately: files.respond)
+        router.on(.get, "/healthz", immediately: { _ in .json(#"{"status":"ok"}"#) })
+        router.on(.get, "/", immediately: Self.index)
+        self.router = router
+    }
+
+    static func index(_ request: Request) -> Response {
+        if request.prefersJSON { return .json(#"{"pages":[]}"#) }
+        return .html(PageDocument.wrap(title: "TablePages", body: "<main class=\"index\"><h1>TablePages</h1><p>No pages are registered yet.</p></main>"))
+    }
+}
