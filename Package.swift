@@ -45,7 +45,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,21 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <microhttpd.h>
+
+/// Receives libmicrohttpd's own error messages, already formatted; defined in Swift (MicroHTTP) so
+/// they reach swift-log instead of going raw to stderr.
+void tp_forward_log_message(void *cls, const char *message);
+
+/// libmicrohttpd's external logger takes a printf format and a va_list, which Swift cannot format.
+static inline void tp_format_log(void *cls, const char *format, va_list arguments)
+{
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    tp_forward_log_message(cls, message);
+}
 
 /// libmicrohttpd's unescape callback (the header documents its shape but declares no typedef):
 /// decodes `s` in place and returns its new length.
@@ -35,7 +49,7 @@ tp_start_daemon(const tp_daemon_settings *s,
                 MHD_RequestCompletedCallback completed, void *completed_cls,
                 tp_unescape_callback unescape)
 {
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[14];
     int n = 0;
     if (s->thread_pool_size > 1) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size, NULL };
@@ -58,6 +72,7 @@ tp_start_daemon(const tp_daemon_settings *s,
     if (s->address != NULL) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)s->address };
     }
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)tp_format_log, handler_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)unescape, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };

@@ -11,7 +11,7 @@ import Darwin
 /// with 403, whether they arrived encoded or not.
 ///
 ///     let files = StaticFiles(root: "Public")
-///     router.on(.get, "/public/*path", immediately: files.respond)
+///     router.immediate(.get, "/public/*path", files.respond)
 public final class StaticFiles: Sendable {
     struct CachedFile: Sendable {
         let bytes: [UInt8]

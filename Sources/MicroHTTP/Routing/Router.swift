@@ -1,10 +1,11 @@
-/// Maps method + path patterns to handlers; answers 404, 405 (with `Allow`), HEAD and OPTIONS itself.
+/// Maps method + path patterns to handlers; answers 404, 405 (with `Allow`), HEAD and OPTIONS itself,
+/// and routes `/x.json` to the route for `/x` when no route matches the suffixed path.
 ///
 ///     var router = Router()
 ///     router.on(.get, "/pages/:page") { request in
 ///         .html("<h1>\(request.parameters["page"]!)</h1>")
 ///     }
-///     router.on(.get, "/public/*path", immediately: files.respond)
+///     router.immediate(.get, "/public/*path", files.respond)
 ///     let server = Server(configuration: .init(port: 8080), responder: router)
 public struct Router: HTTPResponder {
     /// A handler that awaits; its connection is suspended meanwhile.
@@ -39,8 +40,10 @@ public struct Router: HTTPResponder {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
     }
 
-    /// Adds a route whose handler answers at once, without suspending the connection.
-    public mutating func on(_ method: HTTPMethod, _ pattern: String, immediately handler: @escaping ImmediateHandler) {
+    /// Adds a route whose handler answers at once on the event thread, without suspending the
+    /// connection: for cheap, non-blocking work such as static files. (A separate name rather than an
+    /// overload of ``on(_:_:use:)``, so a trailing closure never picks the event thread by accident.)
+    public mutating func immediate(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ImmediateHandler) {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
     }
 
@@ -78,11 +81,23 @@ public struct Router: HTTPResponder {
     }
 
     func resolve(_ request: Request) -> Resolution {
+        let resolution = resolve(request, segments: request.pathSegments)
+        // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix);
+        // tried only after the path as written, so a real file named `data.json` still wins.
+        guard case .response(let response) = resolution, response.status == 404,
+              let last = request.pathSegments.last, last.hasSuffix(".json"), last.count > 5 else { return resolution }
+        let stripped = request.pathSegments.dropLast() + [String(last.dropLast(5))]
+        let retried = resolve(request, segments: Array(stripped))
+        if case .response(let response) = retried, response.status == 404 { return resolution }
+        return retried
+    }
+
+    private func resolve(_ request: Request, segments: [String]) -> Resolution {
         // HEAD is GET without a body: libmicrohttpd drops the body and keeps Content-Length.
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
         var allowed: [HTTPMethod] = []
         for route in routes {
-            guard let parameters = route.pattern.match(request.pathSegments) else { continue }
+            guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == lookupMethod {
                 var request = request
                 request.parameters = parameters

@@ -132,3 +132,14 @@ func releaseEventStream(_ cls: UnsafeMutableRawPointer?) {
     let stream = Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue()
     stream.detach()
 }
+
+/// libmicrohttpd's error messages (a peer that vanished mid-response, a refused connection), as
+/// formatted by the shim, logged at debug level: they describe clients, not faults of the server.
+@_cdecl("tp_forward_log_message")
+func forwardLogMessage(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
+    guard let cls, let message else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    var text = String(cString: message)
+    while text.last == "\n" { text.removeLast() }
+    core.logger.debug("libmicrohttpd: \(text)")
+}

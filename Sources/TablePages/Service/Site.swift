@@ -15,9 +15,9 @@ public struct Site: Sendable {
         self.publicDirectory = publicDirectory
         let files = StaticFiles(root: publicDirectory)
         var router = Router()
-        router.on(.get, "/public/*path", immediately: files.respond)
-        router.on(.get, "/healthz", immediately: { _ in .json(#"{"status":"ok"}"#) })
-        router.on(.get, "/", immediately: Self.index)
+        router.immediate(.get, "/public/*path", files.respond)
+        router.immediate(.get, "/healthz", { _ in .json(#"{"status":"ok"}"#) })
+        router.immediate(.get, "/", Self.index)
         self.router = router
     }
 

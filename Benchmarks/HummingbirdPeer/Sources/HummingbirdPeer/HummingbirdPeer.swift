@@ -15,11 +15,15 @@ struct HummingbirdPeer {
         var file: String?
 
         var arguments = CommandLine.arguments.dropFirst()
+        func value() -> String {
+            guard let value = arguments.popFirst() else { usage() }
+            return value
+        }
         while let argument = arguments.popFirst() {
             switch argument {
-            case "--host": host = arguments.popFirst() ?? usage()
-            case "--port": port = arguments.popFirst().flatMap { Int($0) } ?? usage()
-            case "--content-type": contentType = arguments.popFirst() ?? usage()
+            case "--host": host = value()
+            case "--port": guard let value = Int(value()) else { usage() }; port = value
+            case "--content-type": contentType = value()
             case _ where argument.hasPrefix("-") || file != nil: usage()
             default: file = argument
             }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# HTTP throughput of our MicroHTTP server against a Hummingbird 2 peer serving the same bytes.
+#
+# Both servers and wrk share this machine's cores, so absolute req/s mean little; what counts
+# is the ratio within one run. Rounds alternate between the servers so that drift in machine
+# load hits both alike, and the median of each side keeps one noisy round from deciding.
+#
+# Overridable: WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION, BENCH_ROUNDS, BENCH_SKIP_BUILD=1.
+set -euo pipefail
+export LC_ALL=C  # a decimal point in wrk's figures, awk and printf
+
+WRK_THREADS=${WRK_THREADS:-2}
+WRK_CONNECTIONS=${WRK_CONNECTIONS:-64}
+WRK_DURATION=${WRK_DURATION:-5s}
+BENCH_ROUNDS=${BENCH_ROUNDS:-3}
+GOAL=1.8
+FILE=Public/table-pages.css
+URL_PATH=/public/table-pages.css
+
+cd "$(dirname "$0")/.."  # our server serves Public/ relative to the repo root
+for tool in curl wrk; do
+    command -v "$tool" >/dev/null || { echo "http.sh: $tool not found (apt-get install $tool)" >&2; exit 1; }
+done
+
+if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+    nice -n 10 swift build -c release --product tablepages
+    nice -n 10 swift build -c release --package-path Benchmarks/HummingbirdPeer
+fi
+OURS_BIN=.build/release/tablepages
+PEER_BIN=Benchmarks/HummingbirdPeer/.build/release/HummingbirdPeer
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        # A server slow to honour SIGTERM must not hold the script up for long.
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives us
+trap 'exit 143' TERM
+
+# A port nothing answers on; if another process binds it first, wait_ready sees the server die.
+free_port() {
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 40000))
+        [[ $port == "${1:-}" ]] && continue
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+    done
+}
+
+wait_ready() {  # name pid url
+    for _ in $(seq 150); do
+        curl -fs -o /dev/null --max-time 1 "$3" && return 0
+        if ! kill -0 "$2" 2>/dev/null; then
+            echo "http.sh: $1 exited before answering; its output:" >&2
+            cat "$tmp/$1.log" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "http.sh: $1 did not answer 200 on $3 within 15s" >&2
+    exit 1
+}
+
+run_wrk() {  # url -> req/s on stdout
+    local out
+    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
+    # Error responses are cheap to produce and would flatter a broken server.
+    if grep -q 'Non-2xx' <<<"$out"; then
+        echo "http.sh: non-2xx responses from $1:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    grep 'Socket errors' <<<"$out" >&2 || true
+    local rps
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
+    [[ -n $rps ]] || { echo "http.sh: no Requests/sec in wrk's output:" >&2; echo "$out" >&2; exit 1; }
+    echo "$rps"
+}
+
+median() {
+    printf '%s\n' "$@" | sort -g |
+        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+ours_port=$(free_port)
+ours_url="http://127.0.0.1:$ours_port$URL_PATH"
+"$OURS_BIN" serve --host 127.0.0.1 --port "$ours_port" --threads 2 --log-level warning \
+    >"$tmp/microhttp.log" 2>&1 &
+pids+=($!)
+wait_ready microhttp "$!" "$ours_url"
+
+# The peer is handed whatever Content-Type ours sends, so both put the same bytes on the wire.
+content_type=$(curl -fs -o /dev/null -w '%{content_type}' "$ours_url")
+peer_port=$(free_port "$ours_port")
+peer_url="http://127.0.0.1:$peer_port$URL_PATH"
+"$PEER_BIN" --host 127.0.0.1 --port "$peer_port" --content-type "$content_type" "$FILE" \
+    >"$tmp/hummingbird.log" 2>&1 &
+pids+=($!)
+wait_ready hummingbird "$!" "$peer_url"
+
+curl -fs "$ours_url" -o "$tmp/ours.body"
+curl -fs "$peer_url" -o "$tmp/peer.body"
+if ! cmp "$tmp/ours.body" "$tmp/peer.body"; then
+    echo "http.sh: the two servers return different bodies for $URL_PATH" >&2
+    exit 1
+fi
+
+echo "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION, $BENCH_ROUNDS rounds, $URL_PATH ($(wc -c <"$FILE") bytes, $content_type)"
+ours=()
+peer=()
+for round in $(seq "$BENCH_ROUNDS"); do
+    ours+=("$(run_wrk "$ours_url")")
+    peer+=("$(run_wrk "$peer_url")")
+    printf 'round %d: microhttp %10.2f req/s   hummingbird %10.2f req/s\n' \
+        "$round" "${ours[-1]}" "${peer[-1]}"
+done
+
+ours_median=$(median "${ours[@]}")
+peer_median=$(median "${peer[@]}")
+printf 'median microhttp:   %10.2f req/s\n' "$ours_median"
+printf 'median hummingbird: %10.2f req/s\n' "$peer_median"
+awk -v o="$ours_median" -v p="$peer_median" -v g="$GOAL" \
+    'BEGIN { printf "ratio microhttp/hummingbird: %.2f (goal >= %s)\n", o / p, g }'

@@ -1,0 +1,35 @@
+# TablePages: `make run` serves on http://localhost:8080, `make test` runs every test.
+# Both install what is missing first (Debian packages, needs root or sudo).
+
+SWIFT ?= swift
+PORT ?= 8080
+HOST ?= 127.0.0.1
+APT_PACKAGES := libmicrohttpd-dev pkg-config
+TEST_APT_PACKAGES := $(APT_PACKAGES) curl
+
+.PHONY: run test build deps test-deps bench clean
+
+run: deps
+	$(SWIFT) build -c release --product tablepages
+	.build/release/tablepages serve --host $(HOST) --port $(PORT)
+
+build: deps
+	$(SWIFT) build
+
+test: test-deps
+	@# Fresh builds show every warning; the project allows none (dependencies' are suppressed by SwiftPM).
+	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
+	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
+	$(SWIFT) test --skip-build
+
+deps:
+	@.ci/install-packages $(APT_PACKAGES)
+
+test-deps:
+	@.ci/install-packages $(TEST_APT_PACKAGES)
+
+bench: deps
+	Benchmarks/http.sh
+
+clean:
+	rm -rf .build .build-warnings.log

@@ -1,0 +1,222 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw HTTP/1.1 client connection for tests: one TCP socket, requests written by hand, responses
+/// parsed strictly, so tests can see keep-alive, chunking and streams exactly as sent.
+///
+/// Blocking socket calls run on the connection's own serial Dispatch queue, never on Swift's
+/// cooperative pool (which the server under test needs for its async handlers), and not on the
+/// global queue either: on Linux that one runs about one thread per core and does not notice blocked
+/// threads, so a few waiting reads would starve the rest.
+public final class TestConnection: Sendable {
+    /// A failure of the test client itself.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
+
+        /// Creates a failure with a description.
+        public init(description: String) { self.description = description }
+    }
+
+    struct State {
+        var descriptor: Int32
+        var buffer: [UInt8] = []
+        var streamBody: [UInt8] = []
+        var streamEnded = false
+    }
+
+    private let state: Mutex<State>
+    private let queue: DispatchQueue
+
+    /// Connects to `host:port`.
+    public init(port: Int, host: String = "127.0.0.1") async throws {
+        let queue = DispatchQueue(label: "TestConnection")
+        let descriptor = try await Self.offPool(on: queue) { try Self.connect(host: host, port: port) }
+        self.queue = queue
+        state = Mutex(State(descriptor: descriptor))
+    }
+
+    deinit {
+        state.withLock { if $0.descriptor >= 0 { _ = Glibc.close($0.descriptor) } }
+    }
+
+    /// Closes the socket, as a client that goes away does.
+    public func close() {
+        state.withLock { state in
+            if state.descriptor >= 0 { _ = Glibc.close(state.descriptor) }
+            state.descriptor = -1
+        }
+    }
+
+    /// Sends one request and reads its response. `Content-Length` is added for a body.
+    public func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        timeout: Duration = .seconds(10)
+    ) async throws -> TestResponse {
+        try await send(Self.encode(method, target, headers: headers, body: body))
+        return try await readResponse(isHead: method == "HEAD", timeout: timeout)
+    }
+
+    /// Writes raw bytes to the socket.
+    public func send(_ bytes: [UInt8]) async throws {
+        try await Self.offPool(on: queue) { [self] in
+            try state.withLock { state in
+                var sent = 0
+                while sent < bytes.count {
+                    let result = bytes[sent...].withUnsafeBytes { Glibc.send(state.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if result <= 0 { throw Failure(description: "send failed: errno \(errno)") }
+                    sent += result
+                }
+            }
+        }
+    }
+
+    /// Reads one complete response (Content-Length or chunked body).
+    public func readResponse(isHead: Bool = false, timeout: Duration = .seconds(10)) async throws -> TestResponse {
+        try await Self.offPool(on: queue) { [self] in
+            try state.withLock { state in
+                let deadline = ContinuousClock.now + timeout
+                var response = try Self.readHead(&state, deadline: deadline)
+                if isHead || response.status == 304 || response.status == 204 { return response }
+                if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+                    while let chunk = try Self.readChunk(&state, deadline: deadline) { response.body += chunk }
+                } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+                    try Self.fill(&state, atLeast: length, deadline: deadline)
+                    response.body = Array(state.buffer.prefix(length))
+                    state.buffer.removeFirst(length)
+                } else {
+                    while (try? Self.fill(&state, atLeast: state.buffer.count + 1, deadline: deadline)) != nil {}
+                    response.body = state.buffer
+                    state.buffer = []
+                }
+                return response
+            }
+        }
+    }
+
+    /// Reads the head of a streamed (chunked) response and leaves the body to ``readStream(until:timeout:)``.
+    public func openStream(_ target: String, headers: [(String, String)] = [], timeout: Duration = .seconds(10)) async throws -> TestResponse {
+        try await send(Self.encode("GET", target, headers: headers + [("Accept", "text/event-stream")], body: []))
+        return try await Self.offPool(on: queue) { [self] in
+            try state.withLock { try Self.readHead(&$0, deadline: .now + timeout) }
+        }
+    }
+
+    /// Reads streamed body bytes until `satisfied` holds for all text received so far (returned), the
+    /// stream ends, or the timeout passes (then it throws).
+    public func readStream(until satisfied: @escaping @Sendable (String) -> Bool, timeout: Duration = .seconds(10)) async throws -> String {
+        try await Self.offPool(on: queue) { [self] in
+            try state.withLock { state in
+                let deadline = ContinuousClock.now + timeout
+                while true {
+                    let text = String(decoding: state.streamBody, as: UTF8.self)
+                    if satisfied(text) || state.streamEnded { return text }
+                    if let chunk = try Self.readChunk(&state, deadline: deadline) {
+                        state.streamBody += chunk
+                    } else {
+                        state.streamEnded = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the server ended the stream (the final empty chunk arrived).
+    public var streamEnded: Bool { state.withLock { $0.streamEnded } }
+
+    // MARK: - Wire
+
+    static func encode(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]) -> [UInt8] {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
+        text += "\r\n"
+        return Array(text.utf8) + body
+    }
+
+    static func readHead(_ state: inout State, deadline: ContinuousClock.Instant) throws -> TestResponse {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while true {
+            if let end = state.buffer.firstRange(of: terminator) {
+                let head = String(decoding: state.buffer[..<end.lowerBound], as: UTF8.self)
+                state.buffer.removeSubrange(..<end.upperBound)
+                var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+                let statusLine = lines.removeFirst().split(separator: " ")
+                guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+                    throw Failure(description: "malformed status line: \(head)")
+                }
+                let headers = lines.compactMap { line -> (String, String)? in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+                }
+                return TestResponse(status: status, headers: headers, body: [])
+            }
+            try fill(&state, atLeast: state.buffer.count + 1, deadline: deadline)
+        }
+    }
+
+    /// One chunk's data, or nil for the final chunk.
+    static func readChunk(_ state: inout State, deadline: ContinuousClock.Instant) throws -> [UInt8]? {
+        while state.buffer.firstRange(of: [13, 10]) == nil {
+            try fill(&state, atLeast: state.buffer.count + 1, deadline: deadline)
+        }
+        let lineEnd = state.buffer.firstRange(of: [13, 10])!
+        let sizeText = String(decoding: state.buffer[..<lineEnd.lowerBound], as: UTF8.self)
+        guard let size = Int(sizeText.split(separator: ";")[0], radix: 16) else {
+            throw Failure(description: "malformed chunk size: \(sizeText)")
+        }
+        state.buffer.removeSubrange(..<lineEnd.upperBound)
+        try fill(&state, atLeast: size + 2, deadline: deadline)
+        let data = Array(state.buffer.prefix(size))
+        state.buffer.removeFirst(size + 2)
+        if size == 0 {
+            return nil
+        }
+        return data
+    }
+
+    static func fill(_ state: inout State, atLeast count: Int, deadline: ContinuousClock.Instant) throws {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while state.buffer.count < count {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw Failure(description: "timed out waiting for the server") }
+            var poller = pollfd(fd: state.descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&poller, 1, milliseconds) > 0 else { continue }
+            let received = chunk.withUnsafeMutableBytes { recv(state.descriptor, $0.baseAddress, $0.count, 0) }
+            guard received > 0 else { throw Failure(description: "connection closed by the server") }
+            state.buffer += chunk[..<received]
+        }
+    }
+
+    static func connect(host: String, port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            _ = Glibc.close(descriptor)
+            throw Failure(description: "connect to \(host):\(port) failed: errno \(errno)")
+        }
+        return descriptor
+    }
+
+    /// Runs blocking work on `queue` and awaits it.
+    static func offPool<T: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import HTTPTestSupport
+import Logging
+import MicroHTTP
+import Synchronization
+
+/// Starts a real server on an ephemeral port for one test and stops it afterwards.
+func withServer<T>(
+    _ router: Router, configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (Server) async throws -> T
+) async throws -> T {
+    var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+    configuration.threads = 2
+    configure(&configuration)
+    var logger = Logger(label: "MicroHTTPTests")
+    logger.logLevel = .warning
+    let server = Server(configuration: configuration, responder: router, logger: logger)
+    try server.start()
+    do {
+        let result = try await body(server)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// Waits until `condition` holds, polling, for at most `timeout`.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// A router with the routes the end-to-end tests use.
+func testRouter(streams: StreamBox = StreamBox()) -> Router {
+    var router = Router()
+    router.immediate(.get, "/hello", { _ in .text("hello") })
+    router.immediate(.get, "/pages/:page/rows/:row", { request in
+        .text("\(request.parameters["page"]!)|\(request.parameters["row"]!)|\(request.query["q"] ?? "-")")
+    })
+    router.on(.post, "/echo") { request in
+        Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: request.body)
+    }
+    router.on(.get, "/slow") { _ in
+        try await Task.sleep(for: .milliseconds(100))
+        return .text("waited")
+    }
+    router.on(.get, "/fail") { _ in throw HTTPError(409, "conflict here") }
+    router.on(.get, "/events") { _ in
+        let stream = EventStream()
+        streams.add(stream)
+        return Response(stream: stream)
+    }
+    return router
+}
+
+/// Collects the event streams handlers opened, so a test can write to them from outside.
+final class StreamBox: Sendable {
+    private let streams = Mutex<[EventStream]>([])
+    private let terminations = Atomic<Int>(0)
+
+    func add(_ stream: EventStream) {
+        stream.onTermination { self.terminations.add(1, ordering: .relaxed) }
+        streams.withLock { $0.append(stream) }
+    }
+
+    var all: [EventStream] { streams.withLock { $0 } }
+    var terminationCount: Int { terminations.load(ordering: .relaxed) }
+}

@@ -1,0 +1,61 @@
+import MicroHTTP
+import Testing
+
+@Suite("Routing and messages, without a socket")
+struct RoutingTests {
+    static func request(_ method: HTTPMethod, _ path: String, accept: String? = nil) -> Request {
+        var headers = HTTPHeaders()
+        if let accept { headers.add("Accept", accept) }
+        let segments = path.split(separator: "/").map { PercentEncoding.decode($0)! }
+        return Request(method: method, path: path, pathSegments: segments, headers: headers)
+    }
+
+    @Test func patternCapturesParametersAndRemainder() {
+        var router = Router()
+        router.immediate(.get, "/pages/:page/rows/:row", { .text($0.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")) })
+        router.immediate(.get, "/files/*path", { .text($0.parameters["path"]!) })
+        #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows/r"))?.bodyBytes == Array("page=p,row=r".utf8))
+        #expect(router.immediateResponse(to: Self.request(.get, "/files/a/b/c.css"))?.bodyBytes == Array("a/b/c.css".utf8))
+        #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows"))?.status == 404)
+        #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows/r/extra"))?.status == 404)
+    }
+
+    @Test func asyncRoutesAreLeftForRespond() async {
+        var router = Router()
+        router.on(.post, "/act") { _ in .text("done") }
+        #expect(router.immediateResponse(to: Self.request(.post, "/act")) == nil)
+        #expect(await router.respond(to: Self.request(.post, "/act")).bodyBytes == Array("done".utf8))
+    }
+
+    @Test func headersAreCaseInsensitive() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        #expect(headers["content-type"] == "text/plain")
+        headers["CONTENT-TYPE"] = "text/html"
+        #expect(headers.count == 1)
+        #expect(headers["Content-Type"] == "text/html")
+    }
+
+    @Test func prefersJSONBySuffixOrAccept() {
+        #expect(Self.request(.get, "/pages/x.json").prefersJSON)
+        #expect(Self.request(.get, "/pages/x", accept: "application/json").prefersJSON)
+        #expect(!Self.request(.get, "/pages/x", accept: "text/html,application/json;q=0.9").prefersJSON)
+        #expect(!Self.request(.get, "/pages/x").prefersJSON)
+    }
+
+    @Test func percentEncodingRoundTripsAndRejectsMalformed() {
+        #expect(PercentEncoding.decode("a%20b%2Fc") == "a b/c")
+        #expect(PercentEncoding.decode("a+b", plusAsSpace: true) == "a b")
+        #expect(PercentEncoding.decode("bad%2") == nil)
+        #expect(PercentEncoding.decode("bad%zz") == nil)
+        #expect(PercentEncoding.decode("%ff") == nil)
+        #expect(PercentEncoding.encode("a b/ü") == "a%20b%2F%C3%BC")
+    }
+
+    @Test func errorBodiesEscapeTheMessage() {
+        let json = Response.error(400, "bad \"x\" <y>", json: true)
+        #expect(String(decoding: json.bodyBytes, as: UTF8.self) == #"{"error":{"status":400,"message":"bad \"x\" \u003cy\u003e"}}"#)
+        let html = String(decoding: Response.error(400, "<script>", json: false).bodyBytes, as: UTF8.self)
+        #expect(html.contains("&lt;script&gt;"))
+        #expect(!html.contains("<script>"))
+    }
+}

@@ -1,0 +1,114 @@
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+@Suite("Server, end to end over a real socket")
+struct ServerTests {
+    @Test func routesDecodePathParametersAndQuery() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let response = try await connection.request("GET", "/pages/todo%20list/rows/a%2Fb?q=x+y%26z")
+            #expect(response.status == 200)
+            #expect(response.text == "todo list|a/b|x y&z")
+        }
+    }
+
+    @Test func unknownPathIs404AndWrongMethodIs405WithAllow() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let missing = try await connection.request("GET", "/nowhere", headers: [("Accept", "application/json")])
+            #expect(missing.status == 404)
+            #expect(missing.text.hasPrefix(#"{"error":{"status":404,"message":"#))
+            let wrong = try await connection.request("DELETE", "/hello")
+            #expect(wrong.status == 405)
+            #expect(wrong.header("Allow") == "GET, HEAD, OPTIONS")
+            #expect(wrong.header("Content-Type")?.hasPrefix("text/html") == true)
+        }
+    }
+
+    @Test func headAnswersLikeGetWithoutBody() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let head = try await connection.request("HEAD", "/hello")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "5")
+            #expect(head.body.isEmpty)
+            // The same connection still works: no stray body bytes were sent after the head.
+            let get = try await connection.request("GET", "/hello")
+            #expect(get.text == "hello")
+        }
+    }
+
+    @Test func optionsListsAllowedMethods() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let response = try await connection.request("OPTIONS", "/echo")
+            #expect(response.status == 204)
+            #expect(response.header("Allow") == "POST, OPTIONS")
+        }
+    }
+
+    @Test func oversizedBodyGets413AndServerStaysHealthy() async throws {
+        try await withServer(testRouter(), configure: { $0.maxBodySize = 1024 }) { server in
+            let declared = try await TestConnection(port: server.port)
+            let refused = try await declared.request("POST", "/echo", body: [UInt8](repeating: 65, count: 4096))
+            #expect(refused.status == 413)
+
+            let chunked = try await TestConnection(port: server.port)
+            let chunk = [UInt8](repeating: 66, count: 800)
+            var raw = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            for _ in 0..<3 { raw += Array("320\r\n".utf8) + chunk + [13, 10] }
+            raw += Array("0\r\n\r\n".utf8)
+            try await chunked.send(raw)
+            #expect(try await chunked.readResponse().status == 413)
+
+            let healthy = try await TestConnection(port: server.port)
+            let echoed = try await healthy.request("POST", "/echo", body: Array("small".utf8))
+            #expect(echoed.status == 200)
+            #expect(echoed.text == "small")
+        }
+    }
+
+    @Test func keepAliveAnswersTwoRequestsOnOneConnection() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let first = try await connection.request("GET", "/hello")
+            let second = try await connection.request("GET", "/slow")
+            #expect(first.status == 200 && second.status == 200)
+            #expect(second.text == "waited")
+            #expect(first.header("Connection")?.lowercased() != "close")
+            #expect(second.header("Connection")?.lowercased() != "close")
+        }
+    }
+
+    @Test func asyncHandlerAwaitsAndThrownHTTPErrorBecomesItsStatus() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let started = ContinuousClock.now
+            let slow = try await connection.request("GET", "/slow")
+            #expect(slow.text == "waited")
+            #expect(ContinuousClock.now - started >= .milliseconds(100))
+            let failed = try await connection.request("GET", "/fail.json")
+            #expect(failed.status == 409)
+            #expect(failed.text == #"{"error":{"status":409,"message":"conflict here"}}"#)
+        }
+    }
+
+    @Test func twoHundredConcurrentRequestsAreAllAnswered() async throws {
+        try await withServer(testRouter()) { server in
+            let port = server.port
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let connection = try await TestConnection(port: port)
+                        let path = index.isMultiple(of: 2) ? "/slow" : "/hello"
+                        return try await connection.request("GET", path, timeout: .seconds(20)).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 200)
+            #expect(statuses.allSatisfy { $0 == 200 })
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Static files")
+struct StaticFilesTests {
+    /// A temporary public folder with one stylesheet, and a secret file beside it.
+    static func makeFolder() throws -> String {
+        var template = Array("/tmp/microhttp-static-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw TestConnection.Failure(description: "mkdtemp failed")
+        }
+        let base = String(cString: made)
+        mkdir(base + "/public", 0o755)
+        try write("body { color: red; }", to: base + "/public/site.css")
+        try write("secret", to: base + "/secret.txt")
+        return base
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let file = try #require(fopen(path, "wb"))
+        defer { fclose(file) }
+        _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
+    }
+
+    static func router(root: String) -> Router {
+        var router = Router()
+        router.immediate(.get, "/public/*path", StaticFiles(root: root + "/public").respond)
+        return router
+    }
+
+    @Test func servesWithContentTypeETagAnd304() async throws {
+        let base = try Self.makeFolder()
+        try await withServer(Self.router(root: base)) { server in
+            let connection = try await TestConnection(port: server.port)
+            let file = try await connection.request("GET", "/public/site.css")
+            #expect(file.status == 200)
+            #expect(file.text == "body { color: red; }")
+            #expect(file.header("Content-Type") == "text/css; charset=utf-8")
+            #expect(file.header("Cache-Control") != nil)
+            let etag = try #require(file.header("ETag"))
+            let revalidated = try await connection.request("GET", "/public/site.css", headers: [("If-None-Match", etag)])
+            #expect(revalidated.status == 304)
+            #expect(revalidated.body.isEmpty)
+            let stale = try await connection.request("GET", "/public/site.css", headers: [("If-None-Match", "\"other\"")])
+            #expect(stale.status == 200)
+            #expect(try await connection.request("GET", "/public/missing.css").status == 404)
+        }
+    }
+
+    @Test(arguments: ["/public/../secret.txt", "/public/%2e%2e/secret.txt", "/public/%2E%2E%2Fsecret.txt", "/public/..%2fsecret.txt", "/public/./site.css"])
+    func refusesPathTraversal(path: String) async throws {
+        let base = try Self.makeFolder()
+        try await withServer(Self.router(root: base)) { server in
+            let connection = try await TestConnection(port: server.port)
+            let response = try await connection.request("GET", path)
+            #expect(response.status == 403)
+            #expect(!response.text.contains("secret"))
+        }
+    }
+}
