@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable {
     /// Event streams are exempt: their heartbeats find dead peers instead.
     public var connectionTimeout: Int = 60
     /// Bytes of memory each connection may use for its request line, headers and buffers.
-    public var connectionMemoryLimit: Int = 64 * 1024
+    public var connectionMemoryLimit: Int = 32 * 1024
     /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int = 1 << 20
     /// How often each open event stream gets a comment line, to keep proxies from closing idle
