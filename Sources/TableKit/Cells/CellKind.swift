@@ -1,0 +1,27 @@
+/// A reusable cell template, registered once per reuse identifier (the `register(_:forCellReuseIdentifier:)` idea).
+///
+/// A kind writes the inner HTML of a cell from its ``CellContent``; the renderer writes the row
+/// element around it, and JSON output is the same for every kind (the content's fields).
+///
+///     let price = CellKind(reuseIdentifier: "price") { content, out in
+///         out.append("<span class=\"tk-title\">")
+///         out.appendEscapedHTML(content.title ?? "")
+///         out.append("</span>")
+///     }
+///     table.register(price)
+///
+/// Implementation requirements: `render` must write well-formed phrasing content (it is placed
+/// inside a `<button>` when the row is selectable), escape every text value with
+/// ``OutputBuffer/appendEscapedHTML(_:)``, and write no script.
+public struct CellKind: Sendable {
+    /// The identifier cells use to pick this kind.
+    public let reuseIdentifier: String
+    /// Writes the cell's inner HTML.
+    public let render: @Sendable (CellContent, inout OutputBuffer) -> Void
+
+    /// Creates a kind with a render function.
+    public init(reuseIdentifier: String, render: @escaping @Sendable (CellContent, inout OutputBuffer) -> Void) {
+        self.reuseIdentifier = reuseIdentifier
+        self.render = render
+    }
+}

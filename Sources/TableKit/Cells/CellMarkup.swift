@@ -1,0 +1,80 @@
+/// The HTML parts built-in cell kinds are made of, for custom kinds to reuse.
+///
+///     let badgeFirst = CellKind(reuseIdentifier: "badge-first") { content, out in
+///         CellMarkup.badge(content, into: &out)
+///         CellMarkup.title(content, into: &out)
+///     }
+///
+/// Every part writes phrasing content (spans and images) and nothing when its value is absent.
+public enum CellMarkup {
+    /// `<span class="tk-title">…</span>`.
+    public static func title(_ content: CellContent, into out: inout OutputBuffer) {
+        span("<span class=\"tk-title\">", content.title, into: &out)
+    }
+
+    /// `<span class="tk-subtitle">…</span>`.
+    public static func subtitle(_ content: CellContent, into out: inout OutputBuffer) {
+        span("<span class=\"tk-subtitle\">", content.subtitle, into: &out)
+    }
+
+    /// `<span class="tk-detail">…</span>`.
+    public static func detail(_ content: CellContent, into out: inout OutputBuffer) {
+        span("<span class=\"tk-detail\">", content.detail, into: &out)
+    }
+
+    /// `<span class="tk-badge">…</span>`.
+    public static func badge(_ content: CellContent, into out: inout OutputBuffer) {
+        span("<span class=\"tk-badge\">", content.badge, into: &out)
+    }
+
+    /// One `<span class="tk-field" data-field="…">…</span>` per extra field.
+    public static func fields(_ content: CellContent, into out: inout OutputBuffer) {
+        for field in content.fields {
+            out.append("<span class=\"tk-field\" data-field=\"")
+            out.appendEscapedHTML(field.name)
+            out.append("\">")
+            out.appendEscapedHTML(field.value)
+            out.append("</span>")
+        }
+    }
+
+    /// A lazily loaded `<img>` with width and height when the size is known; nothing when the
+    /// address is refused by ``URLPolicy``.
+    public static func image(_ content: CellContent, into out: inout OutputBuffer) {
+        guard let image = content.image, URLPolicy.allows(image.url) else { return }
+        out.append("<img class=\"tk-image\" src=\"")
+        out.appendEscapedHTML(image.url)
+        out.append("\" alt=\"")
+        out.appendEscapedHTML(image.alt)
+        out.append("\"")
+        if let size = image.size {
+            out.append(" width=\"")
+            out.append(size.width)
+            out.append("\" height=\"")
+            out.append(size.height)
+            out.append("\"")
+        }
+        out.append(" loading=\"lazy\">")
+    }
+
+    /// The trailing accessory; decorative ones are hidden from assistive technology.
+    public static func accessory(_ content: CellContent, into out: inout OutputBuffer) {
+        switch content.accessory {
+        case .none:
+            break
+        case .disclosureIndicator:
+            out.append("<span class=\"tk-accessory tk-disclosure\" aria-hidden=\"true\">\u{203A}</span>")
+        case .checkmark:
+            out.append("<span class=\"tk-accessory tk-checkmark\" role=\"img\" aria-label=\"checked\">\u{2713}</span>")
+        case .detailButton:
+            out.append("<span class=\"tk-accessory tk-detail-button\" aria-hidden=\"true\">\u{24D8}</span>")
+        }
+    }
+
+    private static func span(_ open: StaticString, _ text: String?, into out: inout OutputBuffer) {
+        guard let text else { return }
+        out.append(open)
+        out.appendEscapedHTML(text)
+        out.append("</span>")
+    }
+}

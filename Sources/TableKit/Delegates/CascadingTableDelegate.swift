@@ -1,0 +1,22 @@
+/// A node of a delegate tree (CascadingTableDelegate): a root owns section delegates, sections
+/// own row delegates, and each call is routed to the child it concerns.
+///
+///     let root = CascadingRootTableDelegate(childDelegates: [openSection, doneSection])
+///     let table = TableView(root: root)
+///
+/// Implementation requirements: setting ``childDelegates`` must set each child's ``index`` to
+/// its position and its ``parentDelegate`` to the receiver; ``prepare(table:)`` must store the
+/// context and prepare every child. Subclass one of the provided classes
+/// (``CascadingRootTableDelegate``, ``CascadingSectionTableDelegate``,
+/// ``CascadingBareTableDelegate``) rather than conforming from scratch: override a method and
+/// call `super` to keep routing to children.
+public protocol CascadingTableDelegate: AnyObject, TableDataSource, TableDelegate, TablePrefetchingDataSource, CellUpdateDelegate {
+    /// The receiver's position in its parent: a section for a root's child, a row for a section's child.
+    var index: Int { get set }
+    /// The children calls are routed to.
+    var childDelegates: [any CascadingTableDelegate] { get set }
+    /// The parent; held weakly.
+    var parentDelegate: (any CascadingTableDelegate)? { get set }
+    /// Hands the table's narrow context to this node and its children.
+    func prepare(table: any TableContext)
+}

@@ -1,0 +1,44 @@
+/// The narrow view of a table that delegates and cells get in `prepare(table:)`: batch updates
+/// and identifier lookups, never the table itself (IGListKit's `collectionContext`).
+///
+///     tableContext?.performBatchUpdates {
+///         todos.remove(at: 2)
+///         tableContext?.deleteRows(at: [IndexPath(section: 0, row: 2)])
+///     }
+///
+/// Implementation requirements: calls between `beginUpdates()` and the matching `endUpdates()`
+/// are collected into one changeset, deletes and reloads using index paths from before the
+/// batch and inserts after it (UIKit's rules); batches nest, and only the outermost
+/// `endUpdates()` commits. A call outside any batch commits at once.
+public protocol TableContext: AnyObject {
+    /// Opens (or nests) a batch.
+    func beginUpdates()
+    /// Closes a batch; the outermost one validates and commits it.
+    /// - Throws: ``TableError/inconsistentBatch(_:)`` when counts do not add up; subscribers
+    ///   are sent a reset before the error is thrown.
+    func endUpdates() throws
+    /// Runs `updates` inside one batch.
+    func performBatchUpdates(_ updates: () throws -> Void) throws
+    /// Reloads everything; subscribers are sent a reset when anything changed.
+    func reloadData()
+    /// Inserts rows at index paths after the batch.
+    func insertRows(at indexPaths: [IndexPath])
+    /// Deletes rows at index paths before the batch.
+    func deleteRows(at indexPaths: [IndexPath])
+    /// Re-reads rows at index paths before the batch; unchanged rows produce nothing.
+    func reloadRows(at indexPaths: [IndexPath])
+    /// Moves a row from an index path before the batch to one after it.
+    func moveRow(at source: IndexPath, to destination: IndexPath)
+    /// Inserts sections at indexes after the batch.
+    func insertSections(_ sections: [Int])
+    /// Deletes sections at indexes before the batch.
+    func deleteSections(_ sections: [Int])
+    /// Re-reads sections at indexes before the batch.
+    func reloadSections(_ sections: [Int])
+    /// Moves a section from an index before the batch to one after it.
+    func moveSection(_ section: Int, toSection newSection: Int)
+    /// The index path of a row in the last committed state, or nil.
+    func indexPath(forRowID id: RowID) -> IndexPath?
+    /// The index of a section in the last committed state, or nil.
+    func sectionIndex(forSectionID id: SectionID) -> Int?
+}

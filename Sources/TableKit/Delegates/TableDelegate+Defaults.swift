@@ -1,0 +1,52 @@
+extension TableDelegate {
+    /// Automatic.
+    public func heightForRow(at indexPath: IndexPath) -> TableHeight { .automatic }
+    /// Not estimated.
+    public func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { nil }
+    /// Not indented.
+    public func indentationLevelForRow(at indexPath: IndexPath) -> Int { 0 }
+    /// Zero ("not given").
+    public func heightForHeader(inSection section: Int) -> TableHeight { .points(0) }
+    /// Zero ("not given").
+    public func heightForFooter(inSection section: Int) -> TableHeight { .points(0) }
+    /// Not estimated.
+    public func estimatedHeightForHeader(inSection section: Int) -> TableHeight? { nil }
+    /// Not estimated.
+    public func estimatedHeightForFooter(inSection section: Int) -> TableHeight? { nil }
+    /// No header view.
+    public func viewForHeader(inSection section: Int) -> TableCell? { nil }
+    /// No footer view.
+    public func viewForFooter(inSection section: Int) -> TableCell? { nil }
+    /// Highlightable.
+    public func shouldHighlightRow(at indexPath: IndexPath) -> Bool { true }
+    /// Selects the passed row.
+    public func willSelectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
+    /// Does nothing.
+    public func didSelectRow(at indexPath: IndexPath) {}
+    /// Deselects the passed row.
+    public func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
+    /// Does nothing.
+    public func didDeselectRow(at indexPath: IndexPath) {}
+    /// No editing control.
+    public func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .none }
+    /// The standard title.
+    public func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? { nil }
+    /// No actions.
+    public func actionsForRow(at indexPath: IndexPath) -> [RowAction] { [] }
+    /// Does nothing.
+    public func performAction(named name: String, forRowAt indexPath: IndexPath) {}
+    /// The proposed path.
+    public func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath { proposed }
+    /// Does nothing.
+    public func willDisplayRow(at indexPath: IndexPath) {}
+    /// Does nothing.
+    public func didEndDisplayingRow(at indexPath: IndexPath) {}
+    /// Does nothing.
+    public func willDisplayHeader(inSection section: Int) {}
+    /// Does nothing.
+    public func didEndDisplayingHeader(inSection section: Int) {}
+    /// Does nothing.
+    public func willDisplayFooter(inSection section: Int) {}
+    /// Does nothing.
+    public func didEndDisplayingFooter(inSection section: Int) {}
+}

@@ -1,0 +1,69 @@
+/// The delegate half of a table, as `UITableViewDelegate`: heights, header and footer views,
+/// selection, editing styles and actions, moves and display.
+///
+/// Every requirement has a default (see `TableDelegate+Defaults.swift`): automatic row height,
+/// header and footer height 0, no views, `shouldHighlight` true, `willSelect`/`willDeselect`
+/// return the passed path, editing style none, indentation 0. Estimated heights default to nil
+/// so a fallback chain can tell that nothing was estimated.
+///
+///     override func didSelectRow(at indexPath: IndexPath) {
+///         todos[indexPath.row].done.toggle()
+///         super.didSelectRow(at: indexPath)
+///     }
+///
+/// Implementation requirements: answers must be consistent with the data source for the same
+/// render. Selection and editing callbacks may change data; report changes through the table
+/// context's batch updates.
+public protocol TableDelegate {
+    /// The row height (`heightForRowAt`). Default `.automatic`.
+    func heightForRow(at indexPath: IndexPath) -> TableHeight
+    /// The estimated row height used for rows not loaded yet (`estimatedHeightForRowAt`). Default nil.
+    func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight?
+    /// The row's indentation level (`indentationLevelForRowAt`). Default 0.
+    func indentationLevelForRow(at indexPath: IndexPath) -> Int
+    /// The header height (`heightForHeaderInSection`). Default `.points(0)`, meaning "not given".
+    func heightForHeader(inSection section: Int) -> TableHeight
+    /// The footer height (`heightForFooterInSection`). Default `.points(0)`, meaning "not given".
+    func heightForFooter(inSection section: Int) -> TableHeight
+    /// The estimated header height (`estimatedHeightForHeaderInSection`). Default nil.
+    func estimatedHeightForHeader(inSection section: Int) -> TableHeight?
+    /// The estimated footer height (`estimatedHeightForFooterInSection`). Default nil.
+    func estimatedHeightForFooter(inSection section: Int) -> TableHeight?
+    /// A cell-like header view (`viewForHeaderInSection`); replaces the title. Default nil.
+    func viewForHeader(inSection section: Int) -> TableCell?
+    /// A cell-like footer view (`viewForFooterInSection`); replaces the title. Default nil.
+    func viewForFooter(inSection section: Int) -> TableCell?
+    /// Whether the row reacts to selection (`shouldHighlightRowAt`). Default true.
+    func shouldHighlightRow(at indexPath: IndexPath) -> Bool
+    /// The row to select instead, or nil to veto (`willSelectRowAt`). Default `indexPath`.
+    func willSelectRow(at indexPath: IndexPath) -> IndexPath?
+    /// The row was selected (`didSelectRowAt`). Default: does nothing.
+    func didSelectRow(at indexPath: IndexPath)
+    /// The row to deselect instead, or nil to veto (`willDeselectRowAt`). Default `indexPath`.
+    func willDeselectRow(at indexPath: IndexPath) -> IndexPath?
+    /// The row was deselected (`didDeselectRowAt`). Default: does nothing.
+    func didDeselectRow(at indexPath: IndexPath)
+    /// The editing control of an editable row (`editingStyleForRowAt`). Default `.none`.
+    func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle
+    /// The delete button's title (`titleForDeleteConfirmationButtonForRowAt`). Default nil ("Delete").
+    func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String?
+    /// The row's named edit/swipe actions (`trailingSwipeActionsConfigurationForRowAt`). Default none.
+    func actionsForRow(at indexPath: IndexPath) -> [RowAction]
+    /// Performs one of the row's actions, the handler of a `UIContextualAction`. Default: does nothing.
+    func performAction(named name: String, forRowAt indexPath: IndexPath)
+    /// Where a moved row may land (`targetIndexPathForMoveFromRowAt:toProposedIndexPath:`).
+    /// Default `proposed`.
+    func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath
+    /// The row is about to be shown (`willDisplay:forRowAt:`). Default: does nothing.
+    func willDisplayRow(at indexPath: IndexPath)
+    /// The row is no longer shown (`didEndDisplaying:forRowAt:`). Default: does nothing.
+    func didEndDisplayingRow(at indexPath: IndexPath)
+    /// The header is about to be shown (`willDisplayHeaderView`). Default: does nothing.
+    func willDisplayHeader(inSection section: Int)
+    /// The header is no longer shown (`didEndDisplayingHeaderView`). Default: does nothing.
+    func didEndDisplayingHeader(inSection section: Int)
+    /// The footer is about to be shown (`willDisplayFooterView`). Default: does nothing.
+    func willDisplayFooter(inSection section: Int)
+    /// The footer is no longer shown (`didEndDisplayingFooterView`). Default: does nothing.
+    func didEndDisplayingFooter(inSection section: Int)
+}

@@ -1,0 +1,6 @@
+extension TablePrefetchingDataSource {
+    /// Does nothing.
+    public func prefetchRows(at indexPaths: [IndexPath]) {}
+    /// Does nothing.
+    public func cancelPrefetchingForRows(at indexPaths: [IndexPath]) {}
+}

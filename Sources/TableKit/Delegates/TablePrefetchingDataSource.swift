@@ -1,0 +1,11 @@
+/// Prefetching, as `UITableViewDataSourcePrefetching`: the browser reports rows about to come
+/// into view so their data can be loaded ahead of the request for them.
+///
+/// Implementation requirements: both methods must return quickly; start work, do not wait for
+/// it. Defaults do nothing.
+public protocol TablePrefetchingDataSource {
+    /// Rows that will probably be requested soon (`prefetchRowsAt`).
+    func prefetchRows(at indexPaths: [IndexPath])
+    /// Rows no longer expected soon (`cancelPrefetchingForRowsAt`).
+    func cancelPrefetchingForRows(at indexPaths: [IndexPath])
+}

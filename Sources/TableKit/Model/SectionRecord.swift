@@ -1,0 +1,44 @@
+/// Everything a section shows around its rows: identity, header, footer and row count.
+public struct SectionRecord: Hashable, Sendable {
+    /// The section's stable identifier.
+    public var id: SectionID
+    /// The section's index in the current render.
+    public var index: Int
+    /// The number of rows, including rows not rendered yet.
+    public var rowCount: Int
+    /// The header title.
+    public var headerTitle: String?
+    /// The footer title.
+    public var footerTitle: String?
+    /// The header view; replaces the title when present.
+    public var headerView: TableCell?
+    /// The footer view; replaces the title when present.
+    public var footerView: TableCell?
+    /// The header height.
+    public var headerHeight: TableHeight
+    /// The footer height.
+    public var footerHeight: TableHeight
+
+    /// Creates a record.
+    public init(
+        id: SectionID,
+        index: Int,
+        rowCount: Int,
+        headerTitle: String? = nil,
+        footerTitle: String? = nil,
+        headerView: TableCell? = nil,
+        footerView: TableCell? = nil,
+        headerHeight: TableHeight = .points(0),
+        footerHeight: TableHeight = .points(0)
+    ) {
+        self.id = id
+        self.index = index
+        self.rowCount = rowCount
+        self.headerTitle = headerTitle
+        self.footerTitle = footerTitle
+        self.headerView = headerView
+        self.footerView = footerView
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+    }
+}

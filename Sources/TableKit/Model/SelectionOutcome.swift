@@ -1,0 +1,10 @@
+/// The result of selecting a row through ``TableView/selectRow(_:)``.
+public enum SelectionOutcome: Hashable, Sendable {
+    /// The row at this index path was selected; it differs from the requested row when
+    /// `willSelectRow(at:)` redirected the selection.
+    case selected(IndexPath)
+    /// `shouldHighlightRow(at:)` returned false or `willSelectRow(at:)` returned nil.
+    case vetoed
+    /// No row has the requested identifier.
+    case unknownRow
+}

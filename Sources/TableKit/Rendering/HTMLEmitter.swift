@@ -1,0 +1,226 @@
+/// Writes a table as semantic HTML that works without JavaScript: a `<section>` per section
+/// with `<header>`/`<footer>`, a `<li>` per row, and forms for selection and editing.
+struct HTMLEmitter: TableEmitter {
+    let context: RenderContext
+    let table: TableView
+    // Rows of a page mostly share one kind; remembering the last one skips a dictionary lookup per row.
+    private var lastKind: CellKind?
+
+    init(context: RenderContext, table: TableView) {
+        self.context = context
+        self.table = table
+    }
+
+    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer) {
+        out.append("<main class=\"tk-table\" data-version=\"")
+        out.append(version)
+        out.append("\">")
+        if let title {
+            out.append("<h1 class=\"tk-title\">")
+            out.appendEscapedHTML(title)
+            out.append("</h1>")
+        }
+        guard !index.isEmpty else { return }
+        out.append("<nav class=\"tk-index\" aria-label=\"Section index\">")
+        for entry in index {
+            out.append("<a href=\"#section-")
+            out.appendEscapedHTML(entry.section.rawValue)
+            out.append("\">")
+            out.appendEscapedHTML(entry.title)
+            out.append("</a>")
+        }
+        out.append("</nav>")
+    }
+
+    mutating func endTable(into out: inout OutputBuffer) {
+        out.append("</main>")
+    }
+
+    mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer) {
+        let labelled = section.headerView == nil && section.headerTitle != nil
+        out.append("<section id=\"section-")
+        out.appendEscapedHTML(section.id.rawValue)
+        out.append("\" class=\"tk-section\" data-section=\"")
+        out.appendEscapedHTML(section.id.rawValue)
+        if labelled {
+            out.append("\" aria-labelledby=\"section-")
+            out.appendEscapedHTML(section.id.rawValue)
+            out.append("-header")
+        }
+        out.append("\">")
+        if let view = section.headerView {
+            out.append("<header class=\"tk-header\"")
+            appendHeight(section.headerHeight, estimated: nil, into: &out)
+            out.append(">")
+            appendStaticCell(view, into: &out)
+            out.append("</header>")
+        } else if let title = section.headerTitle {
+            out.append("<header class=\"tk-header\"")
+            appendHeight(section.headerHeight, estimated: nil, into: &out)
+            out.append("><h2 id=\"section-")
+            out.appendEscapedHTML(section.id.rawValue)
+            out.append("-header\">")
+            out.appendEscapedHTML(title)
+            out.append("</h2></header>")
+        }
+        out.append("<ul class=\"tk-rows\">")
+    }
+
+    mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer) {
+        out.append("</ul>")
+        if let next {
+            out.append("<a class=\"tk-next\" rel=\"next\" href=\"")
+            context.appendNextURL(next, escaping: .html, into: &out)
+            out.append("\" data-remaining=\"")
+            out.append(next.remaining)
+            out.append("\"")
+            if let height = next.estimatedRowHeight?.explicitPoints {
+                out.append(" data-estimated-row-height=\"")
+                out.append(height)
+                out.append("\"")
+            }
+            out.append(">More rows</a>")
+        }
+        if let view = section.footerView {
+            out.append("<footer class=\"tk-footer\"")
+            appendHeight(section.footerHeight, estimated: nil, into: &out)
+            out.append(">")
+            appendStaticCell(view, into: &out)
+            out.append("</footer>")
+        } else if let title = section.footerTitle {
+            out.append("<footer class=\"tk-footer\"")
+            appendHeight(section.footerHeight, estimated: nil, into: &out)
+            out.append("><p>")
+            out.appendEscapedHTML(title)
+            out.append("</p></footer>")
+        }
+        out.append("</section>")
+    }
+
+    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+        out.append("<li id=\"row-")
+        out.appendEscapedHTML(row.id.rawValue)
+        out.append("\" class=\"tk-row\" data-row=\"")
+        out.appendEscapedHTML(row.id.rawValue)
+        out.append("\" data-kind=\"")
+        out.appendEscapedHTML(row.cell.reuseIdentifier)
+        out.append("\"")
+        appendHeight(row.height, estimated: row.estimatedHeight, into: &out)
+        if row.indentationLevel > 0 {
+            out.append(" data-indent=\"")
+            out.append(row.indentationLevel)
+            out.append("\"")
+        }
+        out.append(">")
+        if row.isSelectable && row.editingStyle != .insert {
+            out.append("<form class=\"tk-select\" method=\"post\" action=\"")
+            context.appendRowURL(row.id, suffix: "/select", into: &out)
+            out.append("\"><button type=\"submit\" class=\"tk-cell\">")
+            kind(for: row.cell.reuseIdentifier).render(row.cell.content, &out)
+            out.append("</button></form>")
+        } else {
+            appendStaticCell(row.cell, into: &out)
+        }
+        appendEditControls(row, at: indexPath, in: section, into: &out)
+        out.append("</li>")
+    }
+
+    // MARK: Parts
+
+    private mutating func kind(for reuseIdentifier: String) -> CellKind {
+        if let lastKind, lastKind.reuseIdentifier == reuseIdentifier {
+            return lastKind
+        }
+        let kind = table.cellKinds.kind(for: reuseIdentifier)
+        lastKind = kind
+        return kind
+    }
+
+    private mutating func appendStaticCell(_ cell: TableCell, into out: inout OutputBuffer) {
+        out.append("<div class=\"tk-cell\" data-kind=\"")
+        out.appendEscapedHTML(cell.reuseIdentifier)
+        out.append("\">")
+        kind(for: cell.reuseIdentifier).render(cell.content, &out)
+        out.append("</div>")
+    }
+
+    private func appendHeight(_ height: TableHeight, estimated: TableHeight?, into out: inout OutputBuffer) {
+        if let points = height.explicitPoints {
+            out.append(" data-height=\"")
+            out.append(points)
+            out.append("\"")
+        }
+        if let points = estimated?.explicitPoints {
+            out.append(" data-estimated-height=\"")
+            out.append(points)
+            out.append("\"")
+        }
+    }
+
+    private func appendEditControls(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+        guard row.editingStyle != .none || row.canMove || !row.actions.isEmpty else { return }
+        out.append("<div class=\"tk-edit\">")
+        switch row.editingStyle {
+        case .delete:
+            out.append("<form class=\"tk-delete\" method=\"post\" action=\"")
+            context.appendRowURL(row.id, suffix: "", into: &out)
+            out.append("\"><input type=\"hidden\" name=\"_method\" value=\"DELETE\"><button type=\"submit\">")
+            out.appendEscapedHTML(row.deleteConfirmationTitle ?? "Delete")
+            out.append("</button></form>")
+        case .insert:
+            out.append("<form class=\"tk-insert\" method=\"post\" action=\"")
+            context.appendInsertURL(section.id, into: &out)
+            out.append("\"><input type=\"text\" name=\"title\" required aria-label=\"")
+            out.appendEscapedHTML(row.cell.content.title ?? "New row")
+            out.append("\"><button type=\"submit\">Add</button></form>")
+        case .none:
+            break
+        }
+        for action in row.actions {
+            out.append("<form class=\"tk-action\" method=\"post\" action=\"")
+            context.appendActionURL(row.id, action: action.name, into: &out)
+            out.append(action.style == .destructive
+                ? "\"><button type=\"submit\" class=\"tk-destructive\">"
+                : "\"><button type=\"submit\">")
+            out.appendEscapedHTML(action.title)
+            out.append("</button></form>")
+        }
+        if row.canMove {
+            appendMoveControls(row, at: indexPath, in: section, into: &out)
+        }
+        out.append("</div>")
+    }
+
+    /// "Move up" places the row before its predecessor, "Move down" after its successor.
+    private func appendMoveControls(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+        if indexPath.row > 0 {
+            let previous = table.root.rowID(forRowAt: IndexPath(section: indexPath.section, row: indexPath.row - 1))
+            appendMoveForm(row.id, section: section.id, neighbourField: "before", neighbour: previous,
+                           label: "Move up", symbol: "\u{2191}", into: &out)
+        }
+        if indexPath.row + 1 < section.rowCount {
+            let next = table.root.rowID(forRowAt: IndexPath(section: indexPath.section, row: indexPath.row + 1))
+            appendMoveForm(row.id, section: section.id, neighbourField: "after", neighbour: next,
+                           label: "Move down", symbol: "\u{2193}", into: &out)
+        }
+    }
+
+    private func appendMoveForm(
+        _ row: RowID, section: SectionID, neighbourField: StaticString, neighbour: RowID,
+        label: StaticString, symbol: StaticString, into out: inout OutputBuffer
+    ) {
+        out.append("<form class=\"tk-move\" method=\"post\" action=\"")
+        context.appendRowURL(row, suffix: "/move", into: &out)
+        out.append("\"><input type=\"hidden\" name=\"section\" value=\"")
+        out.appendEscapedHTML(section.rawValue)
+        out.append("\"><input type=\"hidden\" name=\"")
+        out.append(neighbourField)
+        out.append("\" value=\"")
+        out.appendEscapedHTML(neighbour.rawValue)
+        out.append("\"><button type=\"submit\" aria-label=\"")
+        out.append(label)
+        out.append("\">")
+        out.append(symbol)
+        out.append("</button></form>")
+    }
+}

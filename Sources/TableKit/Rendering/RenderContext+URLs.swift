@@ -1,0 +1,56 @@
+// The URLs a rendered table links to. Identifiers are percent-encoded as path segments and
+// query values, which also makes them safe in attributes; the base path and variant query come
+// from the server and are escaped for their context.
+extension RenderContext {
+    /// `{base}/rows/{row}{suffix}?{variant}`, for an HTML attribute.
+    func appendRowURL(_ row: RowID, suffix: StaticString, into out: inout OutputBuffer) {
+        out.appendEscapedHTML(basePath)
+        out.append("/rows/")
+        out.appendPercentEncoded(row.rawValue)
+        out.append(suffix)
+        appendVariant(separator: "?", escaping: .html, into: &out)
+    }
+
+    /// `{base}/rows/{row}/actions/{name}?{variant}`, for an HTML attribute.
+    func appendActionURL(_ row: RowID, action: String, into out: inout OutputBuffer) {
+        out.appendEscapedHTML(basePath)
+        out.append("/rows/")
+        out.appendPercentEncoded(row.rawValue)
+        out.append("/actions/")
+        out.appendPercentEncoded(action)
+        appendVariant(separator: "?", escaping: .html, into: &out)
+    }
+
+    /// `{base}/sections/{section}/rows?{variant}`, for an HTML attribute.
+    func appendInsertURL(_ section: SectionID, into out: inout OutputBuffer) {
+        out.appendEscapedHTML(basePath)
+        out.append("/sections/")
+        out.appendPercentEncoded(section.rawValue)
+        out.append("/rows")
+        appendVariant(separator: "?", escaping: .html, into: &out)
+    }
+
+    /// `{base}/sections/{section}?after={row}&limit={limit}&{variant}`.
+    func appendNextURL(_ next: NextPage, escaping: TextEscaping, into out: inout OutputBuffer) {
+        // Written pre-escaped, as the escapers would write a literal "&".
+        let ampersand: StaticString = escaping == .html ? "&amp;" : "\\u0026"
+        out.appendEscaped(basePath, for: escaping)
+        out.append("/sections/")
+        out.appendPercentEncoded(next.section.rawValue)
+        out.append("?")
+        if let after = next.after {
+            out.append("after=")
+            out.appendPercentEncoded(after.rawValue)
+            out.append(ampersand)
+        }
+        out.append("limit=")
+        out.append(next.limit)
+        appendVariant(separator: ampersand, escaping: escaping, into: &out)
+    }
+
+    private func appendVariant(separator: StaticString, escaping: TextEscaping, into out: inout OutputBuffer) {
+        guard !variantQuery.isEmpty else { return }
+        out.append(separator)
+        out.appendEscaped(variantQuery, for: escaping)
+    }
+}

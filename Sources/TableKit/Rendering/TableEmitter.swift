@@ -1,0 +1,12 @@
+/// Receives one walk of the table and writes it in one format.
+///
+/// The walker reads the delegate tree once; emitters only write. Calls arrive in document
+/// order: `beginTable`, then per section `beginSection`, `row`…, `endSection`, then `endTable`.
+/// A section or row may also be emitted on its own.
+protocol TableEmitter {
+    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer)
+    mutating func endTable(into out: inout OutputBuffer)
+    mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer)
+    mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer)
+    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer)
+}

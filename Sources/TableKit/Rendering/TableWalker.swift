@@ -1,0 +1,58 @@
+/// The one walk over the delegate tree that every output format shares.
+struct TableWalker {
+    let table: TableView
+
+    /// Walks every section, each limited to `rowLimit` rows.
+    func walkTable<Emitter: TableEmitter>(rowLimit: Int?, emitter: inout Emitter, into out: inout OutputBuffer) {
+        emitter.beginTable(title: table.title, version: table.version, index: sectionIndex(), into: &out)
+        for section in 0..<max(0, table.root.numberOfSections()) {
+            walkSection(section, from: 0, limit: rowLimit, emitter: &emitter, into: &out)
+        }
+        emitter.endTable(into: &out)
+    }
+
+    /// Walks one section from row `start`, at most `limit` rows, announcing what follows.
+    func walkSection<Emitter: TableEmitter>(
+        _ section: Int, from start: Int, limit: Int?, emitter: inout Emitter, into out: inout OutputBuffer
+    ) {
+        let record = table.sectionRecord(at: section)
+        let first = min(max(0, start), record.rowCount)
+        let end = limit.map { min(record.rowCount, first + max(0, $0)) } ?? record.rowCount
+        emitter.beginSection(record, into: &out)
+        var last: RowID?
+        for row in first..<end {
+            let indexPath = IndexPath(section: section, row: row)
+            let rowRecord = table.rowRecord(at: indexPath)
+            emitter.row(rowRecord, at: indexPath, in: record, into: &out)
+            last = rowRecord.id
+        }
+        var next: NextPage?
+        if let limit, end < record.rowCount {
+            let following = IndexPath(section: section, row: end)
+            next = NextPage(
+                section: record.id,
+                after: last ?? (first > 0 ? table.root.rowID(forRowAt: IndexPath(section: section, row: first - 1)) : nil),
+                limit: max(1, limit),
+                remaining: record.rowCount - end,
+                estimatedRowHeight: table.root.estimatedHeightForRow(at: following) ?? table.root.heightForRow(at: following)
+            )
+        }
+        emitter.endSection(record, next: next, into: &out)
+    }
+
+    /// Emits one row on its own.
+    func walkRow<Emitter: TableEmitter>(at indexPath: IndexPath, emitter: inout Emitter, into out: inout OutputBuffer) {
+        let section = table.sectionRecord(at: indexPath.section)
+        emitter.row(table.rowRecord(at: indexPath), at: indexPath, in: section, into: &out)
+    }
+
+    private func sectionIndex() -> [SectionIndexEntry] {
+        guard let titles = table.root.sectionIndexTitles() else { return [] }
+        let sectionCount = table.root.numberOfSections()
+        return titles.enumerated().compactMap { position, title in
+            let section = table.root.section(forSectionIndexTitle: title, at: position)
+            guard (0..<sectionCount).contains(section) else { return nil }
+            return SectionIndexEntry(title: title, section: table.root.sectionID(forSection: section))
+        }
+    }
+}

@@ -1,0 +1,46 @@
+extension TableView {
+    /// Reads everything a row shows from the delegate tree, now.
+    ///
+    ///     let record = table.rowRecord(at: IndexPath(section: 0, row: 0))
+    public func rowRecord(at indexPath: IndexPath) -> RowRecord {
+        // One read of the stored property instead of one per call keeps retains and dynamic
+        // exclusivity checks out of the per-row path.
+        let root = self.root
+        let editingStyle = root.canEditRow(at: indexPath) ? root.editingStyleForRow(at: indexPath) : .none
+        let height = root.heightForRow(at: indexPath)
+        // Cascading delegates fall back from the estimate to the height; an estimate that is
+        // the height itself, or automatic, tells a client nothing, so it is not kept.
+        var estimatedHeight = root.estimatedHeightForRow(at: indexPath)
+        if estimatedHeight == height || estimatedHeight == .automatic {
+            estimatedHeight = nil
+        }
+        return RowRecord(
+            id: root.rowID(forRowAt: indexPath),
+            cell: root.cell(forRowAt: indexPath),
+            height: height,
+            estimatedHeight: estimatedHeight,
+            indentationLevel: root.indentationLevelForRow(at: indexPath),
+            isSelectable: root.shouldHighlightRow(at: indexPath),
+            editingStyle: editingStyle,
+            deleteConfirmationTitle: editingStyle == .delete ? root.titleForDeleteConfirmationButtonForRow(at: indexPath) : nil,
+            canMove: root.canMoveRow(at: indexPath),
+            actions: root.actionsForRow(at: indexPath)
+        )
+    }
+
+    /// Reads everything a section shows around its rows from the delegate tree, now.
+    public func sectionRecord(at section: Int) -> SectionRecord {
+        let root = self.root
+        return SectionRecord(
+            id: root.sectionID(forSection: section),
+            index: section,
+            rowCount: max(0, root.numberOfRows(inSection: section)),
+            headerTitle: root.titleForHeader(inSection: section),
+            footerTitle: root.titleForFooter(inSection: section),
+            headerView: root.viewForHeader(inSection: section),
+            footerView: root.viewForFooter(inSection: section),
+            headerHeight: root.heightForHeader(inSection: section),
+            footerHeight: root.heightForFooter(inSection: section)
+        )
+    }
+}

@@ -1,0 +1,129 @@
+extension TableView: TableContext {
+    /// Opens (or nests) a batch; nothing is sent until the outermost `endUpdates()`.
+    public func beginUpdates() {
+        batchDepth += 1
+    }
+
+    /// Closes a batch. The outermost call validates it, commits it, bumps ``version`` and calls
+    /// ``onChange`` when something changed.
+    /// - Throws: ``TableError/inconsistentBatch(_:)`` when counts do not add up (the table is
+    ///   then re-read and ``Changeset/reset`` sent), ``TableError/unbalancedEndUpdates``.
+    public func endUpdates() throws {
+        guard batchDepth > 0 else { throw TableError.unbalancedEndUpdates }
+        batchDepth -= 1
+        guard batchDepth == 0 else { return }
+        let updates = pendingUpdates
+        pendingUpdates = BatchUpdates()
+        try commit(updates)
+    }
+
+    /// Runs `updates` inside one batch; the batch is closed even when `updates` throws.
+    ///
+    ///     try table.performBatchUpdates {
+    ///         rows.remove(at: 3)
+    ///         table.deleteRows(at: [IndexPath(section: 0, row: 3)])
+    ///     }
+    public func performBatchUpdates(_ updates: () throws -> Void) throws {
+        beginUpdates()
+        do {
+            try updates()
+        } catch {
+            // The data may already have changed: commit what was recorded, report the cause.
+            try? endUpdates()
+            throw error
+        }
+        try endUpdates()
+    }
+
+    /// Re-reads the whole table; subscribers receive ``Changeset/reset`` when anything changed.
+    /// Inside a batch the reload happens when the batch commits.
+    public func reloadData() {
+        record { $0.reloadsAll = true }
+    }
+
+    /// Inserts rows at index paths after the batch.
+    public func insertRows(at indexPaths: [IndexPath]) {
+        record { $0.insertedRows += indexPaths }
+    }
+
+    /// Deletes rows at index paths before the batch.
+    public func deleteRows(at indexPaths: [IndexPath]) {
+        record { $0.deletedRows += indexPaths }
+    }
+
+    /// Re-reads rows at index paths before the batch; rows whose content is unchanged produce nothing.
+    public func reloadRows(at indexPaths: [IndexPath]) {
+        record { $0.reloadedRows += indexPaths }
+    }
+
+    /// Moves a row from an index path before the batch to one after it.
+    public func moveRow(at source: IndexPath, to destination: IndexPath) {
+        record { $0.movedRows.append((source, destination)) }
+    }
+
+    /// Inserts sections at indexes after the batch.
+    public func insertSections(_ sections: [Int]) {
+        record { $0.insertedSections += sections }
+    }
+
+    /// Deletes sections at indexes before the batch.
+    public func deleteSections(_ sections: [Int]) {
+        record { $0.deletedSections += sections }
+    }
+
+    /// Re-reads sections at indexes before the batch.
+    public func reloadSections(_ sections: [Int]) {
+        record { $0.reloadedSections += sections }
+    }
+
+    /// Moves a section from an index before the batch to one after it.
+    public func moveSection(_ section: Int, toSection newSection: Int) {
+        record { $0.movedSections.append((section, newSection)) }
+    }
+
+    /// Adds to the open batch, or commits at once outside a batch, as UIKit does.
+    private func record(_ change: (inout BatchUpdates) -> Void) {
+        change(&pendingUpdates)
+        guard batchDepth == 0 else { return }
+        let updates = pendingUpdates
+        pendingUpdates = BatchUpdates()
+        // A lone update has no caller to throw to; the reset sent to subscribers is the recovery.
+        try? commit(updates)
+    }
+
+    private func commit(_ updates: BatchUpdates) throws {
+        guard !updates.isEmpty else { return }
+        if updates.reloadsAll {
+            reloadEverything()
+            return
+        }
+        let current = TableSnapshot(capturing: root)
+        do {
+            let result = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
+                .build(previousRecords: records, record: rowRecord(at:))
+            snapshot = current
+            records = result.records
+            publish(result.changeset)
+        } catch {
+            reloadEverything(force: true)
+            throw error
+        }
+    }
+
+    /// Re-reads everything and sends a reset when anything changed (or always, when forced).
+    private func reloadEverything(force: Bool = false) {
+        let (current, currentRecords) = captureEverything()
+        let changed = force || current != snapshot || currentRecords != records
+        snapshot = current
+        records = currentRecords
+        if changed {
+            publish(.reset)
+        }
+    }
+
+    private func publish(_ changeset: Changeset) {
+        guard !changeset.isEmpty else { return }
+        version += 1
+        onChange?(changeset)
+    }
+}

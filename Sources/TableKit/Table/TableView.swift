@@ -1,0 +1,70 @@
+/// The server-side instance of one table (one page variant): it asks its delegate tree for
+/// content, collects batch updates into changesets and carries out people's actions.
+///
+/// A table and its delegate tree live in one isolation domain (an actor, or a lock-protected
+/// host); different tables are independent and render in parallel.
+///
+///     let table = TableView(root: root)
+///     table.title = "To do"
+///     table.onChange = { changeset in hub.publish(changeset, version: table.version) }
+///     try table.performBatchUpdates {
+///         todos.insert(todo, at: 0)
+///         table.insertRows(at: [IndexPath(section: 0, row: 0)])
+///     }
+public final class TableView {
+    /// The table's title, rendered as the page heading.
+    public var title: String?
+    /// Increases by one with every committed non-empty changeset.
+    public internal(set) var version = 0
+    /// Called once per committed batch with a non-empty changeset; after an inconsistent batch
+    /// it receives ``Changeset/reset`` so subscribers refetch.
+    public var onChange: ((Changeset) -> Void)?
+    /// The cell kinds rows can use; starts with the built-in kinds.
+    public private(set) var cellKinds = CellKindRegistry()
+
+    /// The delegate tree. Replacing it (a flat list ↔ sections) prepares the new root and
+    /// reloads the table.
+    public var root: any TableRoot {
+        didSet {
+            prepareRoot()
+            reloadData()
+        }
+    }
+
+    // The committed state: identifiers and the content each row had when last sent.
+    var snapshot = TableSnapshot.empty
+    var records: [RowID: RowRecord] = [:]
+    // The batch being collected; `batchDepth` counts nested `beginUpdates()`.
+    var batchDepth = 0
+    var pendingUpdates = BatchUpdates()
+
+    /// Creates a table over a delegate tree, prepares it and reads its initial state.
+    public init(root: any TableRoot) {
+        self.root = root
+        prepareRoot()
+        (snapshot, records) = captureEverything()
+    }
+
+    /// Registers a cell kind under its reuse identifier (`register(_:forCellReuseIdentifier:)`).
+    public func register(_ kind: CellKind) {
+        cellKinds.register(kind)
+    }
+
+    private func prepareRoot() {
+        (root as? any CascadingTableDelegate)?.prepare(table: self)
+    }
+
+    /// Reads every row's identifier and content from the delegate tree.
+    func captureEverything() -> (TableSnapshot, [RowID: RowRecord]) {
+        let snapshot = TableSnapshot(capturing: root)
+        var records: [RowID: RowRecord] = [:]
+        records.reserveCapacity(snapshot.rowPaths.count)
+        for (sectionIndex, section) in snapshot.sections.enumerated() {
+            for rowIndex in section.rows.indices {
+                let record = rowRecord(at: IndexPath(section: sectionIndex, row: rowIndex))
+                records[record.id] = record
+            }
+        }
+        return (snapshot, records)
+    }
+}

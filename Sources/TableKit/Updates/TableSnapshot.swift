@@ -1,0 +1,52 @@
+/// The identifiers of every section and row at the last commit, with lookups both ways.
+///
+/// Index paths from before a batch are resolved against this snapshot.
+struct TableSnapshot: Equatable {
+    struct Section: Equatable {
+        var id: SectionID
+        var rows: [RowID]
+    }
+
+    private(set) var sections: [Section]
+    private(set) var rowPaths: [RowID: IndexPath] = [:]
+    private(set) var sectionIndexes: [SectionID: Int] = [:]
+
+    init(sections: [Section]) {
+        self.sections = sections
+        for (sectionIndex, section) in sections.enumerated() {
+            sectionIndexes[section.id] = sectionIndex
+            for (rowIndex, row) in section.rows.enumerated() {
+                rowPaths[row] = IndexPath(section: sectionIndex, row: rowIndex)
+            }
+        }
+    }
+
+    /// Reads the identifiers of the whole table from `root`.
+    init(capturing root: any TableRoot) {
+        let sectionCount = max(0, root.numberOfSections())
+        var sections: [Section] = []
+        sections.reserveCapacity(sectionCount)
+        for section in 0..<sectionCount {
+            let rowCount = max(0, root.numberOfRows(inSection: section))
+            let rows = (0..<rowCount).map { root.rowID(forRowAt: IndexPath(section: section, row: $0)) }
+            sections.append(Section(id: root.sectionID(forSection: section), rows: rows))
+        }
+        self.init(sections: sections)
+    }
+
+    static let empty = TableSnapshot(sections: [])
+
+    func rowCount(inSection section: Int) -> Int {
+        sections[section].rows.count
+    }
+
+    func rowID(at indexPath: IndexPath) -> RowID? {
+        guard sections.indices.contains(indexPath.section),
+              sections[indexPath.section].rows.indices.contains(indexPath.row) else { return nil }
+        return sections[indexPath.section].rows[indexPath.row]
+    }
+
+    static func == (lhs: TableSnapshot, rhs: TableSnapshot) -> Bool {
+        lhs.sections == rhs.sections
+    }
+}

@@ -1,0 +1,469 @@
+import TableKit
+import Testing
+
+// Shared fixtures for the TableKit tests.
+
+// MARK: - Recording delegate
+
+/// A cascading delegate that implements every method: it logs each call with its arguments and
+/// answers with a value no default has, so a test can tell "the child answered" from "default".
+final class RecordingDelegate: CascadingBareTableDelegate {
+    private(set) var calls: [String] = []
+
+    private func log(_ name: String, _ arguments: Any...) {
+        calls.append("\(name)(\(arguments.map { "\($0)" }.joined(separator: ", ")))")
+    }
+
+    override func numberOfRows(inSection section: Int) -> Int { log("numberOfRows", section); return 7 }
+    override func cell(forRowAt indexPath: IndexPath) -> TableCell { log("cell", indexPath); return Recorded.cell }
+    override func sectionID(forSection section: Int) -> SectionID { log("sectionID", section); return "recorded-section" }
+    override func rowID(forRowAt indexPath: IndexPath) -> RowID { log("rowID", indexPath); return "recorded-row" }
+    override func titleForHeader(inSection section: Int) -> String? { log("titleForHeader", section); return "Header" }
+    override func titleForFooter(inSection section: Int) -> String? { log("titleForFooter", section); return "Footer" }
+    override func canEditRow(at indexPath: IndexPath) -> Bool { log("canEditRow", indexPath); return true }
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+        log("commit", editingStyle, indexPath, values)
+    }
+    override func canMoveRow(at indexPath: IndexPath) -> Bool { log("canMoveRow", indexPath); return true }
+    override func moveRow(from source: IndexPath, to destination: IndexPath) { log("moveRow", source, destination) }
+    override func heightForRow(at indexPath: IndexPath) -> TableHeight { log("heightForRow", indexPath); return .points(77) }
+    override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? {
+        log("estimatedHeightForRow", indexPath)
+        return .points(66)
+    }
+    override func indentationLevelForRow(at indexPath: IndexPath) -> Int { log("indentationLevelForRow", indexPath); return 3 }
+    override func heightForHeader(inSection section: Int) -> TableHeight { log("heightForHeader", section); return .points(30) }
+    override func heightForFooter(inSection section: Int) -> TableHeight { log("heightForFooter", section); return .points(20) }
+    override func estimatedHeightForHeader(inSection section: Int) -> TableHeight? {
+        log("estimatedHeightForHeader", section)
+        return .points(31)
+    }
+    override func estimatedHeightForFooter(inSection section: Int) -> TableHeight? {
+        log("estimatedHeightForFooter", section)
+        return .points(21)
+    }
+    override func viewForHeader(inSection section: Int) -> TableCell? { log("viewForHeader", section); return Recorded.cell }
+    override func viewForFooter(inSection section: Int) -> TableCell? { log("viewForFooter", section); return Recorded.cell }
+    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { log("shouldHighlightRow", indexPath); return false }
+    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? { log("willSelectRow", indexPath); return Recorded.path }
+    override func didSelectRow(at indexPath: IndexPath) { log("didSelectRow", indexPath) }
+    override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { log("willDeselectRow", indexPath); return Recorded.path }
+    override func didDeselectRow(at indexPath: IndexPath) { log("didDeselectRow", indexPath) }
+    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { log("editingStyleForRow", indexPath); return .delete }
+    override func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? {
+        log("titleForDeleteConfirmationButtonForRow", indexPath)
+        return "Remove"
+    }
+    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { log("actionsForRow", indexPath); return [Recorded.action] }
+    override func performAction(named name: String, forRowAt indexPath: IndexPath) { log("performAction", name, indexPath) }
+    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+        log("targetIndexPathForMove", source, proposed)
+        return Recorded.path
+    }
+    override func willDisplayRow(at indexPath: IndexPath) { log("willDisplayRow", indexPath) }
+    override func didEndDisplayingRow(at indexPath: IndexPath) { log("didEndDisplayingRow", indexPath) }
+    override func willDisplayHeader(inSection section: Int) { log("willDisplayHeader", section) }
+    override func didEndDisplayingHeader(inSection section: Int) { log("didEndDisplayingHeader", section) }
+    override func willDisplayFooter(inSection section: Int) { log("willDisplayFooter", section) }
+    override func didEndDisplayingFooter(inSection section: Int) { log("didEndDisplayingFooter", section) }
+    override func prefetchRows(at indexPaths: [IndexPath]) { log("prefetchRows", indexPaths) }
+    override func cancelPrefetchingForRows(at indexPaths: [IndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
+}
+
+/// The distinctive answers of ``RecordingDelegate``.
+enum Recorded {
+    static let cell = TableCell(.basic, CellContent(title: "recorded"))
+    static let path = IndexPath(section: 9, row: 9)
+    static let action = RowAction(name: "archive", title: "Archive")
+}
+
+// MARK: - Propagation cases
+
+/// Which cascading class routes the call.
+enum RoutingMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case root
+    case section
+
+    var testDescription: String { rawValue }
+
+    func makeDelegate(children: [any CascadingTableDelegate]) -> CascadingBareTableDelegate {
+        switch self {
+        case .root: CascadingRootTableDelegate(childDelegates: children)
+        case .section: CascadingSectionTableDelegate(childDelegates: children)
+        }
+    }
+
+    /// The index path a row call uses to address child `index`.
+    func indexPath(child index: Int) -> IndexPath {
+        switch self {
+        case .root: IndexPath(section: index, row: 1)
+        case .section: IndexPath(section: 2, row: index)
+        }
+    }
+}
+
+/// One propagated method: how to call it for a given child index, what the call looks like
+/// when it reaches the child, and what comes back in each situation.
+struct PropagationCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Calls the method on `delegate` addressing `child` in `mode`; returns the result as text.
+    let invoke: @Sendable (_ delegate: any TableRoot, _ child: Int, _ mode: RoutingMode) -> String
+    /// The call as logged by the child addressed as `child`.
+    let expectedCall: @Sendable (_ child: Int, _ mode: RoutingMode) -> String
+    /// The protocol default (also the out-of-range answer).
+    let defaultResult: String
+    /// The answer when the child implements nothing (differs only for estimated heights).
+    let unimplementedResult: String
+    /// The answer when the child is a ``RecordingDelegate``.
+    let implementedResult: String
+
+    var testDescription: String { name }
+
+    /// A row method: addressed by index path.
+    static func row<Result>(
+        _ name: String, default defaultValue: Result, unimplemented: Result? = nil, implemented: Result,
+        arguments: @escaping @Sendable (IndexPath) -> String = { "\($0)" },
+        _ call: @escaping @Sendable (any TableRoot, IndexPath) -> Result
+    ) -> PropagationCase {
+        PropagationCase(
+            name: name,
+            invoke: { delegate, child, mode in "\(call(delegate, mode.indexPath(child: child)))" },
+            expectedCall: { child, mode in "\(name)(\(arguments(mode.indexPath(child: child))))" },
+            defaultResult: "\(defaultValue)",
+            unimplementedResult: "\(unimplemented ?? defaultValue)",
+            implementedResult: "\(implemented)"
+        )
+    }
+
+    /// A section method: addressed by section index (routed by roots only).
+    static func section<Result>(
+        _ name: String, default defaultValue: Result, unimplemented: Result? = nil, implemented: Result,
+        _ call: @escaping @Sendable (any TableRoot, Int) -> Result
+    ) -> PropagationCase {
+        PropagationCase(
+            name: name,
+            invoke: { delegate, child, _ in "\(call(delegate, child))" },
+            expectedCall: { child, _ in "\(name)(\(child))" },
+            defaultResult: "\(defaultValue)",
+            unimplementedResult: "\(unimplemented ?? defaultValue)",
+            implementedResult: "\(implemented)"
+        )
+    }
+
+    static let rowCases: [PropagationCase] = [
+        .row("cell", default: TableCell.blank, implemented: Recorded.cell) { $0.cell(forRowAt: $1) },
+        .row("rowID", default: RowID(Self.rowIDMarker), implemented: RowID("recorded-row")) { $0.rowID(forRowAt: $1) },
+        .row("canEditRow", default: false, implemented: true) { $0.canEditRow(at: $1) },
+        .row("commit", default: (), implemented: (), arguments: { "insert, \($0), [\"title\": \"x\"]" }) {
+            $0.commit(.insert, forRowAt: $1, values: ["title": "x"])
+        },
+        .row("canMoveRow", default: false, implemented: true) { $0.canMoveRow(at: $1) },
+        .row("moveRow", default: (), implemented: (), arguments: { "\($0), [4, 4]" }) {
+            $0.moveRow(from: $1, to: IndexPath(section: 4, row: 4))
+        },
+        .row("heightForRow", default: TableHeight.automatic, implemented: .points(77)) { $0.heightForRow(at: $1) },
+        .row("estimatedHeightForRow", default: TableHeight?.none, unimplemented: .automatic, implemented: .points(66)) {
+            $0.estimatedHeightForRow(at: $1)
+        },
+        .row("indentationLevelForRow", default: 0, implemented: 3) { $0.indentationLevelForRow(at: $1) },
+        .row("shouldHighlightRow", default: true, implemented: false) { $0.shouldHighlightRow(at: $1) },
+        .row("didSelectRow", default: (), implemented: ()) { $0.didSelectRow(at: $1) },
+        .row("didDeselectRow", default: (), implemented: ()) { $0.didDeselectRow(at: $1) },
+        .row("editingStyleForRow", default: EditingStyle.none, implemented: .delete) { $0.editingStyleForRow(at: $1) },
+        .row("titleForDeleteConfirmationButtonForRow", default: String?.none, implemented: "Remove") {
+            $0.titleForDeleteConfirmationButtonForRow(at: $1)
+        },
+        .row("actionsForRow", default: [RowAction](), implemented: [Recorded.action]) { $0.actionsForRow(at: $1) },
+        .row("performAction", default: (), implemented: (), arguments: { "archive, \($0)" }) {
+            $0.performAction(named: "archive", forRowAt: $1)
+        },
+        .row("willDisplayRow", default: (), implemented: ()) { $0.willDisplayRow(at: $1) },
+        .row("didEndDisplayingRow", default: (), implemented: ()) { $0.didEndDisplayingRow(at: $1) },
+        .row("prefetchRows", default: (), implemented: (), arguments: { "[\($0)]" }) { $0.prefetchRows(at: [$1]) },
+        .row("cancelPrefetchingForRows", default: (), implemented: (), arguments: { "[\($0)]" }) {
+            $0.cancelPrefetchingForRows(at: [$1])
+        },
+    ]
+
+    /// Methods whose default depends on the argument: the expected default is computed per call.
+    static let argumentEchoingRowCases: [PropagationCase] = [
+        echoing("willSelectRow") { $0.willSelectRow(at: $1) },
+        echoing("willDeselectRow") { $0.willDeselectRow(at: $1) },
+        PropagationCase(
+            name: "targetIndexPathForMove",
+            invoke: { delegate, child, mode in
+                "\(delegate.targetIndexPathForMove(from: mode.indexPath(child: child), toProposed: IndexPath(section: 4, row: 4)))"
+            },
+            expectedCall: { child, mode in "targetIndexPathForMove(\(mode.indexPath(child: child)), [4, 4])" },
+            defaultResult: "\(IndexPath(section: 4, row: 4))",
+            unimplementedResult: "\(IndexPath(section: 4, row: 4))",
+            implementedResult: "\(Recorded.path)"
+        ),
+    ]
+
+    static let sectionCases: [PropagationCase] = [
+        .section("numberOfRows", default: 0, implemented: 7) { $0.numberOfRows(inSection: $1) },
+        .section("sectionID", default: SectionID("section-0"), implemented: SectionID("recorded-section")) { $0.sectionID(forSection: $1) },
+        .section("titleForHeader", default: String?.none, implemented: "Header") { $0.titleForHeader(inSection: $1) },
+        .section("titleForFooter", default: String?.none, implemented: "Footer") { $0.titleForFooter(inSection: $1) },
+        .section("heightForHeader", default: TableHeight.points(0), implemented: .points(30)) { $0.heightForHeader(inSection: $1) },
+        .section("heightForFooter", default: TableHeight.points(0), implemented: .points(20)) { $0.heightForFooter(inSection: $1) },
+        .section("estimatedHeightForHeader", default: TableHeight?.none, unimplemented: .points(0), implemented: .points(31)) {
+            $0.estimatedHeightForHeader(inSection: $1)
+        },
+        .section("estimatedHeightForFooter", default: TableHeight?.none, unimplemented: .points(0), implemented: .points(21)) {
+            $0.estimatedHeightForFooter(inSection: $1)
+        },
+        .section("viewForHeader", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForHeader(inSection: $1) },
+        .section("viewForFooter", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForFooter(inSection: $1) },
+        .section("willDisplayHeader", default: (), implemented: ()) { $0.willDisplayHeader(inSection: $1) },
+        .section("didEndDisplayingHeader", default: (), implemented: ()) { $0.didEndDisplayingHeader(inSection: $1) },
+        .section("willDisplayFooter", default: (), implemented: ()) { $0.willDisplayFooter(inSection: $1) },
+        .section("didEndDisplayingFooter", default: (), implemented: ()) { $0.didEndDisplayingFooter(inSection: $1) },
+    ]
+
+    private static func echoing(
+        _ name: String, _ call: @escaping @Sendable (any TableRoot, IndexPath) -> IndexPath?
+    ) -> PropagationCase {
+        PropagationCase(
+            name: name,
+            invoke: { delegate, child, mode in "\(String(describing: call(delegate, mode.indexPath(child: child))))" },
+            expectedCall: { child, mode in "\(name)(\(mode.indexPath(child: child)))" },
+            defaultResult: "echo",
+            unimplementedResult: "echo",
+            implementedResult: "\(String(describing: Optional(Recorded.path)))"
+        )
+    }
+
+    /// Stands for the index-derived default row identifier, `row-{section}-{row}`.
+    static let rowIDMarker = "row-default"
+
+    /// The expected result text, resolving the markers of defaults derived from the arguments.
+    func resolve(_ result: String, child: Int, mode: RoutingMode) -> String {
+        let indexPath = mode.indexPath(child: child)
+        switch result {
+        case "echo": return "\(String(describing: Optional(indexPath)))"
+        case Self.rowIDMarker: return "row-\(indexPath.section)-\(indexPath.row)"
+        default: return result
+        }
+    }
+}
+
+// MARK: - A data-driven table
+
+/// A row of the fixture table: an identifier and a title that tests change.
+struct FixtureRow: Equatable {
+    var id: String
+    var title: String
+}
+
+/// A root delegate over plain arrays that tests mutate between `beginUpdates` and `endUpdates`,
+/// with hooks to observe and steer selection and editing.
+final class FixtureDataSource: CascadingBareTableDelegate {
+    var sections: [(id: String, rows: [FixtureRow])]
+    var editable = false
+    var movable = false
+    var actions: [RowAction] = []
+    var highlight = true
+    var selectionRedirect: ((IndexPath) -> IndexPath?)?
+    var moveRedirect: ((IndexPath, IndexPath) -> IndexPath)?
+    private(set) var events: [String] = []
+
+    init(_ sections: [(String, [String])]) {
+        self.sections = sections.map { (id: $0.0, rows: $0.1.map { FixtureRow(id: $0, title: $0.uppercased()) }) }
+        super.init()
+    }
+
+    override func numberOfSections() -> Int { sections.count }
+    override func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
+    override func sectionID(forSection section: Int) -> SectionID { SectionID(sections[section].id) }
+    override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(sections[indexPath.section].rows[indexPath.row].id) }
+    override func titleForHeader(inSection section: Int) -> String? { sections[section].id.uppercased() }
+    override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+        TableCell(.basic, CellContent(title: sections[indexPath.section].rows[indexPath.row].title))
+    }
+    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { highlight }
+    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+        guard let selectionRedirect else { return indexPath }
+        return selectionRedirect(indexPath)
+    }
+    override func didSelectRow(at indexPath: IndexPath) { events.append("didSelect \(indexPath)") }
+    override func didDeselectRow(at indexPath: IndexPath) { events.append("didDeselect \(indexPath)") }
+    override func canEditRow(at indexPath: IndexPath) -> Bool { editable }
+    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: IndexPath) -> Bool { movable }
+    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { actions }
+    override func performAction(named name: String, forRowAt indexPath: IndexPath) {
+        events.append("action \(name) \(indexPath)")
+    }
+    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+        moveRedirect?(source, proposed) ?? proposed
+    }
+    override func prefetchRows(at indexPaths: [IndexPath]) { events.append("prefetch \(indexPaths)") }
+
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+        events.append("commit \(editingStyle) \(indexPath) \(values)")
+        switch editingStyle {
+        case .delete:
+            sections[indexPath.section].rows.remove(at: indexPath.row)
+            tableContext?.deleteRows(at: [indexPath])
+        case .insert:
+            let title = values["title"] ?? ""
+            sections[indexPath.section].rows.insert(FixtureRow(id: title.lowercased(), title: title), at: indexPath.row)
+            tableContext?.insertRows(at: [indexPath])
+        case .none:
+            break
+        }
+    }
+
+    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+        events.append("move \(source) \(destination)")
+        let row = sections[source.section].rows.remove(at: source.row)
+        sections[destination.section].rows.insert(row, at: destination.row)
+    }
+
+    /// The row identifiers of a section, for assertions.
+    func ids(_ section: Int) -> [String] { sections[section].rows.map(\.id) }
+}
+
+/// A table over a ``FixtureDataSource`` that records every published changeset.
+final class TableHarness {
+    let source: FixtureDataSource
+    let table: TableView
+    private(set) var published: [Changeset] = []
+
+    init(_ sections: [(String, [String])]) {
+        source = FixtureDataSource(sections)
+        table = TableView(root: source)
+        table.onChange = { [unowned self] in self.published.append($0) }
+    }
+
+    /// The operations of the only changeset published so far.
+    var operations: [Changeset.Operation] { published.last?.operations ?? [] }
+}
+
+// MARK: - Rendering helpers
+
+extension TableRenderer {
+    /// Renders a whole page to a String.
+    func page(_ format: RenderFormat) -> String {
+        var out = OutputBuffer()
+        renderPage(as: format, into: &out)
+        return out.string
+    }
+
+    /// Renders one row to a String.
+    func row(_ id: RowID, _ format: RenderFormat) throws -> String {
+        var out = OutputBuffer()
+        try renderRow(id, as: format, into: &out)
+        return out.string
+    }
+}
+
+/// A one-row table showing `cell`, to render cells in isolation.
+func singleCellTable(_ cell: TableCell, id: String = "r1") -> TableView {
+    let source = FixtureCellSource(cell: cell, id: id)
+    return TableView(root: source)
+}
+
+/// One section "s" with one row showing a given cell.
+final class FixtureCellSource: CascadingBareTableDelegate {
+    let fixtureCell: TableCell
+    let id: String
+
+    init(cell: TableCell, id: String) {
+        self.fixtureCell = cell
+        self.id = id
+        super.init()
+    }
+
+    override func numberOfRows(inSection section: Int) -> Int { 1 }
+    override func sectionID(forSection section: Int) -> SectionID { "s" }
+    override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(id) }
+    override func cell(forRowAt indexPath: IndexPath) -> TableCell { fixtureCell }
+}
+
+// MARK: - A page with headers, footers and editing
+
+/// A section of the golden page: header and footer titles, an optional header view and
+/// heights, over rows whose content and affordances the tests choose.
+final class GoldenSection: CascadingSectionTableDelegate {
+    let id: SectionID
+    let header: String?
+    let footer: String?
+    let headerView: TableCell?
+
+    init(id: SectionID, header: String?, footer: String?, headerView: TableCell? = nil, rows: [GoldenRow]) {
+        self.id = id
+        self.header = header
+        self.footer = footer
+        self.headerView = headerView
+        super.init(childDelegates: rows)
+    }
+
+    override func sectionID(forSection section: Int) -> SectionID { id }
+    override func titleForHeader(inSection section: Int) -> String? { header }
+    override func titleForFooter(inSection section: Int) -> String? { footer }
+    override func viewForHeader(inSection section: Int) -> TableCell? { headerView }
+    override func heightForHeader(inSection section: Int) -> TableHeight { header == nil ? .points(0) : .points(28) }
+}
+
+/// A row of the golden page.
+final class GoldenRow: CascadingBareTableDelegate {
+    let id: RowID
+    var content: CellContent
+    var kind: CellKind
+    var height: TableHeight = .automatic
+    var deletable = false
+    var movable = false
+    var actions: [RowAction] = []
+    var indentation = 0
+
+    init(_ id: RowID, _ kind: CellKind = .basic, _ content: CellContent) {
+        self.id = id
+        self.kind = kind
+        self.content = content
+        super.init()
+    }
+
+    override func rowID(forRowAt indexPath: IndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(kind, content) }
+    override func heightForRow(at indexPath: IndexPath) -> TableHeight { height }
+    override func canEditRow(at indexPath: IndexPath) -> Bool { deletable }
+    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { deletable ? .delete : .none }
+    override func canMoveRow(at indexPath: IndexPath) -> Bool { movable }
+    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { actions }
+    override func indentationLevelForRow(at indexPath: IndexPath) -> Int { indentation }
+}
+
+/// Two sections: "open" (header, footer, an editable row and a plain one) and "done"
+/// (a header view, no footer, one row).
+func goldenPage() -> (TableView, [GoldenRow]) {
+    let milk = GoldenRow("milk", .value, CellContent(title: "Milk", detail: "2 l"))
+    milk.height = .points(44)
+    milk.deletable = true
+    milk.movable = true
+    milk.actions = [RowAction(name: "archive", title: "Archive"), RowAction(name: "burn", title: "Burn", style: .destructive)]
+    let eggs = GoldenRow("eggs", .basic, CellContent(title: "Eggs"))
+    eggs.indentation = 1
+    let bread = GoldenRow("bread", .subtitle, CellContent(title: "Bread", subtitle: "rye"))
+    let root = CascadingRootTableDelegate(childDelegates: [
+        GoldenSection(id: "open", header: "Open", footer: "2 items", rows: [milk, eggs]),
+        GoldenSection(id: "done", header: nil, footer: nil, headerView: TableCell(.basic, CellContent(title: "Done")), rows: [bread]),
+    ])
+    let table = TableView(root: root)
+    table.title = "Groceries"
+    return (table, [milk, eggs, bread])
+}
+
+/// A root whose section index lists each section's header title.
+final class GoldenSectionIndexRoot: CascadingRootTableDelegate {
+    override func sectionIndexTitles() -> [String]? {
+        (0..<childDelegates.count).compactMap { titleForHeader(inSection: $0) }
+    }
+}
+
+/// A minimal identifiable model.
+struct Item: Identifiable, Equatable {
+    let id: Int
+}
