@@ -39,8 +39,13 @@ public final class TableView {
     var pendingUpdates = BatchUpdates()
 
     /// Creates a table over a delegate tree, prepares it and reads its initial state.
-    public init(root: any TableRoot) {
+    ///
+    /// `version` is the version of this initial state. A server that restarts can start above any
+    /// version an earlier run handed out, so a client's stale `Last-Event-ID` is never mistaken
+    /// for a current one.
+    public init(root: any TableRoot, version: Int = 0) {
         self.root = root
+        self.version = version
         prepareRoot()
         (snapshot, records) = captureEverything()
     }

@@ -1,10 +1,57 @@
 import MicroHTTP
 
-/// The HTML document around every page: head, stylesheet, client script, and the body fragment.
+/// The HTML documents around rendered tables: head, navigation, variant switcher, live indicator.
+///
+/// Every document is sent with a Content-Security-Policy that allows scripts and styles from this
+/// origin only, so hostile text that slipped into a page could still not run.
 enum PageDocument {
-    /// Wraps an already-escaped body fragment; `title` is escaped here.
-    static func wrap(title: String, body: String) -> String {
-        head(title: title) + body + tail
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
+        + "img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        + "form-action 'self'; frame-ancestors 'none'"
+
+    /// A page: the table fragment inside the chrome, wired to its event stream.
+    static func page(definition: PageDefinition, variant: PageVariant, registry: PageRegistry, fragment: [UInt8]) -> Response {
+        let events = variant.basePath + "/events" + (variant.query.isEmpty ? "" : "?" + variant.query)
+        var html = head(title: definition.title)
+        html += "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">TablePages</a>"
+        html += variantSwitcher(definition: definition, variant: variant)
+        html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span></header>"
+        html += "<div class=\"tp-page\" data-page=\"" + HTMLText.escape(definition.name) + "\" data-events=\""
+        html += HTMLText.escape(events) + "\" data-url=\"" + HTMLText.escape(variant.url) + "\">"
+        var bytes = Array(html.utf8)
+        bytes += fragment
+        bytes += Array(("</div>" + tail).utf8)
+        return document(bytes)
+    }
+
+    /// The index of pages.
+    static func index(registry: PageRegistry) -> Response {
+        var html = head(title: "TablePages")
+        html += "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">TablePages</a></header>"
+        html += "<main class=\"tp-index\"><h1>Pages</h1>"
+        if registry.pages.isEmpty {
+            html += "<p>No pages are registered.</p>"
+        } else {
+            html += "<ul class=\"tp-pages\">"
+            for page in registry.pages {
+                html += "<li><a href=\"/pages/" + HTMLText.escape(PercentEncoding.encode(page.name)) + "\">"
+                html += "<strong>" + HTMLText.escape(page.title) + "</strong>"
+                if !page.summary.isEmpty { html += "<span>" + HTMLText.escape(page.summary) + "</span>" }
+                html += "</a></li>"
+            }
+            html += "</ul>"
+        }
+        html += "</main>" + tail
+        return document(Array(html.utf8))
+    }
+
+    /// Any HTML document, with the security headers every page carries.
+    static func document(_ bytes: [UInt8], status: Int = 200) -> Response {
+        var response = Response.html(bytes, status: status)
+        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Cache-Control"] = "no-cache"
+        return response
     }
 
     static func head(title: String) -> String {
@@ -16,4 +63,20 @@ enum PageDocument {
     }
 
     static let tail = "</body></html>"
+
+    /// Links to the page's other variants, e.g. "list · sections".
+    private static func variantSwitcher(definition: PageDefinition, variant: PageVariant) -> String {
+        guard !definition.variants.isEmpty else { return "" }
+        var html = "<nav class=\"tp-variants\" aria-label=\"Layout\">"
+        for (parameter, values) in definition.variants.sorted(by: { $0.key < $1.key }) {
+            for value in values {
+                var parameters = variant.parameters
+                parameters[parameter] = value
+                let other = PageVariant(page: variant.page, parameters: parameters, defaults: variant.defaults)
+                let current = other == variant ? " aria-current=\"page\"" : ""
+                html += "<a href=\"" + HTMLText.escape(other.url) + "\"" + current + ">" + HTMLText.escape(value) + "</a>"
+            }
+        }
+        return html + "</nav>"
+    }
 }

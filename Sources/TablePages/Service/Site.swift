@@ -1,28 +1,27 @@
+import Logging
 import MicroHTTP
 
-/// The TablePages web service: its routes over the page registry and the public assets.
+/// The TablePages web service: the index, the pages with their live streams and actions, the
+/// public assets and the health check, as one router.
 ///
-///     let site = Site(publicDirectory: "Public")
+///     var pages = PageRegistry()
+///     pages.register(todoPage)
+///     let site = Site(pages: pages, publicDirectory: "Public")
 ///     let server = Server(configuration: configuration, responder: site.router)
 public struct Site: Sendable {
-    /// The folder served under `/public/`.
-    public let publicDirectory: String
     /// The routes, ready to hand to a ``MicroHTTP/Server``.
     public let router: Router
 
-    /// Builds the routes.
-    public init(publicDirectory: String) {
-        self.publicDirectory = publicDirectory
+    /// Builds the routes over `pages`.
+    public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
         let files = StaticFiles(root: publicDirectory)
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
-        router.immediate(.get, "/healthz", { _ in .json(#"{"status":"ok"}"#) })
-        router.immediate(.get, "/", Self.index)
+        router.immediate(.get, "/healthz") { _ in .json(#"{"status":"ok"}"#) }
+        router.immediate(.get, "/") { request in
+            request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
+        }
+        PageEndpoints(hosts: PageHosts(registry: pages, settings: settings), logger: logger).register(on: &router)
         self.router = router
-    }
-
-    static func index(_ request: Request) -> Response {
-        if request.prefersJSON { return .json(#"{"pages":[]}"#) }
-        return .html(PageDocument.wrap(title: "TablePages", body: "<main class=\"index\"><h1>TablePages</h1><p>No pages are registered yet.</p></main>"))
     }
 }

@@ -1,0 +1,14 @@
+/// Limits of the live-update machinery.
+public struct LiveSettings: Sendable {
+    /// Patches kept per page variant for clients that reconnect with `Last-Event-ID`.
+    public var patchLogCapacity = 256
+    /// Unread bytes a subscriber may have before it is sent `reset` and dropped.
+    public var subscriberBufferLimit = 256 * 1024
+    /// Rows per section in a page render before a `next` link.
+    public var pageRowLimit = 100
+    /// The most rows one section request may ask for.
+    public var maxRowsPerRequest = 1000
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,94 @@
+import MicroHTTP
+import TableKit
+
+/// The one live table of a page variant and everything done to it: renders, actions, and the
+/// patches its changes produce, published once to every subscriber.
+///
+/// An actor, because a table and its delegate tree must stay in one isolation domain; different
+/// variants have different hosts and render in parallel.
+public actor PageHost {
+    /// The variant this host serves.
+    public nonisolated let variant: PageVariant
+    /// The subscribers and recent patches.
+    nonisolated let channel: LiveChannel
+    private let table: TableView
+    private let renderContext: RenderContext
+
+    init(definition: PageDefinition, variant: PageVariant, settings: LiveSettings) throws {
+        self.variant = variant
+        let table = try definition.makeTable(variant)
+        if table.title == nil { table.title = definition.title }
+        self.table = table
+        self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
+        self.channel = LiveChannel(latestID: table.version, logCapacity: settings.patchLogCapacity, subscriberBufferLimit: settings.subscriberBufferLimit)
+        // The table calls back synchronously from inside this actor's own methods (an action, or a
+        // cell update scheduled with `perform`), so the isolation assumption holds.
+        table.onChange = { [unowned self] changeset in
+            self.assumeIsolated { $0.publish(changeset) }
+        }
+    }
+
+    /// The table's current version: the id of the last patch published.
+    public var version: Int { table.version }
+
+    /// Runs `body` with the table inside the host's isolation, e.g. to apply a change that arrived
+    /// from elsewhere (the store, an image that finished loading) as a batch of updates.
+    public func perform<Result: Sendable>(_ body: (TableView) throws -> Result) rethrows -> Result {
+        try body(table)
+    }
+
+    // MARK: Rendering
+
+    /// The whole page in `format`, with its version.
+    func renderPage(as format: RenderFormat) -> [UInt8] {
+        var out = OutputBuffer()
+        TableRenderer(table: table, context: renderContext).renderPage(as: format, into: &out)
+        return out.bytes
+    }
+
+    /// One section, paged after a row.
+    func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat) throws -> [UInt8] {
+        var out = OutputBuffer()
+        try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
+        return out.bytes
+    }
+
+    /// One row.
+    func renderRow(_ id: RowID, as format: RenderFormat) throws -> [UInt8] {
+        var out = OutputBuffer()
+        try TableRenderer(table: table, context: renderContext).renderRow(id, as: format, into: &out)
+        return out.bytes
+    }
+
+    // MARK: Actions
+
+    func selectRow(_ id: RowID) -> SelectionOutcome { table.selectRow(id) }
+    func performAction(named name: String, onRow id: RowID) throws { try table.performAction(named: name, onRow: id) }
+    func deleteRow(_ id: RowID) throws { try table.deleteRow(id) }
+    func moveRow(_ id: RowID, toSection section: SectionID, placement: RowPlacement) throws {
+        try table.moveRow(id, toSection: section, placement: placement)
+    }
+    func insertRow(inSection section: SectionID, values: [String: String]) throws {
+        try table.insertRow(inSection: section, values: values)
+    }
+    func prefetchRows(_ ids: [RowID]) { table.prefetchRows(ids) }
+
+    // MARK: Publishing
+
+    /// Renders a committed changeset once per wire format and hands the bytes to the channel.
+    private func publish(_ changeset: Changeset) {
+        let renderer = TableRenderer(table: table, context: renderContext)
+        var withHTML = OutputBuffer()
+        renderer.renderPatch(changeset, version: table.version, includeHTML: true, into: &withHTML)
+        var withoutHTML = OutputBuffer()
+        renderer.renderPatch(changeset, version: table.version, includeHTML: false, into: &withoutHTML)
+        let id = String(table.version)
+        let isReset = changeset.operations.contains(.reset)
+        let event = isReset ? "reset" : "patch"
+        channel.publish(PatchLog.Entry(
+            id: table.version,
+            withHTML: EventStream.encode(event: event, id: id, data: withHTML.string),
+            withoutHTML: EventStream.encode(event: event, id: id, data: withoutHTML.string)
+        ))
+    }
+}

@@ -1,0 +1,59 @@
+import TableKit
+
+/// One page the service offers: its name in URLs, its title, the variants it comes in, and how to
+/// build the table of a variant.
+///
+///     PageDefinition(name: "products", title: "Products", variants: ["layout": ["list", "sections"]]) { variant in
+///         let table = TableView(root: variant["layout"] == "sections" ? bySection() : list(), version: variant.initialVersion)
+///         table.title = "Products"
+///         return table
+///     }
+public struct PageDefinition: Sendable {
+    /// Builds the table for one variant; called once per variant, inside that variant's host.
+    public typealias TableFactory = @Sendable (PageVariant) throws -> TableView
+
+    /// The page's URL name, e.g. `todo` in `/pages/todo`.
+    public let name: String
+    /// The title shown in the index.
+    public let title: String
+    /// One line for the index.
+    public let summary: String
+    /// The query parameters that change the table's shape, each with its allowed values; the
+    /// first value is the default, e.g. `["layout": ["list", "sections"]]`.
+    public let variants: [String: [String]]
+    /// Builds a variant's table.
+    public let makeTable: TableFactory
+
+    /// Creates a page definition.
+    public init(
+        name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
+        makeTable: @escaping TableFactory
+    ) {
+        self.name = name
+        self.title = title
+        self.summary = summary
+        self.variants = variants.filter { !$0.value.isEmpty }
+        self.makeTable = makeTable
+    }
+
+    /// The variant a request's query selects, or a message saying which value is not allowed.
+    func variant(for query: [String: String]) -> Result<PageVariant, VariantError> {
+        var chosen: [String: String] = [:]
+        for (parameter, allowed) in variants {
+            guard let value = query[parameter] else {
+                chosen[parameter] = allowed[0]
+                continue
+            }
+            guard allowed.contains(value) else {
+                return .failure(VariantError(message: "\(parameter) must be one of \(allowed.joined(separator: ", ")); got '\(value)'."))
+            }
+            chosen[parameter] = value
+        }
+        return .success(PageVariant(page: name, parameters: chosen, defaults: variants.mapValues { $0[0] }))
+    }
+
+    /// A query value outside a page's declared variants.
+    struct VariantError: Error {
+        let message: String
+    }
+}

@@ -1,0 +1,232 @@
+import Logging
+import MicroHTTP
+import TableKit
+
+/// The handlers of `/pages/…`: documents, sections, rows, the live event stream, and actions.
+struct PageEndpoints: Sendable {
+    let hosts: PageHosts
+    let logger: Logger
+
+    var registry: PageRegistry { hosts.registry }
+    var settings: LiveSettings { hosts.settings }
+
+    /// Adds every page route to `router`.
+    func register(on router: inout Router) {
+        router.on(.get, "/pages/:page", use: page)
+        router.on(.get, "/pages/:page/sections/:section", use: section)
+        router.on(.get, "/pages/:page/rows/:row", use: row)
+        router.on(.get, "/pages/:page/events", use: events)
+        router.on(.post, "/pages/:page/rows/:row/select", use: select)
+        router.on(.post, "/pages/:page/rows/:row/actions/:action", use: action)
+        router.on(.delete, "/pages/:page/rows/:row", use: delete)
+        // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
+        router.on(.post, "/pages/:page/rows/:row", use: delete)
+        router.on(.post, "/pages/:page/rows/:row/move", use: move)
+        router.on(.post, "/pages/:page/sections/:section/rows", use: insert)
+        router.on(.post, "/pages/:page/prefetch", use: prefetch)
+    }
+
+    // MARK: Reading
+
+    func page(_ request: Request) async throws -> Response {
+        let (definition, host) = try resolve(request)
+        if request.prefersJSON {
+            return .json(await host.renderPage(as: .json))
+        }
+        let fragment = await host.renderPage(as: .html)
+        return PageDocument.page(definition: definition, variant: host.variant, registry: registry, fragment: fragment)
+    }
+
+    func section(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let section = try Self.sectionID(request)
+        let query = request.query
+        let after = try query["after"].map { try Self.validID($0, what: "after") }.map { RowID($0) }
+        var limit = settings.pageRowLimit
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
+                throw HTTPError(400, "limit must be a whole number from 1 to \(settings.maxRowsPerRequest).")
+            }
+            limit = value
+        }
+        let format: RenderFormat = request.prefersJSON ? .json : .html
+        do {
+            let bytes = try await host.renderSection(section, after: after, limit: limit, as: format)
+            return format == .json ? .json(bytes) : .html(bytes)
+        } catch TableError.unknownRow(let row) {
+            throw HTTPError(400, "after names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+        }
+    }
+
+    func row(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let row = try Self.rowID(request)
+        let format: RenderFormat = request.prefersJSON ? .json : .html
+        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format) }
+        return format == .json ? .json(bytes) : .html(bytes)
+    }
+
+    /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
+    /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
+    func events(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let query = request.query
+        let format: PatchFormat
+        switch query["format"] {
+        case nil, "html": format = .html
+        case "json": format = .json
+        case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
+        }
+        var lastSeen: Int?
+        if let text = request.headers["Last-Event-ID"] ?? query["lastEventId"], !text.isEmpty {
+            // An id this server cannot have made is answered like a stale one: with a reset.
+            lastSeen = Int(text) ?? -1
+        }
+        let stream = EventStream()
+        // Reconnect quickly after a drop; the first line also gets the response under way.
+        stream.write(Array("retry: 2000\n\n".utf8))
+        host.channel.subscribe(stream, format: format, lastSeenID: lastSeen)
+        return Response(stream: stream)
+    }
+
+    // MARK: Actions
+
+    func select(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let row = try Self.rowID(request)
+        let input = try ActionInput.parse(request)
+        switch await host.selectRow(row) {
+        case .selected:
+            return await done(request, input: input, host: host)
+        case .vetoed:
+            throw HTTPError(409, "Row \u{201C}\(row)\u{201D} cannot be selected.")
+        case .unknownRow:
+            throw HTTPError(404, TableError.unknownRow(row).message)
+        }
+    }
+
+    func action(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let row = try Self.rowID(request)
+        let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
+        let input = try ActionInput.parse(request)
+        try await mapTableErrors { try await host.performAction(named: name, onRow: row) }
+        return await done(request, input: input, host: host)
+    }
+
+    func delete(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let row = try Self.rowID(request)
+        let input = try ActionInput.parse(request)
+        if request.method == .post, input.fields["_method"]?.uppercased() != "DELETE" {
+            throw HTTPError(405, "POST to a row deletes it only with _method=DELETE; use DELETE.", headers: ["Allow": "GET, HEAD, DELETE, OPTIONS"])
+        }
+        try await mapTableErrors { try await host.deleteRow(row) }
+        return await done(request, input: input, host: host)
+    }
+
+    func move(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let row = try Self.rowID(request)
+        let input = try ActionInput.parse(request)
+        let section = SectionID(try Self.validID(try input.require("section"), what: "section"))
+        let placement: RowPlacement
+        switch (input.fields["before"], input.fields["after"]) {
+        case (let before?, nil) where !before.isEmpty: placement = .before(RowID(try Self.validID(before, what: "before")))
+        case (nil, let after?) where !after.isEmpty: placement = .after(RowID(try Self.validID(after, what: "after")))
+        case (nil, nil), ("", nil), (nil, ""): placement = .end
+        default: throw HTTPError(400, "Give either \"before\" or \"after\", not both.")
+        }
+        try await mapTableErrors { try await host.moveRow(row, toSection: section, placement: placement) }
+        return await done(request, input: input, host: host)
+    }
+
+    func insert(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let section = try Self.sectionID(request)
+        let input = try ActionInput.parse(request)
+        var values = input.fields
+        values["_method"] = nil
+        guard !values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
+        try await mapTableErrors { try await host.insertRow(inSection: section, values: values) }
+        var response = await done(request, input: input, host: host)
+        if !input.isForm { response.status = 201 }
+        return response
+    }
+
+    /// `POST /pages/{page}/prefetch` with `{"rows": "id1,id2"}` (or a form): the browser is about to
+    /// show these rows (`prefetchRows(at:)`).
+    func prefetch(_ request: Request) async throws -> Response {
+        let (_, host) = try resolve(request)
+        let input = try ActionInput.parse(request)
+        let rows = try input.require("rows").split(separator: ",").map { RowID(String($0)) }
+        await host.prefetchRows(rows)
+        return Response(status: 204)
+    }
+
+    /// The answer to a successful action: back to the page for a form, the new version for a script.
+    private func done(_ request: Request, input: ActionInput, host: PageHost) async -> Response {
+        if input.isForm && !request.prefersJSON {
+            return .redirect(to: host.variant.url)
+        }
+        return .json(#"{"ok":true,"version":"# + String(await host.version) + "}")
+    }
+
+    // MARK: Resolving
+
+    /// The page definition and the live host of the variant the request names.
+    private func resolve(_ request: Request) throws(HTTPError) -> (PageDefinition, PageHost) {
+        let name = request.parameters["page"] ?? ""
+        guard let definition = registry.page(named: name) else {
+            throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
+        }
+        let variant: PageVariant
+        switch definition.variant(for: request.query) {
+        case .success(let chosen): variant = chosen
+        case .failure(let error): throw HTTPError(400, error.message)
+        }
+        do {
+            return (definition, try hosts.host(for: variant, definition: definition))
+        } catch {
+            logger.error("page \(name) could not be built: \(error)")
+            throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
+        }
+    }
+
+    private static func rowID(_ request: Request) throws(HTTPError) -> RowID {
+        RowID(try validID(request.parameters["row"] ?? "", what: "row id"))
+    }
+
+    private static func sectionID(_ request: Request) throws(HTTPError) -> SectionID {
+        SectionID(try validID(request.parameters["section"] ?? "", what: "section id"))
+    }
+
+    /// Identifiers come from data and may hold any printable text, but not control characters,
+    /// and not so much of it that it is clearly not an identifier.
+    private static func validID(_ text: String, what: String) throws(HTTPError) -> String {
+        guard !text.isEmpty, text.utf8.count <= 512,
+              !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw HTTPError(400, "The \(what) is malformed: it must be 1 to 512 bytes of printable text.")
+        }
+        return text
+    }
+
+    /// Runs a table action, turning TableKit's errors into the statuses a client should see.
+    private func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as TableError {
+            switch error {
+            case .unknownRow, .unknownSection:
+                throw HTTPError(404, error.message)
+            case .notEditable, .notMovable, .vetoed:
+                throw HTTPError(409, error.message)
+            case .noSuchAction:
+                throw HTTPError(404, error.message)
+            case .inconsistentBatch, .unbalancedEndUpdates:
+                logger.error("a page's delegates reported inconsistent updates: \(error.message)")
+                throw HTTPError(500, "The page's data changed inconsistently; open pages were told to reload.")
+            }
+        }
+    }
+}
