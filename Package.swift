@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "TablePages", targets: ["TablePages"]),
+        .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,10 +37,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TableKit"]),
         .executableTarget(
             name: "tablepages",
             dependencies: [
                 "TablePages",
+                "TablePagesExamples",
                 "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -48,6 +51,7 @@ let package = Package(
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "HTTPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 import TablePages
+import TablePagesExamples
 
 /// `tablepages serve`: runs the web service until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -73,7 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodySize = maxBodySize
         configuration.heartbeatInterval = .seconds(heartbeatInterval)
 
-        let site = Site(publicDirectory: publicDirectory)
+        var pages = PageRegistry()
+        ExamplePages.register(in: &pages)
+        let site = Site(pages: pages, publicDirectory: publicDirectory, logger: logger)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()

@@ -31,6 +31,12 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
         }.joined(separator: "/")
     }
 
+    /// Whether the pattern ends in a `*name` that captures the rest of the path.
+    var capturesRemainder: Bool {
+        if case .remainder = components.last { return true }
+        return false
+    }
+
     /// The captured parameters when `segments` (decoded) match, else nil.
     func match(_ segments: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]

@@ -81,22 +81,25 @@ public struct Router: HTTPResponder {
     }
 
     func resolve(_ request: Request) -> Resolution {
-        let resolution = resolve(request, segments: request.pathSegments)
-        // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix);
-        // tried only after the path as written, so a real file named `data.json` still wins.
-        guard case .response(let response) = resolution, response.status == 404,
-              let last = request.pathSegments.last, last.hasSuffix(".json"), last.count > 5 else { return resolution }
-        let stripped = request.pathSegments.dropLast() + [String(last.dropLast(5))]
-        let retried = resolve(request, segments: Array(stripped))
-        if case .response(let response) = retried, response.status == 404 { return resolution }
-        return retried
+        // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix).
+        // Routes that capture a file path (`*path`) are left out of that reading, so a file named
+        // `data.json` keeps its name.
+        if let last = request.pathSegments.last, last.hasSuffix(".json") {
+            // `/.json` is the root as JSON.
+            let stem = String(last.dropLast(5))
+            let stripped = Array(request.pathSegments.dropLast()) + (stem.isEmpty ? [] : [stem])
+            if case .route(let handler, let matched) = resolve(request, segments: stripped, includingRemainders: false) {
+                return .route(handler, matched)
+            }
+        }
+        return resolve(request, segments: request.pathSegments, includingRemainders: true)
     }
 
-    private func resolve(_ request: Request, segments: [String]) -> Resolution {
+    private func resolve(_ request: Request, segments: [String], includingRemainders: Bool) -> Resolution {
         // HEAD is GET without a body: libmicrohttpd drops the body and keeps Content-Length.
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
         var allowed: [HTTPMethod] = []
-        for route in routes {
+        for route in routes where includingRemainders || !route.pattern.capturesRemainder {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == lookupMethod {
                 var request = request

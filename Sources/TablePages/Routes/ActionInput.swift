@@ -14,11 +14,13 @@ struct ActionInput {
     /// Parses `request`'s body; an empty body gives no fields.
     static func parse(_ request: Request) throws(HTTPError) -> ActionInput {
         let contentType = (request.headers["Content-Type"] ?? "").lowercased()
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        // `curl -d '{…}'` labels JSON as a form; a body that opens an object is read as JSON.
+        let looksLikeJSON = request.body.first { $0 != 0x20 && $0 != 0x0a && $0 != 0x0d && $0 != 0x09 } == UInt8(ascii: "{")
+        if contentType.hasPrefix("application/x-www-form-urlencoded") && !looksLikeJSON {
             return ActionInput(fields: try formFields(request.body), isForm: true)
         }
         guard !request.body.isEmpty else { return ActionInput(fields: [:], isForm: false) }
-        guard contentType.isEmpty || contentType.hasPrefix("application/json") else {
+        guard contentType.isEmpty || contentType.hasPrefix("application/json") || looksLikeJSON else {
             throw HTTPError(415, "Send the body as application/json or an HTML form.")
         }
         return ActionInput(fields: try jsonFields(request.body), isForm: false)

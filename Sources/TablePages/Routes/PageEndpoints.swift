@@ -137,6 +137,8 @@ struct PageEndpoints: Sendable {
         case (nil, nil), ("", nil), (nil, ""): placement = .end
         default: throw HTTPError(400, "Give either \"before\" or \"after\", not both.")
         }
+        if case .before(let neighbour) = placement, neighbour == row { throw HTTPError(400, "A row cannot be placed next to itself.") }
+        if case .after(let neighbour) = placement, neighbour == row { throw HTTPError(400, "A row cannot be placed next to itself.") }
         try await mapTableErrors { try await host.moveRow(row, toSection: section, placement: placement) }
         return await done(request, input: input, host: host)
     }

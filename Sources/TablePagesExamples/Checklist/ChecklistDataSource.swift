@@ -1,0 +1,59 @@
+import TableKit
+
+/// The checklist's delegate: a flat list where selecting an item ticks it, and items can be
+/// starred, deleted, reordered and added. Each change is reported to the table through the
+/// delegate's narrow context, as a UIKit data source reports to its table view.
+final class ChecklistDataSource: ListDataSource<ChecklistItem> {
+    private var nextNumber: Int
+
+    init(items: [ChecklistItem]) {
+        nextNumber = items.count + 1
+        super.init(models: items, sectionID: "items", title: "Items") { item, _ in
+            TableCell(.subtitle, ChecklistItemCell(item: item))
+        }
+    }
+
+    override func titleForFooter(inSection section: Int) -> String? {
+        "Select an item to tick it; everyone watching sees it at once."
+    }
+
+    override func didSelectRow(at indexPath: IndexPath) {
+        models[indexPath.row].isDone.toggle()
+        tableContext?.reloadRows(at: [indexPath])
+    }
+
+    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+        [RowAction(name: "star", title: models[indexPath.row].isStarred ? "Unstar" : "Star")]
+    }
+
+    override func performAction(named name: String, forRowAt indexPath: IndexPath) {
+        guard name == "star" else { return }
+        models[indexPath.row].isStarred.toggle()
+        tableContext?.reloadRows(at: [indexPath])
+    }
+
+    override func canEditRow(at indexPath: IndexPath) -> Bool { true }
+    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+        switch editingStyle {
+        case .delete:
+            models.remove(at: indexPath.row)
+            tableContext?.deleteRows(at: [indexPath])
+        case .insert:
+            let title = values["title"].map { String($0.prefix(200)) } ?? ""
+            guard !title.isEmpty else { return }
+            models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
+            nextNumber += 1
+            tableContext?.insertRows(at: [IndexPath(section: 0, row: models.count - 1)])
+        default:
+            break
+        }
+    }
+
+    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+        let item = models.remove(at: source.row)
+        models.insert(item, at: destination.row)
+    }
+}
