@@ -5,7 +5,9 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev pkg-config
-TEST_APT_PACKAGES := $(APT_PACKAGES) curl
+TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
+PYTHON ?= python3
+PIP_PACKAGES := selenium pytest
 
 .PHONY: run test build deps test-deps bench clean
 
@@ -21,12 +23,14 @@ test: test-deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
 	$(SWIFT) test --skip-build
+	$(PYTHON) -m pytest -q Tests/Browser
 
 deps:
 	@.ci/install-packages $(APT_PACKAGES)
 
 test-deps:
 	@.ci/install-packages $(TEST_APT_PACKAGES)
+	@$(PYTHON) -c "import selenium, pytest" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 
 bench: deps
 	Benchmarks/http.sh

@@ -31,10 +31,12 @@ public final class TestConnection: Sendable {
     private let state: Mutex<State>
     private let queue: DispatchQueue
 
-    /// Connects to `host:port`.
-    public init(port: Int, host: String = "127.0.0.1") async throws {
+    /// Connects to `host:port`; a small `receiveBufferSize` makes a client that reads slowly.
+    public init(port: Int, host: String = "127.0.0.1", receiveBufferSize: Int? = nil) async throws {
         let queue = DispatchQueue(label: "TestConnection")
-        let descriptor = try await Self.offPool(on: queue) { try Self.connect(host: host, port: port) }
+        let descriptor = try await Self.offPool(on: queue) {
+            try Self.connect(host: host, port: port, receiveBufferSize: receiveBufferSize)
+        }
         self.queue = queue
         state = Mutex(State(descriptor: descriptor))
     }
@@ -192,9 +194,13 @@ public final class TestConnection: Sendable {
         }
     }
 
-    static func connect(host: String, port: Int) throws -> Int32 {
+    static func connect(host: String, port: Int, receiveBufferSize: Int?) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        if var size = receiveBufferSize.map(Int32.init) {
+            // Before connect, so the TCP window is negotiated small.
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

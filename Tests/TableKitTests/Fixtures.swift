@@ -261,6 +261,8 @@ struct FixtureRow: Equatable {
 /// with hooks to observe and steer selection and editing.
 final class FixtureDataSource: CascadingBareTableDelegate {
     var sections: [(id: String, rows: [FixtureRow])]
+    /// Header titles that differ from the default, the section id in capitals.
+    var headers: [String: String] = [:]
     var editable = false
     var movable = false
     var actions: [RowAction] = []
@@ -270,15 +272,27 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     private(set) var events: [String] = []
 
     init(_ sections: [(String, [String])]) {
-        self.sections = sections.map { (id: $0.0, rows: $0.1.map { FixtureRow(id: $0, title: $0.uppercased()) }) }
+        self.sections = Self.sections(sections)
         super.init()
+    }
+
+    /// Replaces every section with rows titled as the initializer titles them, so rows that
+    /// keep their id keep their content.
+    func replaceSections(_ sections: [(String, [String])]) {
+        self.sections = Self.sections(sections)
+    }
+
+    private static func sections(_ sections: [(String, [String])]) -> [(id: String, rows: [FixtureRow])] {
+        sections.map { (id: $0.0, rows: $0.1.map { FixtureRow(id: $0, title: $0.uppercased()) }) }
     }
 
     override func numberOfSections() -> Int { sections.count }
     override func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
     override func sectionID(forSection section: Int) -> SectionID { SectionID(sections[section].id) }
     override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(sections[indexPath.section].rows[indexPath.row].id) }
-    override func titleForHeader(inSection section: Int) -> String? { sections[section].id.uppercased() }
+    override func titleForHeader(inSection section: Int) -> String? {
+        headers[sections[section].id] ?? sections[section].id.uppercased()
+    }
     override func cell(forRowAt indexPath: IndexPath) -> TableCell {
         TableCell(.basic, CellContent(title: sections[indexPath.section].rows[indexPath.row].title))
     }
@@ -466,4 +480,140 @@ final class GoldenSectionIndexRoot: CascadingRootTableDelegate {
 /// A minimal identifiable model.
 struct Item: Identifiable, Equatable {
     let id: Int
+}
+
+// MARK: - A client's copy of the table
+
+/// What a client holds: section ids with their row ids. Applying a changeset checks what a
+/// browser relies on: operations come in the documented phases, every placement names a
+/// neighbour already in place, and no id is ever in the document twice.
+struct ClientDocument: Equatable, CustomStringConvertible {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var sections: [Section]
+
+    struct Section: Equatable {
+        var id: String
+        var rows: [String]
+    }
+
+    init(_ sections: [(id: String, rows: [FixtureRow])]) {
+        self.sections = sections.map { Section(id: $0.id, rows: $0.rows.map(\.id)) }
+    }
+
+    var description: String {
+        sections.map { "\($0.id):\($0.rows.joined(separator: ","))" }.joined(separator: " | ")
+    }
+
+    /// Applies `changeset`; sections inserted or replaced arrive with their rows as `server` has them.
+    /// - Returns: the rows received afresh (inserted, or inside a section sent whole) and the rows replaced.
+    mutating func apply(_ changeset: Changeset, server: ClientDocument) throws -> (fresh: Set<String>, replaced: Set<String>) {
+        var fresh = Set<String>()
+        var replaced = Set<String>()
+        var phase = 0
+        func enter(_ next: Int, _ operation: Changeset.Operation) throws {
+            guard next >= phase else { throw Failure(description: "\(operation) comes after a later phase") }
+            phase = next
+        }
+        for operation in changeset.operations {
+            switch operation {
+            case .reset:
+                self = server
+                return (Set(server.sections.flatMap(\.rows)), [])
+            case .deleteSection(let id):
+                try enter(0, operation)
+                sections.remove(at: try sectionIndex(id.rawValue))
+            case .deleteRow(let id):
+                try enter(0, operation)
+                let path = try rowPath(id.rawValue)
+                sections[path.section].rows.remove(at: path.row)
+            case .insertSection(let id, let placement):
+                try enter(1, operation)
+                try absent(id.rawValue)
+                let rows = try server.sections[server.sectionIndex(id.rawValue)].rows
+                try rows.forEach(absent)
+                sections.insert(Section(id: id.rawValue, rows: rows), at: try position(placement, in: sections.map(\.id)))
+                fresh.formUnion(rows)
+            case .moveSection(let id, let placement):
+                try enter(1, operation)
+                let section = sections.remove(at: try sectionIndex(id.rawValue))
+                sections.insert(section, at: try position(placement, in: sections.map(\.id)))
+            case .insertRow(let id, let section, let placement):
+                try enter(1, operation)
+                try absent(id.rawValue)
+                let index = try sectionIndex(section.rawValue)
+                sections[index].rows.insert(id.rawValue, at: try position(placement, in: sections[index].rows))
+                fresh.insert(id.rawValue)
+            case .moveRow(let id, let section, let placement):
+                try enter(1, operation)
+                let path = try rowPath(id.rawValue)
+                sections[path.section].rows.remove(at: path.row)
+                let index = try sectionIndex(section.rawValue)
+                sections[index].rows.insert(id.rawValue, at: try position(placement, in: sections[index].rows))
+            case .replaceSection(let id):
+                try enter(2, operation)
+                let index = try sectionIndex(id.rawValue)
+                let rows = try server.sections[server.sectionIndex(id.rawValue)].rows
+                sections[index].rows = []
+                try rows.forEach(absent)
+                sections[index].rows = rows
+                fresh.formUnion(rows)
+            case .replaceRow(let id):
+                try enter(2, operation)
+                _ = try rowPath(id.rawValue)
+                replaced.insert(id.rawValue)
+            }
+        }
+        return (fresh, replaced)
+    }
+
+    private func sectionIndex(_ id: String) throws -> Int {
+        guard let index = sections.firstIndex(where: { $0.id == id }) else { throw Failure(description: "no section \(id)") }
+        return index
+    }
+
+    private func rowPath(_ id: String) throws -> IndexPath {
+        for (section, content) in sections.enumerated() {
+            if let row = content.rows.firstIndex(of: id) { return IndexPath(section: section, row: row) }
+        }
+        throw Failure(description: "no row \(id)")
+    }
+
+    private func absent(_ id: String) throws {
+        if sections.contains(where: { $0.id == id || $0.rows.contains(id) }) {
+            throw Failure(description: "\(id) is already in the document")
+        }
+    }
+
+    private func position<ID: CustomStringConvertible>(_ placement: Placement<ID>, in ids: [String]) throws -> Int {
+        switch placement {
+        case .start: return 0
+        case .end: return ids.count
+        case .after(let neighbour), .before(let neighbour):
+            guard let index = ids.firstIndex(of: neighbour.description) else {
+                throw Failure(description: "neighbour \(neighbour) is not in place")
+            }
+            if case .after = placement { return index + 1 }
+            return index
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing random case can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }

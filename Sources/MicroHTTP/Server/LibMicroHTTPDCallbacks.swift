@@ -76,7 +76,8 @@ func handleAccess(
             request = parsed
             response = core.responder.immediateResponse(to: parsed)
         case .failure(let error):
-            response = .error(error.status, error.message, json: path.hasSuffix(".json"))
+            let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
+            response = .error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json"))
         }
     }
     if let response {

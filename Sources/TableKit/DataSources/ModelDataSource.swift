@@ -11,27 +11,25 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
 
     /// The sections shown, in order.
     public internal(set) var sections: [ModelSection<Model>] {
-        didSet { rowIDs = Self.rowIDs(of: sections) }
+        didSet { rows = Rows(sections) }
     }
     private let cellProvider: CellProvider
-    // Row identifiers are read for every row of every batch and render; converting each
-    // model's id once per change keeps that path free of model copies.
-    private var rowIDs: [[RowID]]
+    // Cells and identifiers are read for every row of every batch and render, in code that is
+    // not specialized for `Model`: reaching a model through `sections` copies its section and
+    // looks up `ModelSection<Model>`'s metadata each time. Flat copies, rebuilt when the
+    // sections change, are indexed with plain integers instead.
+    private var rows: Rows
 
     init(sections: [ModelSection<Model>], cellProvider: @escaping CellProvider) {
         self.sections = sections
         self.cellProvider = cellProvider
-        self.rowIDs = Self.rowIDs(of: sections)
+        self.rows = Rows(sections)
         super.init()
-    }
-
-    private static func rowIDs(of sections: [ModelSection<Model>]) -> [[RowID]] {
-        sections.map { section in section.models.map { RowID($0.id.description) } }
     }
 
     /// The model shown at an index path.
     public func model(at indexPath: IndexPath) -> Model {
-        sections[indexPath.section].models[indexPath.row]
+        rows.models[rows.position(of: indexPath)]
     }
 
     /// The number of sections.
@@ -44,12 +42,16 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
 
     /// The cell from the cell provider.
     open override func cell(forRowAt indexPath: IndexPath) -> TableCell {
-        cellProvider(model(at: indexPath), indexPath)
+        let position = rows.position(of: indexPath)
+        // Lends the provider the stored model; subscripting the array would copy it.
+        return rows.models.withUnsafeBufferPointer { models in
+            cellProvider(models.baseAddress.unsafelyUnwrapped[position], indexPath)
+        }
     }
 
     /// The model's identifier.
     open override func rowID(forRowAt indexPath: IndexPath) -> RowID {
-        rowIDs[indexPath.section][indexPath.row]
+        rows.ids[rows.position(of: indexPath)]
     }
 
     /// The section's identifier.
@@ -60,5 +62,32 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
     /// The section's title.
     open override func titleForHeader(inSection section: Int) -> String? {
         sections[section].title
+    }
+
+    /// Every section's models and row identifiers end to end, with where each section starts.
+    private struct Rows {
+        var models: [Model]
+        var ids: [RowID]
+        /// The position of each section's first row, then the total row count.
+        var starts: [Int]
+
+        init(_ sections: [ModelSection<Model>]) {
+            models = sections.flatMap(\.models)
+            ids = models.map { RowID($0.id.description) }
+            starts = [0]
+            starts.reserveCapacity(sections.count + 1)
+            for section in sections {
+                starts.append(starts[starts.count - 1] + section.models.count)
+            }
+        }
+
+        /// The flat position of a row; traps on a row or section out of range, as indexing
+        /// the section's models would.
+        func position(of indexPath: IndexPath) -> Int {
+            precondition(indexPath.section >= 0 && indexPath.section + 1 < starts.count, "Section index out of range")
+            let start = starts[indexPath.section]
+            precondition(indexPath.row >= 0 && indexPath.row < starts[indexPath.section + 1] - start, "Row index out of range")
+            return start + indexPath.row
+        }
     }
 }

@@ -21,6 +21,8 @@ public protocol TableContext: AnyObject {
     func performBatchUpdates(_ updates: () throws -> Void) throws
     /// Reloads everything; subscribers are sent a reset when anything changed.
     func reloadData()
+    /// Reloads everything and sends only what changed, found by identifier and content.
+    func reconcileData()
     /// Inserts rows at index paths after the batch.
     func insertRows(at indexPaths: [IndexPath])
     /// Deletes rows at index paths before the batch.

@@ -14,20 +14,18 @@ extension TableView {
         if estimatedHeight == height || estimatedHeight == .automatic {
             estimatedHeight = nil
         }
-        // Filling a record in place, rather than passing every value to the memberwise
-        // initializer, lets the optimizer build it in the return slot instead of copying it there.
-        var record = RowRecord(id: root.rowID(forRowAt: indexPath), cell: root.cell(forRowAt: indexPath))
-        record.height = height
-        record.estimatedHeight = estimatedHeight
-        record.indentationLevel = root.indentationLevelForRow(at: indexPath)
-        record.isSelectable = root.shouldHighlightRow(at: indexPath)
-        record.editingStyle = editingStyle
-        if editingStyle == .delete {
-            record.deleteConfirmationTitle = root.titleForDeleteConfirmationButtonForRow(at: indexPath)
-        }
-        record.canMove = root.canMoveRow(at: indexPath)
-        record.actions = root.actionsForRow(at: indexPath)
-        return record
+        return RowRecord(
+            id: root.rowID(forRowAt: indexPath),
+            cell: root.cell(forRowAt: indexPath),
+            height: height,
+            estimatedHeight: estimatedHeight,
+            indentationLevel: root.indentationLevelForRow(at: indexPath),
+            isSelectable: root.shouldHighlightRow(at: indexPath),
+            editingStyle: editingStyle,
+            deleteConfirmationTitle: editingStyle == .delete ? root.titleForDeleteConfirmationButtonForRow(at: indexPath) : nil,
+            canMove: root.canMoveRow(at: indexPath),
+            actions: root.actionsForRow(at: indexPath)
+        )
     }
 
     /// Reads everything a section shows around its rows from the delegate tree, now.
@@ -44,5 +42,15 @@ extension TableView {
             headerHeight: root.heightForHeader(inSection: section),
             footerHeight: root.heightForFooter(inSection: section)
         )
+    }
+
+    /// What a section shows around its rows, compared between commits to find sections to send
+    /// again. The index and row count are left out: they change with every insert, delete and
+    /// move around the section, which the row and section operations already describe.
+    func sectionContent(at section: Int) -> SectionRecord {
+        var record = sectionRecord(at: section)
+        record.index = 0
+        record.rowCount = 0
+        return record
     }
 }

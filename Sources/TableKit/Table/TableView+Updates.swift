@@ -82,7 +82,7 @@ extension TableView: TableContext {
     }
 
     /// Adds to the open batch, or commits at once outside a batch, as UIKit does.
-    private func record(_ change: (inout BatchUpdates) -> Void) {
+    func record(_ change: (inout BatchUpdates) -> Void) {
         change(&pendingUpdates)
         guard batchDepth == 0 else { return }
         let updates = pendingUpdates
@@ -97,12 +97,22 @@ extension TableView: TableContext {
             reloadEverything()
             return
         }
-        let current = TableSnapshot(capturing: root)
+        if updates.reconcilesAll {
+            commitDifferences()
+            return
+        }
+        try commit(updates, to: TableSnapshot(capturing: root), record: rowRecord(at:))
+    }
+
+    /// Builds the changeset of `updates` from the committed state to `current` and commits it.
+    /// - Parameter record: reads a row's content at an index path in `current`.
+    func commit(_ updates: BatchUpdates, to current: TableSnapshot, record: (IndexPath) -> RowRecord) throws {
         do {
             let result = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
-                .build(previousRecords: records, record: rowRecord(at:))
+                .build(previousRecords: records, record: record)
             snapshot = current
             records = result.records
+            refreshSectionRecords(after: result.changeset)
             publish(result.changeset)
         } catch {
             reloadEverything(force: true)
@@ -111,13 +121,33 @@ extension TableView: TableContext {
     }
 
     /// Re-reads everything and sends a reset when anything changed (or always, when forced).
-    private func reloadEverything(force: Bool = false) {
-        let (current, currentRecords) = captureEverything()
-        let changed = force || current != snapshot || currentRecords != records
+    func reloadEverything(force: Bool = false) {
+        let (current, currentRecords, currentSectionRecords) = captureEverything()
+        let changed = force || current != snapshot || currentRecords != records || currentSectionRecords != sectionRecords
         snapshot = current
         records = currentRecords
+        sectionRecords = currentSectionRecords
         if changed {
             publish(.reset)
+        }
+    }
+
+    /// Keeps the content of sections the client has just received whole and forgets sections
+    /// that are gone. Others keep what was last sent, so that a later diff still sees a change
+    /// no batch reported, as row records do.
+    private func refreshSectionRecords(after changeset: Changeset) {
+        for operation in changeset.operations {
+            switch operation {
+            case .insertSection(let id, _), .replaceSection(let id):
+                if let index = snapshot.sectionIndexes[id] {
+                    sectionRecords[id] = sectionContent(at: index)
+                }
+            default:
+                continue
+            }
+        }
+        if sectionRecords.count > snapshot.sectionIndexes.count {
+            sectionRecords = sectionRecords.filter { snapshot.sectionIndexes[$0.key] != nil }
         }
     }
 

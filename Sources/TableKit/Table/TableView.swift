@@ -31,9 +31,11 @@ public final class TableView {
         }
     }
 
-    // The committed state: identifiers and the content each row had when last sent.
+    // The committed state: identifiers, the content each row had when last sent, and what each
+    // section showed around its rows when last sent whole (see `sectionContent(at:)`).
     var snapshot = TableSnapshot.empty
     var records: [RowID: RowRecord] = [:]
+    var sectionRecords: [SectionID: SectionRecord] = [:]
     // The batch being collected; `batchDepth` counts nested `beginUpdates()`.
     var batchDepth = 0
     var pendingUpdates = BatchUpdates()
@@ -47,7 +49,7 @@ public final class TableView {
         self.root = root
         self.version = version
         prepareRoot()
-        (snapshot, records) = captureEverything()
+        (snapshot, records, sectionRecords) = captureEverything()
     }
 
     /// Registers a cell kind under its reuse identifier (`register(_:forCellReuseIdentifier:)`).
@@ -59,9 +61,19 @@ public final class TableView {
         (root as? any CascadingTableDelegate)?.prepare(table: self)
     }
 
-    /// Reads every row's identifier and content from the delegate tree.
-    func captureEverything() -> (TableSnapshot, [RowID: RowRecord]) {
+    /// Reads every identifier, every row's content and every section's content from the delegate tree.
+    func captureEverything() -> (TableSnapshot, [RowID: RowRecord], [SectionID: SectionRecord]) {
         let snapshot = TableSnapshot(capturing: root)
+        var sectionRecords: [SectionID: SectionRecord] = [:]
+        sectionRecords.reserveCapacity(snapshot.sections.count)
+        for (sectionIndex, section) in snapshot.sections.enumerated() {
+            sectionRecords[section.id] = sectionContent(at: sectionIndex)
+        }
+        return (snapshot, captureRecords(of: snapshot), sectionRecords)
+    }
+
+    /// Reads the content of every row of `snapshot`, which must be the delegate tree's current one.
+    func captureRecords(of snapshot: TableSnapshot) -> [RowID: RowRecord] {
         var records: [RowID: RowRecord] = [:]
         records.reserveCapacity(snapshot.rowPaths.count)
         for (sectionIndex, section) in snapshot.sections.enumerated() {
@@ -70,6 +82,6 @@ public final class TableView {
                 records[record.id] = record
             }
         }
-        return (snapshot, records)
+        return records
     }
 }

@@ -155,6 +155,9 @@ struct ChangesetBuilder {
             rowTarget[move.from] = move.to
             rowSource[move.to] = move.from
         }
+        for id in updates.reconfiguredRows where old.rowPaths[id] == nil || new.rowPaths[id] == nil {
+            throw TableError.inconsistentBatch("cannot reconfigure row \(id): it does not exist both before and after the update.")
+        }
         // Rows of deleted, inserted and reloaded sections come and go with their section, so
         // only sections that carry over are counted, as UIKit does.
         for (newSection, oldSection) in sectionSource.sorted(by: { $0.key < $1.key })
@@ -269,19 +272,24 @@ struct ChangesetBuilder {
             }
         }
 
-        // 4. Reloaded rows, only when their content really changed.
-        var records = previousRecords
+        // 4. Reloaded and reconfigured rows, only when their content really changed, top to
+        // bottom as they end up. Rows sent afresh or inside a section sent whole are skipped.
+        var candidates = Set(updates.reconfiguredRows.compactMap { new.rowPaths[$0] })
         for section in old.sections.indices where !isRemoved(old: section) {
-            for row in oldRows[section].reloaded.sorted() {
-                guard let destination = rowTarget[IndexPath(section: section, row: row)],
-                      !isRenderedWhole(new: destination.section),
-                      !freshRows.contains(destination) else { continue }
-                let current = record(destination)
-                if previousRecords[current.id] != current {
-                    operations.append(.replaceRow(current.id))
+            for row in oldRows[section].reloaded {
+                if let destination = rowTarget[IndexPath(section: section, row: row)] {
+                    candidates.insert(destination)
                 }
-                records[current.id] = current
             }
+        }
+        var records = previousRecords
+        for destination in candidates.sorted()
+        where !isRenderedWhole(new: destination.section) && !freshRows.contains(destination) {
+            let current = record(destination)
+            if previousRecords[current.id] != current {
+                operations.append(.replaceRow(current.id))
+            }
+            records[current.id] = current
         }
 
         // 5. Reloaded sections that kept their identity.

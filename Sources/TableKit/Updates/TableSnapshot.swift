@@ -36,6 +36,12 @@ struct TableSnapshot: Equatable {
 
     static let empty = TableSnapshot(sections: [])
 
+    /// Whether no two sections and no two rows share an identifier; the lookups keep only the
+    /// last of duplicates, so a diff between snapshots is only meaningful when this holds.
+    var hasUniqueIdentifiers: Bool {
+        sectionIndexes.count == sections.count && rowPaths.count == sections.reduce(0) { $0 + $1.rows.count }
+    }
+
     func rowCount(inSection section: Int) -> Int {
         sections[section].rows.count
     }

@@ -11,6 +11,9 @@ final class PageHosts: Sendable {
         self.settings = settings
     }
 
+    /// The hosts made so far.
+    var all: [PageHost] { hosts.withLock { Array($0.values) } }
+
     /// The host of `variant`, creating its table on first use.
     func host(for variant: PageVariant, definition: PageDefinition) throws -> PageHost {
         if let host = hosts.withLock({ $0[variant] }) { return host }

@@ -51,8 +51,11 @@ struct ActionInput {
         let object: [String: JSONScalar]
         do {
             object = try JSONDecoder().decode([String: JSONScalar].self, from: Data(body))
-        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
-            throw HTTPError(400, "Field \"\(context.codingPath[0].stringValue)\" must be a string, number or boolean.")
+        } catch DecodingError.typeMismatch(_, let context) {
+            guard let field = context.codingPath.first else { throw HTTPError(400, "The body must be a JSON object.") }
+            throw HTTPError(400, "Field \"\(field.stringValue)\" must be a string, number or boolean.")
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw HTTPError(400, "The body is not valid JSON.")
         } catch {
             throw HTTPError(400, "The body must be a JSON object of strings, numbers and booleans.")
         }

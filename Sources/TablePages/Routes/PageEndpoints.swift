@@ -50,12 +50,14 @@ struct PageEndpoints: Sendable {
             limit = value
         }
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        do {
-            let bytes = try await host.renderSection(section, after: after, limit: limit, as: format)
-            return format == .json ? .json(bytes) : .html(bytes)
-        } catch TableError.unknownRow(let row) {
-            throw HTTPError(400, "after names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+        let bytes = try await mapTableErrors {
+            do {
+                return try await host.renderSection(section, after: after, limit: limit, as: format)
+            } catch TableError.unknownRow(let row) {
+                throw HTTPError(400, "after names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+            }
         }
+        return format == .json ? .json(bytes) : .html(bytes)
     }
 
     func row(_ request: Request) async throws -> Response {

@@ -58,6 +58,7 @@ enum PageDocument {
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<title>" + HTMLText.escape(title) + "</title>"
+            + "<link rel=\"icon\" href=\"/public/favicon.svg\" type=\"image/svg+xml\">"
             + "<link rel=\"stylesheet\" href=\"/public/table-pages.css\">"
             + "<script src=\"/public/table-pages.js\" defer></script></head><body>"
     }

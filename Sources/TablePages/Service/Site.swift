@@ -11,6 +11,7 @@ import MicroHTTP
 public struct Site: Sendable {
     /// The routes, ready to hand to a ``MicroHTTP/Server``.
     public let router: Router
+    let hosts: PageHosts
 
     /// Builds the routes over `pages`.
     public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
@@ -21,7 +22,9 @@ public struct Site: Sendable {
         router.immediate(.get, "/") { request in
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
-        PageEndpoints(hosts: PageHosts(registry: pages, settings: settings), logger: logger).register(on: &router)
+        let hosts = PageHosts(registry: pages, settings: settings)
+        PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
+        self.hosts = hosts
     }
 }

@@ -1,0 +1,81 @@
+"""Fixtures for the browser tests: a real tablepages server and a real headless Chromium."""
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.environ.get("TABLEPAGES_BINARY", os.path.join(ROOT, ".build", "debug", "tablepages"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture()
+def server(tmp_path):
+    """Starts `tablepages serve` on a free port in a scratch directory; yields its base URL."""
+    port = free_port()
+    log = open(tmp_path / "server.log", "w")
+    process = subprocess.Popen(
+        [BINARY, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice"],
+        cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("server did not start: " + (tmp_path / "server.log").read_text())
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    assert process.wait(timeout=15) == 0, "the server did not exit cleanly on SIGTERM"
+
+
+@pytest.fixture()
+def browser():
+    """A headless Chromium from Debian's packages, with its console log available."""
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    yield driver
+    driver.quit()
+
+
+def post(url, body=None, content_type="application/json"):
+    """POSTs as a second client would (a script, another browser); returns (status, text)."""
+    data = body.encode() if body is not None else b""
+    request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": content_type, "Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return response.status, response.read().decode()
+
+
+def console_errors(driver):
+    """Console messages at SEVERE level, i.e. script errors and failed loads."""
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def wait_until(predicate, timeout):
+    """Polls `predicate` until it returns a truthy value or `timeout` seconds pass; returns the value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.02)

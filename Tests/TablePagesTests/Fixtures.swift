@@ -1,0 +1,113 @@
+import HTTPTestSupport
+import Logging
+import MicroHTTP
+import TableKit
+@testable import TablePages
+
+/// A row of the test page.
+struct TestItem: Identifiable, Equatable {
+    let id: String
+    var title: String
+    var isDone = false
+}
+
+/// The test page's delegate: select toggles an item (the row named `locked` vetoes selection),
+/// items can be deleted, moved and added.
+final class TestItems: ListDataSource<TestItem> {
+    init(_ items: [TestItem]) {
+        super.init(models: items, sectionID: "items", title: "Items") { item, _ in
+            TableCell(.subtitle, CellContent(title: item.title, subtitle: item.isDone ? "done" : "open"))
+        }
+    }
+
+    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+        models[indexPath.row].id == "locked" ? nil : indexPath
+    }
+
+    override func didSelectRow(at indexPath: IndexPath) {
+        models[indexPath.row].isDone.toggle()
+        tableContext?.reloadRows(at: [indexPath])
+    }
+
+    override func canEditRow(at indexPath: IndexPath) -> Bool { models[indexPath.row].id != "locked" }
+    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+        if editingStyle == .delete {
+            models.remove(at: indexPath.row)
+            tableContext?.deleteRows(at: [indexPath])
+        } else if editingStyle == .insert, let title = values["title"] {
+            models.append(TestItem(id: "new-\(models.count)", title: title))
+            tableContext?.insertRows(at: [IndexPath(section: 0, row: models.count - 1)])
+        }
+    }
+
+    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+        models.insert(models.remove(at: source.row), at: destination.row)
+    }
+}
+
+enum TestPages {
+    /// `items`: five items, plus `locked`; `?size=big` makes every title `bigTitleLength` bytes.
+    static let bigTitleLength = 16_000
+
+    static func registry() -> PageRegistry {
+        var registry = PageRegistry()
+        registry.register(PageDefinition(name: "items", title: "Items", variants: ["size": ["small", "big"]]) { variant in
+            let padding = variant["size"] == "big" ? String(repeating: "x", count: bigTitleLength) : ""
+            var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)" + padding) }
+            items.append(TestItem(id: "locked", title: "Locked"))
+            let table = TableView(root: TestItems(items), version: variant.initialVersion)
+            table.title = "Items"
+            return table
+        })
+        return registry
+    }
+}
+
+/// Starts the real server with the test pages on an ephemeral port.
+func withSite<T>(settings: LiveSettings = LiveSettings(), _ body: (Server, Site) async throws -> T) async throws -> T {
+    var logger = Logger(label: "TablePagesTests")
+    logger.logLevel = .warning
+    let site = Site(pages: TestPages.registry(), publicDirectory: "Public", settings: settings, logger: logger)
+    var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+    configuration.threads = 2
+    let server = Server(configuration: configuration, responder: site.router, logger: logger)
+    try server.start()
+    do {
+        let result = try await body(server, site)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// Waits until `condition` holds, polling, for at most `timeout`.
+func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
+
+/// The complete SSE events in `text` (blocks ending in a blank line), excluding comments and `retry:`.
+func events(in text: String) -> [String] {
+    text.split(separator: "\n\n").filter { $0.contains("event: ") }.map { $0 + "\n\n" }
+}
+
+/// The `id:` of an event block.
+func eventID(_ event: String) -> Int? {
+    event.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) }
+}
+
+/// The page's current version, read from its JSON.
+func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.json") async throws -> Int {
+    let text = try await connection.request("GET", path).text
+    guard let range = text.firstRange(of: #""version":"#) else { return -1 }
+    return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+}

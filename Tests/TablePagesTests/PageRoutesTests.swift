@@ -1,0 +1,159 @@
+import HTTPTestSupport
+import MicroHTTP
+@testable import TablePages
+import Testing
+
+@Suite("Page routes")
+struct PageRoutesTests {
+    @Test func pageIsHTMLWithAStrictContentSecurityPolicyAndJSONOnRequest() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            let html = try await connection.request("GET", "/pages/items")
+            #expect(html.status == 200)
+            #expect(html.header("Content-Type") == "text/html; charset=utf-8")
+            let policy = try #require(html.header("Content-Security-Policy"))
+            #expect(policy.contains("script-src 'self'"))
+            #expect(!policy.contains("unsafe-inline"))
+            #expect(html.text.contains(#"<script src="/public/table-pages.js" defer></script>"#))
+            #expect(!html.text.contains("<script>"))
+            #expect(html.text.contains(#"data-events="/pages/items/events""#))
+            #expect(html.text.contains(#"data-row="item-3""#))
+
+            let bySuffix = try await connection.request("GET", "/pages/items.json")
+            let byAccept = try await connection.request("GET", "/pages/items", headers: [("Accept", "application/json")])
+            #expect(bySuffix.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(bySuffix.text == byAccept.text)
+            #expect(bySuffix.text.hasPrefix(#"{"title":"Items","version":"#))
+        }
+    }
+
+    @Test func indexListsPagesAsHTMLAndJSON() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            #expect(try await connection.request("GET", "/").text.contains(#"<a href="/pages/items">"#))
+            let json = try await connection.request("GET", "/.json").text
+            #expect(json == #"{"pages":[{"name":"items","title":"Items","summary":"","url":"/pages/items","variants":{"size":["small","big"]}}]}"#)
+        }
+    }
+
+    @Test func sectionsArePagedWithANextLink() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            let first = try await connection.request("GET", "/pages/items/sections/items.json?limit=2").text
+            #expect(first.contains(#""rows":[{"id":"item-1""#))
+            #expect(first.contains(#""next":"/pages/items/sections/items?after=item-2\u0026limit=2""#))
+            let second = try await connection.request("GET", "/pages/items/sections/items.json?after=item-2&limit=2").text
+            #expect(second.contains(#""rows":[{"id":"item-3""#))
+            let row = try await connection.request("GET", "/pages/items/rows/item-4")
+            #expect(row.text.hasPrefix(#"<li id="row-item-4""#))
+        }
+    }
+
+    @Test(arguments: [
+        ("GET", "/pages/nope", 404),
+        ("GET", "/pages/items/rows/nope", 404),
+        ("GET", "/pages/items/sections/nope", 404),
+        ("GET", "/pages/items/sections/items?limit=5000", 400),
+        ("GET", "/pages/items/sections/items?limit=ten", 400),
+        ("GET", "/pages/items/sections/items?after=nope", 400),
+        ("GET", "/pages/items?size=huge", 400),
+        ("GET", "/pages/items/events?format=xml", 400),
+        ("GET", "/pages/items/rows/%01bad", 400),
+        ("GET", "/pages/items/rows/bad%zz", 400),
+        ("POST", "/pages/items/rows/locked/select", 409),
+        ("POST", "/pages/items/rows/nope/select", 404),
+        ("DELETE", "/pages/items/rows/locked", 409),
+        ("POST", "/pages/items/rows/item-1/actions/nope", 404),
+        ("PUT", "/pages/items", 405),
+    ])
+    func clientMistakesGetClearErrors(method: String, path: String, status: Int) async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            let response = try await connection.request(method, path, headers: [("Accept", "application/json")])
+            #expect(response.status == status)
+            #expect(response.text.hasPrefix(#"{"error":{"status":\#(status),"message":""#))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"section":"items"#, "not valid JSON"),
+        (#"[1,2]"#, "JSON object"),
+        (#"{"section":{"a":1}}"#, "must be a string"),
+        (#"{"after":"item-2"}"#, "non-empty"),
+        (#"{"section":"items","before":"item-1","after":"item-2"}"#, "not both"),
+        (#"{"section":"items","after":"item-3"}"#, "next to itself"),
+    ])
+    func malformedMoveBodiesGet400(body: String, message: String) async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            let response = try await connection.request(
+                "POST", "/pages/items/rows/item-3/move",
+                headers: [("Content-Type", "application/json"), ("Accept", "application/json")], body: Array(body.utf8)
+            )
+            #expect(response.status == 400)
+            #expect(response.text.contains(message))
+        }
+    }
+
+    @Test func actionsChangeTheTableForScriptsAndForms() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            let json: [(String, String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
+            let created = try await connection.request("POST", "/pages/items/sections/items/rows", headers: json, body: Array(#"{"title":"<b>Milk</b>"}"#.utf8))
+            #expect(created.status == 201)
+            let moved = try await connection.request("POST", "/pages/items/rows/item-5/move", headers: json, body: Array(#"{"section":"items","before":"item-1"}"#.utf8))
+            #expect(moved.status == 200)
+            let deleted = try await connection.request("DELETE", "/pages/items/rows/item-2", headers: [("Accept", "application/json")])
+            #expect(deleted.status == 200)
+            // A browser form without JavaScript: POST with _method=DELETE, then a redirect back.
+            let form = try await connection.request(
+                "POST", "/pages/items/rows/item-3", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("_method=DELETE".utf8)
+            )
+            #expect(form.status == 303)
+            #expect(form.header("Location") == "/pages/items")
+
+            let page = try await connection.request("GET", "/pages/items.json").text
+            let order = ["item-5", "item-1", "item-4", "locked", "new-6"].map { #""id":"\#($0)""# }
+            let positions = order.compactMap { page.firstRange(of: $0)?.lowerBound }
+            #expect(positions.count == order.count && positions == positions.sorted())
+            #expect(!page.contains(#""id":"item-2""#) && !page.contains(#""id":"item-3""#))
+            #expect(page.contains(#""title":"\u003cb\u003eMilk\u003c/b\u003e""#))
+            let html = try await connection.request("GET", "/pages/items").text
+            #expect(html.contains("&lt;b&gt;Milk&lt;/b&gt;"))
+            #expect(!html.contains("<b>Milk"))
+        }
+    }
+
+    @Test func variantsAreSeparateTables() async throws {
+        try await withSite { server, site in
+            let connection = try await TestConnection(port: server.port)
+            _ = try await connection.request("POST", "/pages/items/rows/item-1/select?size=big")
+            let small = try await connection.request("GET", "/pages/items.json").text
+            let big = try await connection.request("GET", "/pages/items.json?size=big").text
+            #expect(small.contains(#""id":"item-1","kind":"subtitle","height":null,"title":"Item 1","subtitle":"open""#))
+            #expect(big.contains(#""subtitle":"done""#))
+            #expect(site.hosts.all.count == 2)
+        }
+    }
+}
+
+@Suite("Patch log")
+struct PatchLogTests {
+    static func entry(_ id: Int) -> PatchLog.Entry {
+        PatchLog.Entry(id: id, withHTML: [UInt8(id % 256)], withoutHTML: [])
+    }
+
+    @Test func replaysWhatWasMissedAndResetsWhatIsGone() {
+        var log = PatchLog(capacity: 3, latestID: 10)
+        #expect(log.replay(after: 10) == .upToDate)
+        #expect(log.replay(after: 9) == .reset)
+        for id in 11...15 { log.append(Self.entry(id)) }
+        #expect(log.replay(after: 15) == .upToDate)
+        #expect(log.replay(after: 13) == .entries([Self.entry(14), Self.entry(15)][...]))
+        #expect(log.replay(after: 12) == .entries([Self.entry(13), Self.entry(14), Self.entry(15)][...]))
+        #expect(log.replay(after: 11) == .reset)
+        #expect(log.replay(after: 16) == .reset)
+        #expect(log.replay(after: -1) == .reset)
+    }
+}
