@@ -1,6 +1,10 @@
 # TablePages: `make run` serves on http://localhost:8080, `make test` runs every test.
 # Both install what is missing first (Debian packages, needs root or sudo).
 
+# bash with pipefail, so a failing build is not hidden by the `tee` after it.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
