@@ -8,12 +8,14 @@ let package = Package(
         .executable(name: "tablepages", targets: ["tablepages"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TableKit", targets: ["TableKit"]),
+        .library(name: "TableStore", targets: ["TableStore"]),
         .library(name: "TablePages", targets: ["TablePages"]),
         .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +32,13 @@ let package = Package(
         ),
         .target(name: "TableKit"),
         .target(
+            name: "TableStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "TablePages",
             dependencies: [
                 "MicroHTTP",
@@ -37,7 +46,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TableKit"]),
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "tablepages",
             dependencies: [
@@ -51,6 +60,7 @@ let package = Package(
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
+        .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "HTTPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

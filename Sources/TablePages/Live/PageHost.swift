@@ -1,4 +1,6 @@
+import Logging
 import MicroHTTP
+import Synchronization
 import TableKit
 
 /// The one live table of a page variant and everything done to it: renders, actions, and the
@@ -13,9 +15,13 @@ public actor PageHost {
     nonisolated let channel: LiveChannel
     private let table: TableView
     private let renderContext: RenderContext
+    private let logger: Logger
+    // Set while a refresh is queued, so a burst of change notifications costs one re-read.
+    private nonisolated let refreshQueued = Atomic<Bool>(false)
 
-    init(definition: PageDefinition, variant: PageVariant, settings: LiveSettings) throws {
+    init(definition: PageDefinition, variant: PageVariant, settings: LiveSettings, logger: Logger) throws {
         self.variant = variant
+        self.logger = logger
         let table = try definition.makeTable(variant)
         if table.title == nil { table.title = definition.title }
         self.table = table
@@ -25,6 +31,25 @@ public actor PageHost {
         // cell update scheduled with `perform`), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
             self.assumeIsolated { $0.publish(changeset) }
+        }
+        definition.changes?.observe { [weak self] in self?.queueRefresh() }
+    }
+
+    /// Re-reads the table's data soon, once however many changes were announced meanwhile.
+    nonisolated func queueRefresh() {
+        guard !refreshQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Task { await self.refreshFromSource() }
+    }
+
+    /// Re-reads a ``ReloadableDataSource`` root and publishes the rows that differ.
+    func refreshFromSource() {
+        refreshQueued.store(false, ordering: .releasing)
+        guard let source = table.root as? any ReloadableDataSource else { return }
+        do {
+            try source.reloadFromSource()
+            table.reconcileData()
+        } catch {
+            logger.error("page \(variant.page) could not re-read its data: \(error)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// The live hosts, one per page variant, made on first use.
@@ -6,9 +7,12 @@ final class PageHosts: Sendable {
     let settings: LiveSettings
     private let hosts = Mutex<[PageVariant: PageHost]>([:])
 
-    init(registry: PageRegistry, settings: LiveSettings) {
+    let logger: Logger
+
+    init(registry: PageRegistry, settings: LiveSettings, logger: Logger) {
         self.registry = registry
         self.settings = settings
+        self.logger = logger
     }
 
     /// The hosts made so far.
@@ -18,7 +22,7 @@ final class PageHosts: Sendable {
     func host(for variant: PageVariant, definition: PageDefinition) throws -> PageHost {
         if let host = hosts.withLock({ $0[variant] }) { return host }
         // Built outside the lock: a page's factory may be slow (it may read a database).
-        let made = try PageHost(definition: definition, variant: variant, settings: settings)
+        let made = try PageHost(definition: definition, variant: variant, settings: settings, logger: logger)
         return hosts.withLock { hosts in
             if let existing = hosts[variant] { return existing }
             hosts[variant] = made

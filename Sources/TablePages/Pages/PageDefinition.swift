@@ -23,12 +23,16 @@ public struct PageDefinition: Sendable {
     public let variants: [String: [String]]
     /// Builds a variant's table.
     public let makeTable: TableFactory
+    /// Where changes to the page's data are announced; nil for pages whose data lives only in
+    /// their delegates.
+    public let changes: ChangeFeed?
 
     /// Creates a page definition.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
-        makeTable: @escaping TableFactory
+        changes: ChangeFeed? = nil, makeTable: @escaping TableFactory
     ) {
+        self.changes = changes
         self.name = name
         self.title = title
         self.summary = summary

@@ -22,7 +22,7 @@ public struct Site: Sendable {
         router.immediate(.get, "/") { request in
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
-        let hosts = PageHosts(registry: pages, settings: settings)
+        let hosts = PageHosts(registry: pages, settings: settings, logger: logger)
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts

@@ -1,0 +1,106 @@
+import Glibc
+
+/// The command line. Parsed by hand so that the package needs no dependency.
+struct Options {
+    var port = 8080
+    var subscribers = 5000
+    var pid: Int32?
+    var page = "checklist"
+    var row = "item-2"
+    var timeout = 10.0
+    var batch = 500
+    var settle = 2.0
+
+    static let usage = """
+        USAGE: LiveFanout [--port <port>] [--subscribers <n>] [--pid <pid>] [--page <page>]
+                          [--row <row>] [--timeout <seconds>] [--batch <n>] [--settle <seconds>]
+
+        Opens <n> Server-Sent Events subscriptions to GET /pages/<page>/events on 127.0.0.1:<port>,
+        then sends one POST /pages/<page>/rows/<row>/select and measures, per subscriber, the time
+        until its stream holds `event: patch`. With --pid, also the server's resident memory
+        (VmRSS) before and after the subscribers connect.
+
+        OPTIONS:
+          --port <port>          Server port on 127.0.0.1 (default: 8080).
+          --subscribers <n>      Subscribers to open (default: 5000).
+          --pid <pid>            Server process whose VmRSS is read from /proc/<pid>/status.
+          --page <page>          Page to subscribe to (default: checklist).
+          --row <row>            Row to select (default: item-2).
+          --timeout <seconds>    How long to wait for every subscriber's patch (default: 10).
+          --batch <n>            Connections opened at once; each batch's response headers are
+                                 awaited before the next (default: 500).
+          --settle <seconds>     Idle time before the memory reading after connecting (default: 2).
+          -h, --help             Show this help.
+        """
+
+    /// Parses `arguments` (without the program name); prints an error and exits 64 on a bad one.
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        func fail(_ message: String) -> Never {
+            printError("LiveFanout: \(message)\n\n\(usage)")
+            exit(64)
+        }
+        while let flag = rest.popFirst() {
+            if flag == "-h" || flag == "--help" {
+                print(usage)
+                exit(0)
+            }
+            var name = flag
+            var value: String?
+            if let equals = flag.firstIndex(of: "=") {
+                name = String(flag[..<equals])
+                value = String(flag[flag.index(after: equals)...])
+            }
+            func next() -> String {
+                if let value { return value }
+                guard let following = rest.popFirst() else { fail("\(name) needs a value.") }
+                return following
+            }
+            func integer(_ range: ClosedRange<Int>) -> Int {
+                let text = next()
+                guard let number = Int(text), range.contains(number) else {
+                    fail("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+                }
+                return number
+            }
+            func seconds() -> Double {
+                let text = next()
+                guard let number = Double(text), number.isFinite, number >= 0 else {
+                    fail("\(name) must be a number of seconds; got '\(text)'.")
+                }
+                return number
+            }
+            switch name {
+            case "--port": options.port = integer(1...65_535)
+            case "--subscribers": options.subscribers = integer(1...1_000_000)
+            case "--pid": options.pid = Int32(integer(1...Int(Int32.max)))
+            case "--page": options.page = next()
+            case "--row": options.row = next()
+            case "--timeout": options.timeout = seconds()
+            case "--batch": options.batch = integer(1...1_000_000)
+            case "--settle": options.settle = seconds()
+            default: fail("unknown option '\(flag)'.")
+            }
+        }
+        for (what, text) in [("--page", options.page), ("--row", options.row)] {
+            let allowed = text.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+            if text.isEmpty || !allowed { fail("\(what) must be letters, digits, '-' or '_'; got '\(text)'.") }
+        }
+        return options
+    }
+}
+
+/// Writes `message` and a newline to standard error (Glibc's `stderr` is not concurrency-safe).
+func printError(_ message: String) {
+    var bytes = Array((message + "\n").utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
+}

@@ -1,0 +1,107 @@
+/// Writes bytes into space reserved at the end of an ``OutputBuffer`` by
+/// `OutputBuffer.append(maxCount:_:)`.
+///
+/// Each `Array.append` checks uniqueness and capacity and updates the count, which costs more
+/// than copying a short piece of markup; a row is dozens of such pieces. A writer pays for one
+/// reservation and then copies each piece with a single bounds check.
+///
+/// Callers reserve an upper bound: the `max…Count` helpers give one per piece. Writing past the
+/// reservation traps instead of corrupting memory.
+struct ByteWriter {
+    private let start: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// The number of bytes written.
+    private(set) var count = 0
+
+    /// A writer over `capacity` uninitialized bytes at `start`.
+    init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.start = start
+        self.capacity = capacity
+    }
+
+    // MARK: Bounds
+
+    /// The most bytes ``write(_:)-(Int)`` writes.
+    static let maxDecimalCount = 20
+    /// The most bytes ``write(_:)-(Double)`` writes: Swift's shortest form of any finite
+    /// `Double` ("-2.2250738585072014e-308") is 24 bytes.
+    static let maxNumberCount = 32
+
+    /// The most bytes `text` can take once escaped for HTML or JSON: no escape sequence is more
+    /// than six times the bytes it replaces (`"` → `&quot;`, `<` → `\u003c`).
+    static func maxEscapedCount(_ text: String) -> Int {
+        text.utf8.count * 6
+    }
+
+    /// The most bytes `text` takes percent-encoded: three per byte.
+    static func maxPercentEncodedCount(_ text: String) -> Int {
+        text.utf8.count * 3
+    }
+
+    // MARK: Writing
+
+    /// Copies bytes.
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        precondition(bytes.count <= capacity - count, "ByteWriter: write past the reserved space")
+        (start + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Copies markup known at compile time.
+    mutating func write(_ markup: StaticString) {
+        markup.withUTF8Buffer { write($0) }
+    }
+
+    /// Writes one byte.
+    mutating func write(byte: UInt8) {
+        precondition(count < capacity, "ByteWriter: write past the reserved space")
+        (start + count).initialize(to: byte)
+        count += 1
+    }
+
+    /// Writes an integer in decimal, without allocating a String.
+    mutating func write(_ value: Int) {
+        if value < 0 {
+            write(byte: UInt8(ascii: "-"))
+        }
+        var magnitude = value.magnitude
+        // Digits come out least significant first, so fill a scratch area from its end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            write(UnsafeBufferPointer(rebasing: digits[index...]))
+        }
+    }
+
+    /// Writes a number: integral values without a fraction ("44"), others in Swift's shortest form.
+    mutating func write(_ value: Double) {
+        // `rounded()` would need libm, which a Foundation-free target does not link.
+        if value.isFinite, abs(value) < 1e15, Double(Int(value)) == value {
+            write(Int(value))
+        } else if value.isFinite {
+            write(utf8Of: String(value))
+        } else {
+            // JSON has no infinity or NaN; 0 keeps the output valid.
+            write(0)
+        }
+    }
+
+    /// Copies a string's UTF-8 without escaping; only for text already safe in its context.
+    mutating func write(utf8Of text: String) {
+        withUTF8(of: text) { write($0) }
+    }
+}
+
+/// Calls `body` with the UTF-8 of `text`, in place when the string's storage allows.
+func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) {
+        return result
+    }
+    var text = text
+    return text.withUTF8(body)
+}

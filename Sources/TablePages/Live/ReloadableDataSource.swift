@@ -1,0 +1,10 @@
+/// A root delegate whose rows come from outside the process's memory, such as a database, and
+/// can be read again when its page's ``ChangeFeed`` reports a change.
+///
+/// Implementation requirements: ``reloadFromSource()`` replaces the delegate's data without
+/// reporting updates itself; the page's host then compares the table with what it last sent and
+/// publishes the differences (unchanged rows produce nothing).
+public protocol ReloadableDataSource: AnyObject {
+    /// Reads the current data again.
+    func reloadFromSource() throws
+}

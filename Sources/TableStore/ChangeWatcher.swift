@@ -1,0 +1,73 @@
+import GRDB
+import Logging
+import Synchronization
+
+/// Polls `PRAGMA data_version` on a private read-only connection: its value changes whenever any
+/// other connection (in this process or another) commits to the database.
+final class ChangeWatcher: Sendable {
+    private struct State {
+        var lastVersion: Int?
+        var observers: [@Sendable () -> Void] = []
+        var task: Task<Void, Never>?
+    }
+
+    private let connection: DatabaseQueue
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(path: String, logger: Logger) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        connection = try DatabaseQueue(path: path, configuration: configuration)
+        self.logger = logger
+        _ = poll()
+    }
+
+    func addObserver(_ observer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    func start(interval: Duration) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                self?.checkNow()
+            }
+        }
+        state.withLock { state in
+            state.task?.cancel()
+            state.task = task
+        }
+    }
+
+    func stop() {
+        state.withLock { state in
+            state.task?.cancel()
+            state.task = nil
+        }
+    }
+
+    /// Notifies the observers when the database changed since the last check.
+    func checkNow() {
+        guard let observers = poll() else { return }
+        for observer in observers { observer() }
+    }
+
+    /// The observers to notify, when the version moved.
+    private func poll() -> [@Sendable () -> Void]? {
+        let version: Int
+        do {
+            // Outside a transaction: data_version is per connection and must see every commit.
+            version = try connection.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0
+        } catch {
+            logger.warning("cannot poll the database for changes: \(error)")
+            return nil
+        }
+        return state.withLock { state in
+            defer { state.lastVersion = version }
+            guard let last = state.lastVersion, last != version else { return nil }
+            return state.observers
+        }
+    }
+}

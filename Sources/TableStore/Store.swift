@@ -1,0 +1,100 @@
+import GRDB
+import Logging
+import Synchronization
+
+/// A SQLite database through GRDB, plus the one signal live pages need from it: "the data changed",
+/// whoever changed it — this process, another server instance, or a script with the `sqlite3` shell.
+///
+///     let store = try Store.open(path: "tablepages.sqlite", migrator: ExampleSchema.migrator)
+///     store.onChange { feed.notify() }
+///     try store.write { db in try db.execute(sql: "UPDATE product SET price = 3 WHERE id = 1") }
+///
+/// Changes are found by watching SQLite's `PRAGMA data_version` on a connection of its own, which
+/// moves whenever any other connection commits: one mechanism for every writer.
+public final class Store: Sendable {
+    /// Why a store could not be opened.
+    public struct OpenError: Error, CustomStringConvertible {
+        /// What went wrong, for the operator.
+        public let description: String
+    }
+
+    /// The database file's path.
+    public let path: String
+    /// Reads run here.
+    public let reader: any DatabaseReader
+    /// Writes run here; nil when the database was opened read-only.
+    public let writer: (any DatabaseWriter)?
+    private let watcher: ChangeWatcher
+
+    private init(path: String, reader: any DatabaseReader, writer: (any DatabaseWriter)?, watcher: ChangeWatcher) {
+        self.path = path
+        self.reader = reader
+        self.writer = writer
+        self.watcher = watcher
+    }
+
+    /// Opens (creating it if needed) a database the server owns: WAL mode, and `synchronous=FULL` so
+    /// that a write, once acknowledged, survives the process being killed (and the machine losing
+    /// power). The migrator brings the schema up to date.
+    public static func open(path: String, migrator: DatabaseMigrator, logger: Logger = Logger(label: "TableStore")) throws -> Store {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        // Readers wait rather than fail while another process holds a lock.
+        configuration.busyMode = .timeout(5)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try migrator.migrate(pool)
+        return Store(path: path, reader: pool, writer: pool, watcher: try ChangeWatcher(path: path, logger: logger))
+    }
+
+    /// Opens a user's existing database, read-only unless `writable`. It is opened as it is: its
+    /// journal mode is left alone, and a missing file is an error rather than an empty new database.
+    public static func openExisting(path: String, writable: Bool, logger: Logger = Logger(label: "TableStore")) throws -> Store {
+        guard FileSystem.isReadableFile(path) else {
+            throw OpenError(description: "cannot read the database file '\(path)'")
+        }
+        var configuration = Configuration()
+        configuration.readonly = !writable
+        configuration.busyMode = .timeout(5)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Opening is lazy in SQLite; reading the schema proves it is a database.
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch {
+            throw OpenError(description: "'\(path)' is not a readable SQLite database: \(error)")
+        }
+        return Store(path: path, reader: queue, writer: writable ? queue : nil, watcher: try ChangeWatcher(path: path, logger: logger))
+    }
+
+    /// Reads in a snapshot of the database.
+    public func read<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
+        try reader.read(value)
+    }
+
+    /// Writes in one transaction; when it returns, the change is durable, and live pages are told
+    /// at once instead of at the next poll.
+    public func write<T: Sendable>(_ updates: (Database) throws -> T) throws -> T {
+        guard let writer else { throw OpenError(description: "the database '\(path)' is open read-only") }
+        let result = try writer.write(updates)
+        watcher.checkNow()
+        return result
+    }
+
+    /// Calls `observer` after every change to the database, from any writer, at most about once
+    /// per poll interval.
+    public func onChange(_ observer: @escaping @Sendable () -> Void) {
+        watcher.addObserver(observer)
+    }
+
+    /// Starts watching for changes made by other connections and processes.
+    public func startWatching(every interval: Duration = .milliseconds(100)) {
+        watcher.start(interval: interval)
+    }
+
+    /// Stops watching.
+    public func stopWatching() {
+        watcher.stop()
+    }
+}

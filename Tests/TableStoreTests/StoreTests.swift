@@ -1,0 +1,80 @@
+import GRDB
+import Synchronization
+import TableStore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Store")
+struct StoreTests {
+    static func temporaryPath() -> String {
+        var template = Array("/tmp/tablestore-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        return directory + "/test.sqlite"
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        }
+        return migrator
+    }
+
+    /// Counts change notifications.
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+        func increment() { value.add(1, ordering: .relaxed) }
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100 where !condition() { try? await Task.sleep(for: .milliseconds(20)) }
+        return condition()
+    }
+
+    @Test func opensInWALModeWithMigrationsAndKeepsDataAcrossReopen() throws {
+        let path = Self.temporaryPath()
+        do {
+            let store = try Store.open(path: path, migrator: Self.migrator)
+            try store.write { try $0.execute(sql: "INSERT INTO item (title) VALUES ('milk')") }
+            #expect(try store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        }
+        let reopened = try Store.open(path: path, migrator: Self.migrator)
+        #expect(try reopened.read { try String.fetchAll($0, sql: "SELECT title FROM item") } == ["milk"])
+    }
+
+    @Test func ownWritesNotifyAtOnce() throws {
+        let store = try Store.open(path: Self.temporaryPath(), migrator: Self.migrator)
+        let counter = Counter()
+        store.onChange { counter.increment() }
+        try store.write { try $0.execute(sql: "INSERT INTO item (title) VALUES ('a')") }
+        #expect(counter.count == 1)
+        _ = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") }
+        #expect(counter.count == 1, "reads are not changes")
+    }
+
+    @Test func aWriteByAnotherProcessIsNoticed() async throws {
+        let path = Self.temporaryPath()
+        let store = try Store.open(path: path, migrator: Self.migrator)
+        let counter = Counter()
+        store.onChange { counter.increment() }
+        store.startWatching(every: .milliseconds(50))
+        defer { store.stopWatching() }
+        #expect(system("sqlite3 '\(path)' \"INSERT INTO item (title) VALUES ('from the shell')\"") == 0)
+        #expect(await Self.eventually { counter.count >= 1 })
+        #expect(try store.read { try String.fetchOne($0, sql: "SELECT title FROM item") } == "from the shell")
+    }
+
+    @Test func existingDatabasesOpenReadOnlyUnlessWritable() throws {
+        let path = Self.temporaryPath()
+        _ = try Store.open(path: path, migrator: Self.migrator)
+        let readOnly = try Store.openExisting(path: path, writable: false)
+        #expect(throws: (any Error).self) { try readOnly.write { try $0.execute(sql: "INSERT INTO item (title) VALUES ('x')") } }
+        let writable = try Store.openExisting(path: path, writable: true)
+        try writable.write { try $0.execute(sql: "INSERT INTO item (title) VALUES ('x')") }
+        #expect(try readOnly.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") } == 1)
+        #expect(throws: Store.OpenError.self) { try Store.openExisting(path: path + ".missing", writable: false) }
+    }
+}
