@@ -6,20 +6,8 @@ extension OutputBuffer {
     ///
     ///     out.appendPercentEncoded("a b/c") // a%20b%2Fc
     public mutating func appendPercentEncoded(_ text: String) {
-        let hex: StaticString = "0123456789ABCDEF"
-        hex.withUTF8Buffer { digits in
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                     UInt8(ascii: "_"), UInt8(ascii: "~"):
-                    append(byte: byte)
-                default:
-                    append(byte: UInt8(ascii: "%"))
-                    append(byte: digits[Int(byte >> 4)])
-                    append(byte: digits[Int(byte & 0x0F)])
-                }
-            }
+        withUTF8(of: text) { input in
+            append(input, expansion: 3) { $0.writePercentEncoded(utf8: $1) }
         }
     }
 }

@@ -60,32 +60,58 @@ public struct OutputBuffer: Sendable {
 
     /// Appends an integer in decimal, without allocating a String.
     public mutating func append(_ value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-        }
-        var magnitude = value.magnitude
-        // Digits come out least significant first, so fill a scratch area from its end.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var index = digits.count
-            repeat {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-        }
+        append(maxCount: ByteWriter.maxDecimalCount) { $0.write(value) }
     }
 
     /// Appends a number: integral values without a fraction ("44"), others in Swift's shortest form.
     public mutating func append(_ value: Double) {
-        // `rounded()` would need libm, which a Foundation-free target does not link.
-        if value.isFinite, abs(value) < 1e15, Double(Int(value)) == value {
-            append(Int(value))
-        } else if value.isFinite {
-            appendUnescaped(String(value))
-        } else {
-            // JSON has no infinity or NaN; 0 keeps the output valid.
-            append(0)
+        append(maxCount: ByteWriter.maxNumberCount) { $0.write(value) }
+    }
+
+    /// Reserves room for `maxCount` bytes and lets `body` write up to that many straight into the
+    /// storage: one capacity check however many pieces it writes (see ``ByteWriter``).
+    mutating func append(maxCount: Int, _ body: (inout ByteWriter) -> Void) {
+        guard maxCount > 0 else { return }
+        #if compiler(>=6.2)
+        bytes.append(addingCapacity: maxCount) { span in
+            span.withUnsafeMutableBufferPointer { space, initializedCount in
+                var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
+                body(&writer)
+                initializedCount = writer.count
+            }
+        }
+        #else
+        // Without `OutputSpan`, write into scratch space and copy it in with one append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { space in
+            var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
+            body(&writer)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: space[..<writer.count]))
+        }
+        #endif
+    }
+
+    /// Appends `input` transformed by `write` (an escaper), reserving `expansion` bytes per input
+    /// byte. Long input goes in pieces that end on UTF-8 character boundaries, so that it never
+    /// reserves many times its size at once and no escaped character is split.
+    mutating func append(
+        _ input: UnsafeBufferPointer<UInt8>, expansion: Int,
+        _ write: (inout ByteWriter, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let pieceLimit = 16 * 1024
+        var start = 0
+        while start < input.count {
+            var end = min(input.count, start + pieceLimit)
+            // Continuation bytes look like 0b10xxxxxx: step back to the start of a character.
+            while end < input.count && end > start && input[end] & 0xC0 == 0x80 {
+                end -= 1
+            }
+            if end == start {
+                // Not UTF-8 at all; any split is as good as another.
+                end = min(input.count, start + pieceLimit)
+            }
+            let piece = UnsafeBufferPointer(rebasing: input[start..<end])
+            append(maxCount: piece.count * expansion) { write(&$0, piece) }
+            start = end
         }
     }
 }
