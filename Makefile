@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev pkg-config
 TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
 PYTHON ?= python3
-PIP_PACKAGES := selenium pytest
+PIP_PACKAGES := selenium pytest schemathesis
 
 .PHONY: run test build deps test-deps bench clean
 
@@ -34,7 +34,7 @@ deps:
 
 test-deps:
 	@.ci/install-packages $(TEST_APT_PACKAGES)
-	@$(PYTHON) -c "import selenium, pytest" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
+	@$(PYTHON) -c "import selenium, pytest, schemathesis" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 
 bench: deps
 	Benchmarks/http.sh

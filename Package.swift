@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 "TablePages",
                 "TablePagesExamples",
+                "TableStore",
                 "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

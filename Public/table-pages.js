@@ -204,6 +204,14 @@
       if (!response.ok) {
         const problem = await response.json().catch(() => null);
         showError(problem?.error?.message ?? `The server answered ${response.status}.`);
+        return;
+      }
+      // A delegate that shows another page (a product's detail) names it; follow it as the
+      // form's redirect would without JavaScript, but only within this site.
+      const answer = await response.json().catch(() => null);
+      if (typeof answer?.location === "string") {
+        const next = new URL(answer.location, location.href);
+        if (next.origin === location.origin) location.assign(next.href);
       }
     } catch (error) {
       showError("The server could not be reached.");

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import TablePages
 import TablePagesExamples
+import TableStore
 
 /// `tablepages serve`: runs the web service until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -29,6 +30,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder served under /public/.")
     var publicDirectory = "Public"
 
+    @Option(help: ArgumentHelp(
+        "A SQLite database whose tables to serve as pages, instead of the examples.",
+        discussion: "Opened read-only unless --writable is given; changes made by other processes appear live.",
+        valueName: "file"
+    ))
+    var database: String?
+
+    @Flag(help: "With --database: allow the server to write to it.")
+    var writable = false
+
+    @Flag(help: "With --database: serve the example pages too.")
+    var examples = false
+
+    @Option(help: "The examples' database, created and seeded on first run.")
+    var examplesDatabase = ExamplePages.defaultDatabasePath
+
     @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -40,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds an idle connection is kept open (0: forever).")
     var connectionTimeout = 60
+
+    @Option(help: "Bytes of memory each connection may use for its request head and buffers (min 8192).")
+    var connectionMemoryLimit = ServerConfiguration().connectionMemoryLimit
 
     @Option(help: "Largest request body in bytes; larger ones get 413.")
     var maxBodySize = 1 << 20
@@ -54,7 +74,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard perClientConnectionLimit >= 0, connectionTimeout >= 0 else {
             throw ValidationError("--per-client-connection-limit and --connection-timeout must not be negative.")
         }
+        guard connectionMemoryLimit >= 8192 else { throw ValidationError("--connection-memory-limit must be at least 8192.") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
+        if database == nil, writable || examples {
+            throw ValidationError("--writable and --examples go with --database.")
+        }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
     }
 
@@ -72,10 +96,17 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.perClientConnectionLimit = perClientConnectionLimit
         configuration.connectionTimeout = connectionTimeout
         configuration.maxBodySize = maxBodySize
+        configuration.connectionMemoryLimit = connectionMemoryLimit
         configuration.heartbeatInterval = .seconds(heartbeatInterval)
 
-        var pages = PageRegistry()
-        ExamplePages.register(in: &pages)
+        let pages: PageRegistry
+        let stores: [Store]
+        do {
+            (pages, stores) = try makePages(logger: logger)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
         let site = Site(pages: pages, publicDirectory: publicDirectory, logger: logger)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
@@ -87,6 +118,29 @@ struct ServeCommand: AsyncParsableCommand {
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
         await server.shutdown()
+        for store in stores { store.stopWatching() }
+    }
+
+    /// The pages to serve and the stores behind them: the examples by default, a user's database
+    /// with `--database` (plus the examples with `--examples`).
+    private func makePages(logger: Logger) throws -> (PageRegistry, [Store]) {
+        var pages = PageRegistry()
+        var stores: [Store] = []
+        if database == nil || examples {
+            let store = try ExamplePages.open(at: examplesDatabase)
+            try ExamplePages.register(store: store, publicDirectory: publicDirectory, in: &pages)
+            stores.append(store)
+            logger.notice("serving the example pages from \(examplesDatabase)")
+        }
+        if let database {
+            let store = try Store.openExisting(path: database, writable: writable, logger: logger)
+            let tables = try DatabaseTablePages.register(store: store, in: &pages)
+            if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
+            stores.append(store)
+            logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
+        }
+        for store in stores { store.startWatching() }
+        return (pages, stores)
     }
 }
 

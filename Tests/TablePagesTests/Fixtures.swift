@@ -67,10 +67,12 @@ enum TestPages {
 }
 
 /// Starts the real server with the test pages on an ephemeral port.
-func withSite<T>(settings: LiveSettings = LiveSettings(), _ body: (Server, Site) async throws -> T) async throws -> T {
+func withSite<T>(
+    pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), _ body: (Server, Site) async throws -> T
+) async throws -> T {
     var logger = Logger(label: "TablePagesTests")
     logger.logLevel = .warning
-    let site = Site(pages: TestPages.registry(), publicDirectory: "Public", settings: settings, logger: logger)
+    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     let server = Server(configuration: configuration, responder: site.router, logger: logger)

@@ -47,10 +47,11 @@ public struct Request: Sendable {
         Dictionary(queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// Whether the client asked for JSON, by a `.json` suffix on the path or an `Accept` header that
-    /// names `application/json` before (or without) `text/html`.
+    /// Whether the client asked for JSON: by a `.json` suffix on the path, an `Accept` header that
+    /// names `application/json` before (or without) `text/html`, or by sending a JSON body.
     public var prefersJSON: Bool {
         if path.hasSuffix(".json") { return true }
+        if headers["Content-Type"]?.hasPrefix("application/json") == true { return true }
         guard let accept = headers["Accept"] else { return false }
         guard let json = accept.firstRange(of: "application/json") else { return false }
         guard let html = accept.firstRange(of: "text/html") else { return true }

@@ -73,8 +73,6 @@ public enum CellMarkup {
 
     private static func span(_ open: StaticString, _ text: String?, into out: inout OutputBuffer) {
         guard let text else { return }
-        out.append(open)
-        out.appendEscapedHTML(text)
-        out.append("</span>")
+        out.appendEscapedHTML(text, between: open, and: "</span>")
     }
 }

@@ -17,6 +17,8 @@ public struct TableCell: Hashable, Sendable {
     }
 
     /// Creates a cell of `kind` filled from a data provider.
+    // Inlinable for the same reason as `CellContent.init(_:)`, which it calls.
+    @inlinable
     public init(_ kind: CellKind, _ provider: some CellDataProvider) {
         self.init(reuseIdentifier: kind.reuseIdentifier, content: CellContent(provider))
     }

@@ -8,7 +8,7 @@
 /// Swap it for a ``SectionsDataSource`` over the same models by assigning ``TableView/root``.
 open class ListDataSource<Model: Identifiable>: ModelDataSource<Model> where Model.ID: CustomStringConvertible {
     /// The models, in order. After changing them, report the change to the table
-    /// (batch updates or `reloadData()`).
+    /// (batch updates, or `reconcileData()` to let the table find what changed).
     public var models: [Model] {
         get { sections[0].models }
         set { sections[0].models = newValue }

@@ -42,11 +42,7 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
 
     /// The cell from the cell provider.
     open override func cell(forRowAt indexPath: IndexPath) -> TableCell {
-        let position = rows.position(of: indexPath)
-        // Lends the provider the stored model; subscripting the array would copy it.
-        return rows.models.withUnsafeBufferPointer { models in
-            cellProvider(models.baseAddress.unsafelyUnwrapped[position], indexPath)
-        }
+        cellProvider(model(at: indexPath), indexPath)
     }
 
     /// The model's identifier.

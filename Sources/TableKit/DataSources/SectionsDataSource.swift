@@ -10,7 +10,7 @@ open class SectionsDataSource<Model: Identifiable>: ModelDataSource<Model> where
     private let sectionKey: (Model) -> String
 
     /// The models, in order; setting them regroups the sections. After changing them, report the
-    /// change to the table (batch updates or `reloadData()`).
+    /// change to the table (batch updates, or `reconcileData()` to let the table find what changed).
     public var models: [Model] {
         didSet { sections = Self.group(models, by: sectionKey) }
     }

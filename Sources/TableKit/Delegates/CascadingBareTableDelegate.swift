@@ -148,6 +148,10 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func actionsForRow(at indexPath: IndexPath) -> [RowAction] { DefaultTableDelegate().actionsForRow(at: indexPath) }
     /// Default: does nothing.
     open func performAction(named name: String, forRowAt indexPath: IndexPath) {}
+    /// Default: ``performAction(named:forRowAt:)``, without the values.
+    open func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+        performAction(named: name, forRowAt: indexPath)
+    }
     /// Default `proposed`.
     open func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
         DefaultTableDelegate().targetIndexPathForMove(from: source, toProposed: proposed)

@@ -156,6 +156,10 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
     open override func performAction(named name: String, forRowAt indexPath: IndexPath) {
         childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath)
     }
+    /// Routed by section.
+    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+        childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath, values: values)
+    }
     /// Routed by the source's section.
     open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
         childDelegate(at: source.section)?.targetIndexPathForMove(from: source, toProposed: proposed)

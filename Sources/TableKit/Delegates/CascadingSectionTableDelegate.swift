@@ -95,6 +95,10 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
     open override func performAction(named name: String, forRowAt indexPath: IndexPath) {
         childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath)
     }
+    /// Routed by row.
+    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+        childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath, values: values)
+    }
     /// Routed by the source's row.
     open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
         childDelegate(at: source.row)?.targetIndexPathForMove(from: source, toProposed: proposed)

@@ -9,7 +9,9 @@
 /// Implementation requirements: calls between `beginUpdates()` and the matching `endUpdates()`
 /// are collected into one changeset, deletes and reloads using index paths from before the
 /// batch and inserts after it (UIKit's rules); batches nest, and only the outermost
-/// `endUpdates()` commits. A call outside any batch commits at once.
+/// `endUpdates()` commits. A call outside any batch commits at once. `reloadData()` or
+/// `reconcileData()` inside a batch is carried out when it commits, in place of the batch's
+/// other updates.
 public protocol TableContext: AnyObject {
     /// Opens (or nests) a batch.
     func beginUpdates()
@@ -43,4 +45,8 @@ public protocol TableContext: AnyObject {
     func indexPath(forRowID id: RowID) -> IndexPath?
     /// The index of a section in the last committed state, or nil.
     func sectionIndex(forSectionID id: SectionID) -> Int?
+    /// Leads the person whose selection is being handled to another page, as `show(_:sender:)`
+    /// pushes a view controller: `location` is a path on this site (`/pages/product?id=3`);
+    /// anything else is ignored, so data can never turn a page into an open redirect.
+    func show(_ location: String)
 }

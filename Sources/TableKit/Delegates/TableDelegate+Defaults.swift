@@ -35,6 +35,10 @@ extension TableDelegate {
     public func actionsForRow(at indexPath: IndexPath) -> [RowAction] { [] }
     /// Does nothing.
     public func performAction(named name: String, forRowAt indexPath: IndexPath) {}
+    /// Performs the action without its values.
+    public func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+        performAction(named: name, forRowAt: indexPath)
+    }
     /// The proposed path.
     public func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath { proposed }
     /// Does nothing.

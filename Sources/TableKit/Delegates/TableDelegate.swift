@@ -51,6 +51,10 @@ public protocol TableDelegate {
     func actionsForRow(at indexPath: IndexPath) -> [RowAction]
     /// Performs one of the row's actions, the handler of a `UIContextualAction`. Default: does nothing.
     func performAction(named name: String, forRowAt indexPath: IndexPath)
+    /// Performs an action with the fields submitted with it (a new title for "Rename", say): the
+    /// handler of a `UIContextualAction` that asked for input. Default: calls
+    /// ``performAction(named:forRowAt:)``, so actions that need no input implement only that one.
+    func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String])
     /// Where a moved row may land (`targetIndexPathForMoveFromRowAt:toProposedIndexPath:`).
     /// Default `proposed`.
     func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath

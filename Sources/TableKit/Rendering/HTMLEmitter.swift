@@ -98,24 +98,36 @@ struct HTMLEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        out.append("<li id=\"row-")
-        out.appendEscapedHTML(row.id.rawValue)
-        out.append("\" class=\"tk-row\" data-row=\"")
-        out.appendEscapedHTML(row.id.rawValue)
-        out.append("\" data-kind=\"")
-        out.appendEscapedHTML(row.cell.reuseIdentifier)
-        out.append("\"")
-        appendHeight(row.height, estimated: row.estimatedHeight, into: &out)
-        if row.indentationLevel > 0 {
-            out.append(" data-indent=\"")
-            out.append(row.indentationLevel)
-            out.append("\"")
+        let selectable = row.isSelectable && row.editingStyle != .insert
+        // Everything before the cell's content goes in one reservation: this runs for every row,
+        // and appending piece by piece cost more than the bytes themselves (see ByteWriter).
+        var maxCount = 256 + Self.maxHeightCount
+            + 2 * ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
+        if selectable {
+            maxCount += 128 + context.maxRowURLCount(row.id, suffix: "/select")
         }
-        out.append(">")
-        if row.isSelectable && row.editingStyle != .insert {
-            out.append("<form class=\"tk-select\" method=\"post\" action=\"")
-            context.appendRowURL(row.id, suffix: "/select", into: &out)
-            out.append("\"><button type=\"submit\" class=\"tk-cell\">")
+        out.append(maxCount: maxCount) { out in
+            out.write("<li id=\"row-")
+            out.writeEscapedHTML(row.id.rawValue)
+            out.write("\" class=\"tk-row\" data-row=\"")
+            out.writeEscapedHTML(row.id.rawValue)
+            out.write("\" data-kind=\"")
+            out.writeEscapedHTML(row.cell.reuseIdentifier)
+            out.write("\"")
+            writeHeight(row.height, estimated: row.estimatedHeight, into: &out)
+            if row.indentationLevel > 0 {
+                out.write(" data-indent=\"")
+                out.write(row.indentationLevel)
+                out.write("\"")
+            }
+            out.write(">")
+            if selectable {
+                out.write("<form class=\"tk-select\" method=\"post\" action=\"")
+                context.writeRowURL(row.id, suffix: "/select", into: &out)
+                out.write("\"><button type=\"submit\" class=\"tk-cell\">")
+            }
+        }
+        if selectable {
             kind(for: row.cell.reuseIdentifier).render(row.cell.content, &out)
             out.append("</button></form>")
         } else {
@@ -145,15 +157,22 @@ struct HTMLEmitter: TableEmitter {
     }
 
     private func appendHeight(_ height: TableHeight, estimated: TableHeight?, into out: inout OutputBuffer) {
+        out.append(maxCount: Self.maxHeightCount) { writeHeight(height, estimated: estimated, into: &$0) }
+    }
+
+    /// The most bytes ``writeHeight(_:estimated:into:)`` writes.
+    private static let maxHeightCount = 64 + 2 * ByteWriter.maxNumberCount
+
+    private func writeHeight(_ height: TableHeight, estimated: TableHeight?, into out: inout ByteWriter) {
         if let points = height.explicitPoints {
-            out.append(" data-height=\"")
-            out.append(points)
-            out.append("\"")
+            out.write(" data-height=\"")
+            out.write(points)
+            out.write("\"")
         }
         if let points = estimated?.explicitPoints {
-            out.append(" data-estimated-height=\"")
-            out.append(points)
-            out.append("\"")
+            out.write(" data-estimated-height=\"")
+            out.write(points)
+            out.write("\"")
         }
     }
 

@@ -74,78 +74,113 @@ struct JSONEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        out.append(rowsWritten == 0 ? "{\"id\":" : ",{\"id\":")
+        let isFirst = rowsWritten == 0
         rowsWritten += 1
-        out.appendJSONString(row.id.rawValue)
-        out.append(",\"kind\":")
-        out.appendJSONString(row.cell.reuseIdentifier)
-        out.append(",\"height\":")
-        appendHeight(row.height, into: &out)
-        if let estimated = row.estimatedHeight {
-            out.append(",\"estimatedHeight\":")
-            appendHeight(estimated, into: &out)
-        }
-        if row.indentationLevel != 0 {
-            out.append(",\"indentationLevel\":")
-            out.append(row.indentationLevel)
-        }
-        appendContentFields(row.cell.content, into: &out)
-        if !row.isSelectable {
-            out.append(",\"selectable\":false")
-        }
-        if row.editingStyle != .none {
-            out.append(",\"editingStyle\":")
-            out.appendJSONString(row.editingStyle.rawValue)
-        }
-        if let title = row.deleteConfirmationTitle {
-            out.append(",\"deleteTitle\":")
-            out.appendJSONString(title)
-        }
-        if row.canMove {
-            out.append(",\"movable\":true")
-        }
-        if !row.actions.isEmpty {
-            out.append(",\"actions\":[")
-            for (position, action) in row.actions.enumerated() {
-                out.append(position == 0 ? "{\"name\":" : ",{\"name\":")
-                out.appendJSONString(action.name)
-                out.append(",\"title\":")
-                out.appendJSONString(action.title)
-                out.append(",\"style\":")
-                out.appendJSONString(action.style.rawValue)
-                out.append("}")
+        let content = row.cell.content
+        // This runs for every row, and appending piece by piece cost more than the bytes
+        // themselves: the common fields go in two reservations (see ByteWriter).
+        let headCount = 160 + 2 * ByteWriter.maxNumberCount + ByteWriter.maxDecimalCount
+            + ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
+            + Self.maxTextFieldsCount(content)
+        out.append(maxCount: headCount) { out in
+            out.write(isFirst ? "{\"id\":" : ",{\"id\":")
+            out.writeJSONString(row.id.rawValue)
+            out.write(",\"kind\":")
+            out.writeJSONString(row.cell.reuseIdentifier)
+            out.write(",\"height\":")
+            writeHeight(row.height, into: &out)
+            if let estimated = row.estimatedHeight {
+                out.write(",\"estimatedHeight\":")
+                writeHeight(estimated, into: &out)
             }
-            out.append("]")
+            if row.indentationLevel != 0 {
+                out.write(",\"indentationLevel\":")
+                out.write(row.indentationLevel)
+            }
+            writeTextFields(content, into: &out)
         }
-        out.append("}")
+        appendOtherContentFields(content, into: &out)
+        let tailCount = 128 + ByteWriter.maxEscapedCount(row.deleteConfirmationTitle ?? "")
+        out.append(maxCount: tailCount) { out in
+            if !row.isSelectable {
+                out.write(",\"selectable\":false")
+            }
+            if row.editingStyle != .none {
+                out.write(",\"editingStyle\":")
+                out.writeJSONString(row.editingStyle.rawValue)
+            }
+            if let title = row.deleteConfirmationTitle {
+                out.write(",\"deleteTitle\":")
+                out.writeJSONString(title)
+            }
+            if row.canMove {
+                out.write(",\"movable\":true")
+            }
+            if row.actions.isEmpty {
+                out.write("}")
+            }
+        }
+        guard !row.actions.isEmpty else { return }
+        out.append(",\"actions\":[")
+        for (position, action) in row.actions.enumerated() {
+            out.append(position == 0 ? "{\"name\":" : ",{\"name\":")
+            out.appendJSONString(action.name)
+            out.append(",\"title\":")
+            out.appendJSONString(action.title)
+            out.append(",\"style\":")
+            out.appendJSONString(action.style.rawValue)
+            out.append("}")
+        }
+        out.append("]}")
     }
 
     // MARK: Parts
 
     private func appendCell(_ cell: TableCell, into out: inout OutputBuffer) {
-        out.append("{\"kind\":")
-        out.appendJSONString(cell.reuseIdentifier)
-        appendContentFields(cell.content, into: &out)
+        out.append(maxCount: 16 + ByteWriter.maxEscapedCount(cell.reuseIdentifier) + Self.maxTextFieldsCount(cell.content)) { out in
+            out.write("{\"kind\":")
+            out.writeJSONString(cell.reuseIdentifier)
+            writeTextFields(cell.content, into: &out)
+        }
+        appendOtherContentFields(cell.content, into: &out)
         out.append("}")
     }
 
     /// `null` for automatic, else the number of pixels.
-    private func appendHeight(_ height: TableHeight, into out: inout OutputBuffer) {
+    private func writeHeight(_ height: TableHeight, into out: inout ByteWriter) {
         switch height {
-        case .automatic: out.append("null")
-        case .points(let points): out.append(points)
+        case .automatic: out.write("null")
+        case .points(let points): out.write(points)
         }
     }
 
-    /// The content's fields that have a value, each preceded by a comma.
-    private func appendContentFields(_ content: CellContent, into out: inout OutputBuffer) {
-        appendField(",\"title\":", content.title, into: &out)
-        appendField(",\"subtitle\":", content.subtitle, into: &out)
-        appendField(",\"detail\":", content.detail, into: &out)
+    /// The most bytes ``writeTextFields(_:into:)`` writes.
+    private static func maxTextFieldsCount(_ content: CellContent) -> Int {
+        96 + ByteWriter.maxEscapedCount(content.title ?? "") + ByteWriter.maxEscapedCount(content.subtitle ?? "")
+            + ByteWriter.maxEscapedCount(content.detail ?? "") + ByteWriter.maxEscapedCount(content.accessory.rawValue)
+    }
+
+    /// The content's title, subtitle, detail and accessory that have a value, each preceded by a
+    /// comma; the first of the content's fields, which ``appendOtherContentFields(_:into:)`` ends.
+    private func writeTextFields(_ content: CellContent, into out: inout ByteWriter) {
+        writeField(",\"title\":", content.title, into: &out)
+        writeField(",\"subtitle\":", content.subtitle, into: &out)
+        writeField(",\"detail\":", content.detail, into: &out)
         if content.accessory != .none {
-            out.append(",\"accessory\":")
-            out.appendJSONString(content.accessory.rawValue)
+            out.write(",\"accessory\":")
+            out.writeJSONString(content.accessory.rawValue)
         }
+    }
+
+    private func writeField(_ key: StaticString, _ value: String?, into out: inout ByteWriter) {
+        guard let value else { return }
+        out.write(key)
+        out.writeJSONString(value)
+    }
+
+    /// The content's image, badge and extra fields that have a value, each preceded by a comma;
+    /// they follow ``writeTextFields(_:into:)``.
+    private func appendOtherContentFields(_ content: CellContent, into out: inout OutputBuffer) {
         if let image = content.image {
             out.append(",\"image\":{\"url\":")
             out.appendJSONString(image.url)
@@ -159,7 +194,10 @@ struct JSONEmitter: TableEmitter {
             }
             out.append("}")
         }
-        appendField(",\"badge\":", content.badge, into: &out)
+        if let badge = content.badge {
+            out.append(",\"badge\":")
+            out.appendJSONString(badge)
+        }
         if !content.fields.isEmpty {
             out.append(",\"fields\":{")
             for (position, field) in content.fields.enumerated() {
@@ -168,15 +206,24 @@ struct JSONEmitter: TableEmitter {
                 }
                 out.appendJSONString(field.name)
                 out.append(":")
-                out.appendJSONString(field.value)
+                if let json = field.json {
+                    appendValue(json, into: &out)
+                } else {
+                    out.appendJSONString(field.value)
+                }
             }
             out.append("}")
         }
     }
 
-    private func appendField(_ key: StaticString, _ value: String?, into out: inout OutputBuffer) {
-        guard let value else { return }
-        out.append(key)
-        out.appendJSONString(value)
+    private func appendValue(_ value: JSONValue, into out: inout OutputBuffer) {
+        switch value {
+        case .null: out.append("null")
+        case .bool(let value): out.append(value ? "true" : "false")
+        case .integer(let value): out.append(Int(value))
+        case .number(let value) where value.isFinite: out.append(value)
+        case .number: out.append("null")
+        case .string(let text): out.appendJSONString(text)
+        }
     }
 }

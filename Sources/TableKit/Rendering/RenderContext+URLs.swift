@@ -4,11 +4,26 @@
 extension RenderContext {
     /// `{base}/rows/{row}{suffix}?{variant}`, for an HTML attribute.
     func appendRowURL(_ row: RowID, suffix: StaticString, into out: inout OutputBuffer) {
-        out.appendEscapedHTML(basePath)
-        out.append("/rows/")
-        out.appendPercentEncoded(row.rawValue)
-        out.append(suffix)
-        appendVariant(separator: "?", escaping: .html, into: &out)
+        out.append(maxCount: maxRowURLCount(row, suffix: suffix)) { writeRowURL(row, suffix: suffix, into: &$0) }
+    }
+
+    /// The most bytes ``writeRowURL(_:suffix:into:)`` writes.
+    func maxRowURLCount(_ row: RowID, suffix: StaticString) -> Int {
+        ByteWriter.maxEscapedCount(basePath) + ByteWriter.maxPercentEncodedCount(row.rawValue)
+            + ByteWriter.maxEscapedCount(variantQuery) + suffix.utf8CodeUnitCount + 8
+    }
+
+    /// `{base}/rows/{row}{suffix}?{variant}`, for an HTML attribute; every row's select form
+    /// links here, so it is written with the rest of the row's opening markup.
+    func writeRowURL(_ row: RowID, suffix: StaticString, into out: inout ByteWriter) {
+        out.writeEscapedHTML(basePath)
+        out.write("/rows/")
+        out.writePercentEncoded(row.rawValue)
+        out.write(suffix)
+        if !variantQuery.isEmpty {
+            out.write("?")
+            out.writeEscapedHTML(variantQuery)
+        }
     }
 
     /// `{base}/rows/{row}/actions/{name}?{variant}`, for an HTML attribute.

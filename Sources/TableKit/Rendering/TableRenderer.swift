@@ -26,7 +26,7 @@
 ///                          "estimatedHeight": 60, "indentationLevel": 1,
 ///                          "title": …, "subtitle": …, "detail": …, "accessory": "checkmark",
 ///                          "image": {"url": …, "alt": …, "width": 64, "height": 64},
-///                          "badge": …, "fields": {"name": "value"},
+///                          "badge": …, "fields": {"name": "value", "price": 12.5, "note": null},
 ///                          "selectable": false, "editingStyle": "delete", "deleteTitle": …,
 ///                          "movable": true, "actions": [{"name": …, "title": …, "style": "normal"}]}],
 ///                "next": "/pages/todo/sections/open?after=todo-17&limit=100" | null}],

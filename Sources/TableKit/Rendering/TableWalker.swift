@@ -18,7 +18,11 @@ struct TableWalker {
         let record = table.sectionRecord(at: section)
         let first = min(max(0, start), record.rowCount)
         let end = limit.map { min(record.rowCount, first + max(0, $0)) } ?? record.rowCount
-        emitter.beginSection(record, into: &out)
+        // Rows a window data source does not hold are still to come: counted, never walked.
+        let afterWindow = max(0, (table.root as? any TableWindowDataSource)?.numberOfRowsAfterWindow(inSection: section) ?? 0)
+        var announced = record
+        announced.rowCount += afterWindow
+        emitter.beginSection(announced, into: &out)
         var last: RowID?
         for row in first..<end {
             let indexPath = IndexPath(section: section, row: row)
@@ -27,13 +31,13 @@ struct TableWalker {
             last = rowRecord.id
         }
         var next: NextPage?
-        if let limit, end < record.rowCount {
+        if (limit != nil && end < record.rowCount) || afterWindow > 0 {
             let following = IndexPath(section: section, row: end)
             next = NextPage(
                 section: record.id,
                 after: last ?? (first > 0 ? table.root.rowID(forRowAt: IndexPath(section: section, row: first - 1)) : nil),
-                limit: max(1, limit),
-                remaining: record.rowCount - end,
+                limit: max(1, limit ?? record.rowCount),
+                remaining: record.rowCount - end + afterWindow,
                 estimatedRowHeight: table.root.estimatedHeightForRow(at: following) ?? table.root.heightForRow(at: following)
             )
         }

@@ -7,8 +7,10 @@ extension TableView {
     ///     switch table.selectRow("todo-17") { case .selected(let path): …; case .vetoed, .unknownRow: … }
     ///
     /// Updates reported by `didSelectRow` are committed as one batch; an inconsistent one is
-    /// recovered by sending subscribers a reset.
+    /// recovered by sending subscribers a reset. A place the delegate asked to ``TableContext/show(_:)``
+    /// is then in ``shownLocation``.
     public func selectRow(_ id: RowID) -> SelectionOutcome {
+        shownLocation = nil
         guard let indexPath = indexPath(forRowID: id) else { return .unknownRow }
         guard root.shouldHighlightRow(at: indexPath),
               let target = root.willSelectRow(at: indexPath),
@@ -27,17 +29,18 @@ extension TableView {
         return .selected(target)
     }
 
-    /// Performs one of the row's named actions (`actionsForRow`) through `performAction(named:forRowAt:)`.
+    /// Performs one of the row's named actions (`actionsForRow`) through
+    /// `performAction(named:forRowAt:values:)`, with the fields submitted with it.
     ///
-    ///     try table.performAction(named: "archive", onRow: "todo-17")
+    ///     try table.performAction(named: "rename", onRow: "todo-17", values: ["title": "Buy oat milk"])
     /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/noSuchAction(_:row:)``, or an
     ///   inconsistency in the updates the action reported.
-    public func performAction(named name: String, onRow id: RowID) throws {
+    public func performAction(named name: String, onRow id: RowID, values: [String: String] = [:]) throws {
         let indexPath = try existingIndexPath(forRowID: id)
         guard root.actionsForRow(at: indexPath).contains(where: { $0.name == name }) else {
             throw TableError.noSuchAction(name, row: id)
         }
-        try performBatchUpdates { root.performAction(named: name, forRowAt: indexPath) }
+        try performBatchUpdates { root.performAction(named: name, forRowAt: indexPath, values: values) }
     }
 
     /// Deletes a row that offers deletion (`canEditRow` and editing style `.delete`) by calling

@@ -26,11 +26,19 @@ extension TableView {
         // Every row is read once here; the builder then reads the records of rows it sends from
         // this capture instead of asking the delegates again.
         let currentRecords = captureRecords(of: current)
+        let previousRecords = records
         let updates = diff.updates(
             isSectionChanged: { id in
                 current.sectionIndexes[id].map(sectionContent(at:)) != sectionRecords[id]
             },
-            isRowChanged: { id in currentRecords[id] != records[id] }
+            isRowChanged: { id in
+                // Compared in place: copying two records out of the dictionaries would cost
+                // more than the comparison, for every row.
+                guard let old = previousRecords.index(forKey: id), let new = currentRecords.index(forKey: id) else {
+                    return true
+                }
+                return previousRecords.values[old] != currentRecords.values[new]
+            }
         )
         guard let updates else {
             reloadEverything()

@@ -81,6 +81,15 @@ extension TableView: TableContext {
         record { $0.movedSections.append((section, newSection)) }
     }
 
+    /// Remembers a path on this site in ``shownLocation``; other addresses are ignored.
+    public func show(_ location: String) {
+        // "//host" and "/\host" are other sites to a browser.
+        let bytes = Array(location.utf8.prefix(2))
+        guard bytes.first == UInt8(ascii: "/"), bytes.count < 2 || (bytes[1] != UInt8(ascii: "/") && bytes[1] != UInt8(ascii: "\\")) else { return }
+        guard !location.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return }
+        shownLocation = location
+    }
+
     /// Adds to the open batch, or commits at once outside a batch, as UIKit does.
     func record(_ change: (inout BatchUpdates) -> Void) {
         change(&pendingUpdates)
@@ -107,14 +116,19 @@ extension TableView: TableContext {
     /// Builds the changeset of `updates` from the committed state to `current` and commits it.
     /// - Parameter record: reads a row's content at an index path in `current`.
     func commit(_ updates: BatchUpdates, to current: TableSnapshot, record: (IndexPath) -> RowRecord) throws {
+        // Handing the builder the only reference to the records lets it update them in place;
+        // a copy of every record per commit costs more than the rest of a large diff.
+        var updatedRecords: [RowID: RowRecord] = [:]
+        swap(&updatedRecords, &records)
         do {
-            let result = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
-                .build(previousRecords: records, record: record)
+            let changeset = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
+                .build(records: &updatedRecords, record: record)
             snapshot = current
-            records = result.records
-            refreshSectionRecords(after: result.changeset)
-            publish(result.changeset)
+            records = updatedRecords
+            refreshSectionRecords(after: changeset)
+            publish(changeset)
         } catch {
+            records = updatedRecords
             reloadEverything(force: true)
             throw error
         }

@@ -40,6 +40,10 @@ public final class TableView {
     var batchDepth = 0
     var pendingUpdates = BatchUpdates()
 
+    /// Where the last ``selectRow(_:)`` asked to lead the person who selected, through
+    /// ``TableContext/show(_:)``; nil when it asked for nothing. The HTTP layer redirects there.
+    public internal(set) var shownLocation: String?
+
     /// Creates a table over a delegate tree, prepares it and reads its initial state.
     ///
     /// `version` is the version of this initial state. A server that restarts can start above any

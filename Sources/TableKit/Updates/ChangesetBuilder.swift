@@ -6,12 +6,6 @@
 /// the old → new mapping; when an identifier at a mapped position changed anyway, the element is
 /// deleted and inserted instead of being patched under the wrong identity.
 struct ChangesetBuilder {
-    /// The changeset and the row records to keep for the next batch.
-    struct Result {
-        var changeset: Changeset
-        var records: [RowID: RowRecord]
-    }
-
     /// Row updates that refer to one section before the batch.
     private struct OldSectionRows {
         var deleted = Set<Int>()
@@ -39,8 +33,10 @@ struct ChangesetBuilder {
     // Row mapping, filled by `mapRows`.
     private var oldRows: [OldSectionRows] = []
     private var newRows: [NewSectionRows] = []
-    private var rowTarget: [IndexPath: IndexPath] = [:]
-    private var rowSource: [IndexPath: IndexPath] = [:]
+    // Where each old row ends up and where each new row comes from, by section then row: arrays
+    // rather than dictionaries, as every row of a large table is mapped.
+    private var rowTarget: [[IndexPath?]] = []
+    private var rowSource: [[IndexPath?]] = []
 
     init(old: TableSnapshot, new: TableSnapshot, updates: BatchUpdates) {
         self.old = old
@@ -50,14 +46,16 @@ struct ChangesetBuilder {
 
     /// Validates the batch and builds the changeset.
     /// - Parameters:
-    ///   - previousRecords: the rows' content at the last commit.
+    ///   - records: the rows' content at the last commit; on return, the content to keep for the
+    ///     next batch. Updated in place so that a large table's records are not copied; left
+    ///     untouched when the batch is rejected.
     ///   - record: reads a row's current content at an index path after the batch.
     /// - Throws: ``TableError/inconsistentBatch(_:)``.
-    func build(previousRecords: [RowID: RowRecord], record: (IndexPath) -> RowRecord) throws -> Result {
+    func build(records: inout [RowID: RowRecord], record: (IndexPath) -> RowRecord) throws -> Changeset {
         var builder = self
         try builder.mapSections()
         try builder.mapRows()
-        return builder.operations(previousRecords: previousRecords, record: record)
+        return builder.operations(records: &records, record: record)
     }
 
     // MARK: Validation and mapping
@@ -117,6 +115,8 @@ struct ChangesetBuilder {
     private mutating func mapRows() throws {
         oldRows = Array(repeating: OldSectionRows(), count: old.sections.count)
         newRows = Array(repeating: NewSectionRows(), count: new.sections.count)
+        rowTarget = old.sections.map { Array(repeating: nil, count: $0.rows.count) }
+        rowSource = new.sections.map { Array(repeating: nil, count: $0.rows.count) }
         func checkOld(_ path: IndexPath, _ use: String) throws {
             guard old.rowID(at: path) != nil else {
                 throw TableError.inconsistentBatch("cannot \(use) row \(path): it does not exist before the update.")
@@ -152,8 +152,8 @@ struct ChangesetBuilder {
             try checkNew(move.to, "move")
             oldRows[move.from.section].movedOut[move.from.row] = move.to
             newRows[move.to.section].movedIn[move.to.row] = move.from
-            rowTarget[move.from] = move.to
-            rowSource[move.to] = move.from
+            rowTarget[move.from.section][move.from.row] = move.to
+            rowSource[move.to.section][move.to.row] = move.from
         }
         for id in updates.reconfiguredRows where old.rowPaths[id] == nil || new.rowPaths[id] == nil {
             throw TableError.inconsistentBatch("cannot reconfigure row \(id): it does not exist both before and after the update.")
@@ -177,10 +177,8 @@ struct ChangesetBuilder {
             let staying = (0..<before).filter { !removed.deleted.contains($0) && removed.movedOut[$0] == nil }
             let slots = (0..<after).filter { !added.inserted.contains($0) && added.movedIn[$0] == nil }
             for (from, to) in zip(staying, slots) {
-                let source = IndexPath(section: oldSection, row: from)
-                let destination = IndexPath(section: newSection, row: to)
-                rowTarget[source] = destination
-                rowSource[destination] = source
+                rowTarget[oldSection][from] = IndexPath(section: newSection, row: to)
+                rowSource[newSection][to] = IndexPath(section: oldSection, row: from)
             }
         }
     }
@@ -215,24 +213,30 @@ struct ChangesetBuilder {
 
     // MARK: Operations
 
-    private func operations(previousRecords: [RowID: RowRecord], record: (IndexPath) -> RowRecord) -> Result {
+    private func operations(records: inout [RowID: RowRecord], record: (IndexPath) -> RowRecord) -> Changeset {
         var operations: [Changeset.Operation] = []
         var freshRows = Set<IndexPath>()
+        // Asked once per section rather than once per row.
+        let removed = old.sections.indices.map { isRemoved(old: $0) }
+        let whole = new.sections.indices.map { isRenderedWhole(new: $0) }
 
         // 1. Removals, so that every later placement refers to elements that stay.
-        for section in old.sections.indices where isRemoved(old: section) {
+        for section in old.sections.indices where removed[section] {
             operations.append(.deleteSection(old.sections[section].id))
         }
-        for (source, destination) in rowTarget.sorted(by: { $0.key < $1.key }) where !isRemoved(old: source.section) {
-            let moved = oldRows[source.section].movedOut[source.row] != nil
-            let destinationIsWhole = isRenderedWhole(new: destination.section)
-            if (moved && destinationIsWhole)
-                || (!destinationIsWhole && rowIdentityChanged(from: source, to: destination)) {
-                operations.append(.deleteRow(old.sections[source.section].rows[source.row]))
+        for section in old.sections.indices where !removed[section] {
+            for (row, destination) in rowTarget[section].enumerated() {
+                guard let destination else { continue }
+                let moved = oldRows[section].movedOut[row] != nil
+                if (moved && whole[destination.section])
+                    || (!whole[destination.section]
+                        && rowIdentityChanged(from: IndexPath(section: section, row: row), to: destination)) {
+                    operations.append(.deleteRow(old.sections[section].rows[row]))
+                }
             }
         }
-        for section in old.sections.indices where !isRemoved(old: section) {
-            guard let target = sectionTarget[section], !isRenderedWhole(new: target) else { continue }
+        for section in old.sections.indices where !removed[section] {
+            guard let target = sectionTarget[section], !whole[target] else { continue }
             for row in oldRows[section].deleted.sorted() {
                 operations.append(.deleteRow(old.sections[section].rows[row]))
             }
@@ -245,21 +249,21 @@ struct ChangesetBuilder {
             let placement: SectionPlacement = section == 0 ? .start : .after(new.sections[section - 1].id)
             if isInserted(new: section) {
                 operations.append(.insertSection(new.sections[section].id, placement: placement))
-            } else if movedSectionDestinations.contains(section) && !isRenderedWhole(new: section) {
+            } else if movedSectionDestinations.contains(section) && !whole[section] {
                 operations.append(.moveSection(new.sections[section].id, placement: placement))
             }
         }
 
         // 3. Rows in their final order inside sections that are not sent whole.
-        for section in new.sections.indices where !isRenderedWhole(new: section) {
+        for section in new.sections.indices where !whole[section] {
             let rows = new.sections[section].rows
             let sectionID = new.sections[section].id
             for row in rows.indices {
                 let path = IndexPath(section: section, row: row)
                 let placement: RowPlacement = row == 0 ? .start : .after(rows[row - 1])
-                if let source = rowSource[path] {
+                if let source = rowSource[section][row] {
                     let moved = newRows[section].movedIn[row] != nil
-                    if isRemoved(old: source.section) || rowIdentityChanged(from: source, to: path) {
+                    if removed[source.section] || rowIdentityChanged(from: source, to: path) {
                         operations.append(.insertRow(rows[row], section: sectionID, placement: placement))
                         freshRows.insert(path)
                     } else if moved {
@@ -275,30 +279,30 @@ struct ChangesetBuilder {
         // 4. Reloaded and reconfigured rows, only when their content really changed, top to
         // bottom as they end up. Rows sent afresh or inside a section sent whole are skipped.
         var candidates = Set(updates.reconfiguredRows.compactMap { new.rowPaths[$0] })
-        for section in old.sections.indices where !isRemoved(old: section) {
+        for section in old.sections.indices where !removed[section] {
             for row in oldRows[section].reloaded {
-                if let destination = rowTarget[IndexPath(section: section, row: row)] {
+                if let destination = rowTarget[section][row] {
                     candidates.insert(destination)
                 }
             }
         }
-        var records = previousRecords
+        // Each candidate is a different row, so `records` still holds its previous content here.
         for destination in candidates.sorted()
-        where !isRenderedWhole(new: destination.section) && !freshRows.contains(destination) {
+        where !whole[destination.section] && !freshRows.contains(destination) {
             let current = record(destination)
-            if previousRecords[current.id] != current {
+            if records[current.id] != current {
                 operations.append(.replaceRow(current.id))
             }
             records[current.id] = current
         }
 
         // 5. Reloaded sections that kept their identity.
-        for section in new.sections.indices where isRenderedWhole(new: section) && !isInserted(new: section) {
+        for section in new.sections.indices where whole[section] && !isInserted(new: section) {
             operations.append(.replaceSection(new.sections[section].id))
         }
 
-        refresh(&records, freshRows: freshRows, record: record)
-        return Result(changeset: Changeset(operations), records: records)
+        refresh(&records, freshRows: freshRows, wholeSections: whole, record: record)
+        return Changeset(operations)
     }
 
     private func removalPosition(_ operation: Changeset.Operation) -> (Int, Int, Int) {
@@ -314,18 +318,34 @@ struct ChangesetBuilder {
     }
 
     /// Re-reads rows the client receives afresh and drops rows that are gone.
-    private func refresh(_ records: inout [RowID: RowRecord], freshRows: Set<IndexPath>, record: (IndexPath) -> RowRecord) {
-        for (sectionIndex, section) in new.sections.enumerated() {
-            let whole = isRenderedWhole(new: sectionIndex)
+    private func refresh(
+        _ records: inout [RowID: RowRecord], freshRows: Set<IndexPath>, wholeSections: [Bool], record: (IndexPath) -> RowRecord
+    ) {
+        for (sectionIndex, section) in new.sections.enumerated() where wholeSections[sectionIndex] {
             for (rowIndex, id) in section.rows.enumerated() {
-                let path = IndexPath(section: sectionIndex, row: rowIndex)
-                if whole || freshRows.contains(path) || records[id] == nil {
-                    records[id] = record(path)
+                records[id] = record(IndexPath(section: sectionIndex, row: rowIndex))
+            }
+        }
+        for path in freshRows {
+            records[new.sections[path.section].rows[path.row]] = record(path)
+        }
+        // Every record kept belongs to an old row or was just read, so counts tell whether rows
+        // are gone or, after a batch that misreported identities, missing; only then is every
+        // row visited. Removing gone rows one by one keeps the dictionary's storage, where
+        // filtering would copy every record.
+        if records.count > new.rowPaths.count {
+            for section in old.sections {
+                for id in section.rows where new.rowPaths[id] == nil {
+                    records.removeValue(forKey: id)
                 }
             }
         }
-        if records.count > new.rowPaths.count {
-            records = records.filter { new.rowPaths[$0.key] != nil }
+        if records.count < new.rowPaths.count {
+            for (sectionIndex, section) in new.sections.enumerated() {
+                for (rowIndex, id) in section.rows.enumerated() where records.index(forKey: id) == nil {
+                    records[id] = record(IndexPath(section: sectionIndex, row: rowIndex))
+                }
+            }
         }
     }
 }

@@ -29,7 +29,8 @@ struct TableDiff {
     /// How sections correspond. A section sent whole (inserted, deleted or reloaded) carries its
     /// rows, so rows only need describing where a side is not whole.
     private struct SectionMatch {
-        /// For each old section, the new section it stays or moves to without being sent whole.
+        /// For each old section whose element the client keeps, the new section it becomes:
+        /// staying, moving or reloaded in place; nil when it is deleted.
         var target: [Int?]
         var isWholeOld: [Bool]
         var isWholeNew: [Bool]
@@ -66,6 +67,7 @@ struct TableDiff {
                 match.isWholeNew[pair.new] = false
             case (true, true):
                 updates.reloadedSections.append(pair.old)
+                match.target[pair.old] = pair.new
             case (false, true):
                 // UIKit forbids reloading a moved section; sent whole either way, a delete and an
                 // insert cost the client the same as a move and a replace.
@@ -77,10 +79,23 @@ struct TableDiff {
     }
 
     private func matchRows(_ sections: SectionMatch, isChanged: (RowID) -> Bool, into updates: inout BatchUpdates) {
-        // Rows leaving sections that are not sent whole: deleted, staying or moving.
-        for (sectionIndex, section) in old.sections.enumerated() where !sections.isWholeOld[sectionIndex] {
+        // Rows leaving sections whose element stays: deleted, staying or moving. Rows of deleted
+        // sections go with them.
+        for (sectionIndex, section) in old.sections.enumerated() {
+            guard let targetSection = sections.target[sectionIndex] else { continue }
             let targets = section.rows.map { new.rowPaths[$0] }
-            let stays = stayingRows(targets, into: sections.target[sectionIndex])
+            if sections.isWholeOld[sectionIndex] {
+                // Reloaded in place, it is replaced only after everything else is placed: a row
+                // bound for another section sent whole must leave it first, or the document
+                // would hold the row twice in between.
+                for (row, target) in targets.enumerated() {
+                    if let target, target.section != targetSection, sections.isWholeNew[target.section] {
+                        updates.movedRows.append((IndexPath(section: sectionIndex, row: row), target))
+                    }
+                }
+                continue
+            }
+            let stays = stayingRows(targets, into: targetSection)
             for (row, target) in targets.enumerated() where !stays[row] {
                 let source = IndexPath(section: sectionIndex, row: row)
                 if let target {
@@ -112,9 +127,8 @@ struct TableDiff {
 
     /// Which rows of an old section keep their place: those that stay in its target section and
     /// belong to the longest run in unchanged relative order.
-    private func stayingRows(_ targets: [IndexPath?], into targetSection: Int?) -> [Bool] {
+    private func stayingRows(_ targets: [IndexPath?], into targetSection: Int) -> [Bool] {
         var stays = Array(repeating: false, count: targets.count)
-        guard let targetSection else { return stays }
         var candidates: [Int] = []
         var newRows: [Int] = []
         for (row, target) in targets.enumerated() {

@@ -8,6 +8,10 @@ public struct LiveSettings: Sendable {
     public var pageRowLimit = 100
     /// The most rows one section request may ask for.
     public var maxRowsPerRequest = 1000
+    /// The most variants of one page kept live at once. Past it, making a new variant drops the
+    /// least recently used ones that nobody is subscribed to (a page whose variants come from open
+    /// query values, such as filters, would otherwise keep a table for every value ever asked).
+    public var maxVariantsPerPage = 32
 
     /// The defaults.
     public init() {}

@@ -18,6 +18,9 @@ public actor PageHost {
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
     private nonisolated let refreshQueued = Atomic<Bool>(false)
+    // The feed observation, removed when the host goes (``PageHosts`` drops unwatched variants).
+    private nonisolated let changes: ChangeFeed?
+    private nonisolated let changesToken = Atomic<UInt64>(0)
 
     init(definition: PageDefinition, variant: PageVariant, settings: LiveSettings, logger: Logger) throws {
         self.variant = variant
@@ -27,12 +30,19 @@ public actor PageHost {
         self.table = table
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
         self.channel = LiveChannel(latestID: table.version, logCapacity: settings.patchLogCapacity, subscriberBufferLimit: settings.subscriberBufferLimit)
+        self.changes = definition.changes
         // The table calls back synchronously from inside this actor's own methods (an action, or a
         // cell update scheduled with `perform`), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
             self.assumeIsolated { $0.publish(changeset) }
         }
-        definition.changes?.observe { [weak self] in self?.queueRefresh() }
+        if let token = definition.changes?.observe({ [weak self] in self?.queueRefresh() }) {
+            changesToken.store(token, ordering: .relaxed)
+        }
+    }
+
+    deinit {
+        changes?.removeObserver(changesToken.load(ordering: .relaxed))
     }
 
     /// Re-reads the table's data soon, once however many changes were announced meanwhile.
@@ -64,17 +74,24 @@ public actor PageHost {
 
     // MARK: Rendering
 
-    /// The whole page in `format`, with its version.
-    func renderPage(as format: RenderFormat) -> [UInt8] {
+    /// The whole page in `format`, with its version; each section shows at most `limit` rows
+    /// (``LiveSettings/pageRowLimit`` when nil).
+    func renderPage(as format: RenderFormat, limit: Int? = nil) -> [UInt8] {
+        var context = renderContext
+        if let limit { context.rowLimit = limit }
         var out = OutputBuffer()
-        TableRenderer(table: table, context: renderContext).renderPage(as: format, into: &out)
+        TableRenderer(table: table, context: context).renderPage(as: format, into: &out)
         return out.bytes
     }
 
-    /// One section, paged after a row.
+    /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
     func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat) throws -> [UInt8] {
         var out = OutputBuffer()
-        try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
+        if let source = table.root as? any RowPagingSource, let rows = try source.table(ofRowsIn: id, after: after, limit: limit) {
+            try TableRenderer(table: rows, context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
+        } else {
+            try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
+        }
         return out.bytes
     }
 
@@ -87,8 +104,14 @@ public actor PageHost {
 
     // MARK: Actions
 
-    func selectRow(_ id: RowID) -> SelectionOutcome { table.selectRow(id) }
-    func performAction(named name: String, onRow id: RowID) throws { try table.performAction(named: name, onRow: id) }
+    /// Selects a row; `location` is where the delegate asked to lead the person who selected.
+    func selectRow(_ id: RowID) -> (outcome: SelectionOutcome, location: String?) {
+        let outcome = table.selectRow(id)
+        return (outcome, table.shownLocation)
+    }
+    func performAction(named name: String, onRow id: RowID, values: [String: String]) throws {
+        try table.performAction(named: name, onRow: id, values: values)
+    }
     func deleteRow(_ id: RowID) throws { try table.deleteRow(id) }
     func moveRow(_ id: RowID, toSection section: SectionID, placement: RowPlacement) throws {
         try table.moveRow(id, toSection: section, placement: placement)

@@ -1,13 +1,31 @@
 import Logging
 import Synchronization
 
-/// The live hosts, one per page variant, made on first use.
+/// The live hosts, one per page variant, made on first use; at most
+/// ``LiveSettings/maxVariantsPerPage`` per page unless more have subscribers.
 final class PageHosts: Sendable {
     let registry: PageRegistry
     let settings: LiveSettings
-    private let hosts = Mutex<[PageVariant: PageHost]>([:])
+    private let state = Mutex(State())
 
     let logger: Logger
+
+    private struct Entry {
+        let host: PageHost
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var hosts: [PageVariant: Entry] = [:]
+        // Increases with every lookup; orders hosts by last use without reading a clock.
+        var uses: UInt64 = 0
+
+        mutating func use(_ variant: PageVariant) -> PageHost? {
+            uses += 1
+            hosts[variant]?.lastUse = uses
+            return hosts[variant]?.host
+        }
+    }
 
     init(registry: PageRegistry, settings: LiveSettings, logger: Logger) {
         self.registry = registry
@@ -16,17 +34,32 @@ final class PageHosts: Sendable {
     }
 
     /// The hosts made so far.
-    var all: [PageHost] { hosts.withLock { Array($0.values) } }
+    var all: [PageHost] { state.withLock { $0.hosts.values.map(\.host) } }
 
     /// The host of `variant`, creating its table on first use.
     func host(for variant: PageVariant, definition: PageDefinition) throws -> PageHost {
-        if let host = hosts.withLock({ $0[variant] }) { return host }
+        if let host = state.withLock({ $0.use(variant) }) { return host }
         // Built outside the lock: a page's factory may be slow (it may read a database).
         let made = try PageHost(definition: definition, variant: variant, settings: settings, logger: logger)
-        return hosts.withLock { hosts in
-            if let existing = hosts[variant] { return existing }
-            hosts[variant] = made
+        return state.withLock { state in
+            if let existing = state.use(variant) { return existing }
+            evictUnwatched(ofPage: variant.page, keeping: settings.maxVariantsPerPage - 1, from: &state)
+            state.uses += 1
+            state.hosts[variant] = Entry(host: made, lastUse: state.uses)
             return made
+        }
+    }
+
+    /// Drops the least recently used hosts of `page` without subscribers until at most `keeping`
+    /// remain. A dropped host's table is freed once the requests using it finish; a client that
+    /// comes back gets a fresh table, and one that reconnects with an old event id a `reset`.
+    private func evictUnwatched(ofPage page: String, keeping: Int, from state: inout State) {
+        let ofPage = state.hosts.filter { $0.key.page == page }
+        guard ofPage.count > keeping else { return }
+        let unwatched = ofPage.filter { $0.value.host.channel.subscriberCount == 0 }
+            .sorted { $0.value.lastUse < $1.value.lastUse }
+        for (variant, _) in unwatched.prefix(ofPage.count - max(0, keeping)) {
+            state.hosts[variant] = nil
         }
     }
 }

@@ -11,6 +11,12 @@ import TableKit
 public struct PageDefinition: Sendable {
     /// Builds the table for one variant; called once per variant, inside that variant's host.
     public typealias TableFactory = @Sendable (PageVariant) throws -> TableView
+    /// Chooses variant parameters that no fixed list of values can name (a filter on any column,
+    /// a sort key) from a request's whole query: returns the chosen parameters, leaving out those
+    /// at their default so equal shapes give equal variants, or throws a message for the client.
+    /// It sees every query item, so it ignores the ones that are not about the page's shape
+    /// (`after`, `limit`, `format`, `lastEventId`).
+    public typealias VariantResolver = @Sendable ([String: String]) throws(VariantError) -> [String: String]
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.
     public let name: String
@@ -21,6 +27,11 @@ public struct PageDefinition: Sendable {
     /// The query parameters that change the table's shape, each with its allowed values; the
     /// first value is the default, e.g. `["layout": ["list", "sections"]]`.
     public let variants: [String: [String]]
+    /// Chooses open-ended variant parameters; nil when ``variants`` says everything.
+    ///
+    /// Every distinct answer is a variant with a live table of its own. The service keeps a bounded
+    /// number of them per page (see ``LiveSettings/maxVariantsPerPage``), dropping unwatched ones.
+    public let resolveVariant: VariantResolver?
     /// Builds a variant's table.
     public let makeTable: TableFactory
     /// Where changes to the page's data are announced; nil for pages whose data lives only in
@@ -30,8 +41,9 @@ public struct PageDefinition: Sendable {
     /// Creates a page definition.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
-        changes: ChangeFeed? = nil, makeTable: @escaping TableFactory
+        resolveVariant: VariantResolver? = nil, changes: ChangeFeed? = nil, makeTable: @escaping TableFactory
     ) {
+        self.resolveVariant = resolveVariant
         self.changes = changes
         self.name = name
         self.title = title
@@ -53,11 +65,24 @@ public struct PageDefinition: Sendable {
             }
             chosen[parameter] = value
         }
+        if let resolveVariant {
+            do {
+                chosen.merge(try resolveVariant(query)) { fixed, _ in fixed }
+            } catch {
+                return .failure(error)
+            }
+        }
         return .success(PageVariant(page: name, parameters: chosen, defaults: variants.mapValues { $0[0] }))
     }
 
-    /// A query value outside a page's declared variants.
-    struct VariantError: Error {
-        let message: String
+    /// A query value outside a page's declared variants, with a message for the client.
+    public struct VariantError: Error {
+        /// Says what is wrong and what is allowed; sent with status 400.
+        public let message: String
+
+        /// Creates an error with the message the client sees.
+        public init(message: String) {
+            self.message = message
+        }
     }
 }

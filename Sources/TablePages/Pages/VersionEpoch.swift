@@ -4,15 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Where this run's table versions start: the Unix time in milliseconds when the process started.
+/// Where table versions start: the Unix time in milliseconds when the table is made.
 ///
-/// Versions are event ids. Starting each run above the last one's (unless it published more than a
-/// thousand patches per second on average) means a `Last-Event-ID` from before a restart is seen
-/// as too old and answered with `reset`, never replayed against different patches.
+/// Versions are event ids. Starting each table above the versions of any earlier table of the same
+/// variant (unless that one published more than a thousand patches per second on average) means a
+/// `Last-Event-ID` from before a restart, or from a variant's table that was dropped and made again,
+/// is seen as too old and answered with `reset`, never replayed against different patches.
 enum VersionEpoch {
-    static let current: Int = {
+    /// The version a table made now starts at.
+    static var now: Int {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
-    }()
+    }
 }

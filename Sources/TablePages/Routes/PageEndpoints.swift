@@ -30,10 +30,11 @@ struct PageEndpoints: Sendable {
 
     func page(_ request: Request) async throws -> Response {
         let (definition, host) = try resolve(request)
+        let limit = try Self.rowLimit(request.query, settings: settings)
         if request.prefersJSON {
-            return .json(await host.renderPage(as: .json))
+            return .json(await host.renderPage(as: .json, limit: limit))
         }
-        let fragment = await host.renderPage(as: .html)
+        let fragment = await host.renderPage(as: .html, limit: limit)
         return PageDocument.page(definition: definition, variant: host.variant, registry: registry, fragment: fragment)
     }
 
@@ -42,13 +43,7 @@ struct PageEndpoints: Sendable {
         let section = try Self.sectionID(request)
         let query = request.query
         let after = try query["after"].map { try Self.validID($0, what: "after") }.map { RowID($0) }
-        var limit = settings.pageRowLimit
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
-                throw HTTPError(400, "limit must be a whole number from 1 to \(settings.maxRowsPerRequest).")
-            }
-            limit = value
-        }
+        let limit = try Self.rowLimit(query, settings: settings) ?? settings.pageRowLimit
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
@@ -97,9 +92,10 @@ struct PageEndpoints: Sendable {
         let (_, host) = try resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
-        switch await host.selectRow(row) {
+        let (outcome, location) = await host.selectRow(row)
+        switch outcome {
         case .selected:
-            return await done(request, input: input, host: host)
+            return await done(request, input: input, host: host, location: location)
         case .vetoed:
             throw HTTPError(409, "Row \u{201C}\(row)\u{201D} cannot be selected.")
         case .unknownRow:
@@ -112,7 +108,9 @@ struct PageEndpoints: Sendable {
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
-        try await mapTableErrors { try await host.performAction(named: name, onRow: row) }
+        var values = input.fields
+        values["_method"] = nil
+        try await mapTableErrors { try await host.performAction(named: name, onRow: row, values: values) }
         return await done(request, input: input, host: host)
     }
 
@@ -168,12 +166,17 @@ struct PageEndpoints: Sendable {
         return Response(status: 204)
     }
 
-    /// The answer to a successful action: back to the page for a form, the new version for a script.
-    private func done(_ request: Request, input: ActionInput, host: PageHost) async -> Response {
+    /// The answer to a successful action: back to the page (or to the `location` the delegate
+    /// showed) for a form, the new version (and that location, for the client to follow) for a script.
+    private func done(_ request: Request, input: ActionInput, host: PageHost, location: String? = nil) async -> Response {
         if input.isForm && !request.prefersJSON {
-            return .redirect(to: host.variant.url)
+            return .redirect(to: location ?? host.variant.url)
         }
-        return .json(#"{"ok":true,"version":"# + String(await host.version) + "}")
+        var json = #"{"ok":true,"version":"# + String(await host.version)
+        if let location {
+            json += #","location":""# + JSONString.escape(location) + "\""
+        }
+        return .json(json + "}")
     }
 
     // MARK: Resolving
@@ -195,6 +198,15 @@ struct PageEndpoints: Sendable {
             logger.error("page \(name) could not be built: \(error)")
             throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
         }
+    }
+
+    /// The `limit` query value, rows per section in one response; nil when not given.
+    private static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
+        guard let text = query["limit"] else { return nil }
+        guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
+            throw HTTPError(400, "limit must be a whole number from 1 to \(settings.maxRowsPerRequest).")
+        }
+        return value
     }
 
     private static func rowID(_ request: Request) throws(HTTPError) -> RowID {

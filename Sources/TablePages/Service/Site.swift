@@ -19,6 +19,12 @@ public struct Site: Sendable {
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
         router.immediate(.get, "/healthz") { _ in .json(#"{"status":"ok"}"#) }
+        // The API description is a file in Public/, served at the conventional address.
+        router.immediate(.get, "/openapi.json") { request in
+            var file = request
+            file.parameters["path"] = "openapi.json"
+            return files.respond(to: file)
+        }
         router.immediate(.get, "/") { request in
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }

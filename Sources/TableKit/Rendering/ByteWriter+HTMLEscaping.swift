@@ -1,0 +1,47 @@
+extension ByteWriter {
+    /// Writes text escaped for HTML text and quoted attribute values; see
+    /// ``OutputBuffer/appendEscapedHTML(_:)``. Reserve ``maxEscapedCount(_:)``.
+    mutating func writeEscapedHTML(_ text: String) {
+        withUTF8(of: text) { writeEscapedHTML(utf8: $0) }
+    }
+
+    /// Writes UTF-8 escaped for HTML, scanning once and copying escape-free runs in bulk.
+    /// Reserve six bytes per input byte.
+    mutating func writeEscapedHTML(utf8 input: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        let end = input.count
+        while index < end {
+            let byte = input[index]
+            // Every byte that may need escaping is at most '>' (0x3E) or starts U+2028/9 (0xE2).
+            if byte > 0x3E && byte != 0xE2 {
+                index += 1
+                continue
+            }
+            let replacement: StaticString
+            var width = 1
+            switch byte {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            case 0xE2 where index + 2 < end && input[index + 1] == 0x80 && input[index + 2] == 0xA8:
+                replacement = "&#x2028;"
+                width = 3
+            case 0xE2 where index + 2 < end && input[index + 1] == 0x80 && input[index + 2] == 0xA9:
+                replacement = "&#x2029;"
+                width = 3
+            default:
+                index += 1
+                continue
+            }
+            write(UnsafeBufferPointer(rebasing: input[runStart..<index]))
+            write(replacement)
+            index += width
+            runStart = index
+        }
+        write(UnsafeBufferPointer(rebasing: input[runStart..<end]))
+    }
+
+}

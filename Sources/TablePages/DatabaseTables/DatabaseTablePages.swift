@@ -1,0 +1,75 @@
+import Logging
+import TableKit
+import TableStore
+
+/// Serves every table of a SQLite database as a page: `/pages/{table}` shows the table's rows, in
+/// key order (the rowid, or the primary key) unless the query says otherwise:
+///
+/// - `?sort=col` / `?sort=-col` orders by a column (the key breaks ties), `?group=col` makes one
+///   section per value of `col` (at most ``DatabaseTableReader/maxSections``), `?col=value` keeps the
+///   rows whose `col` equals `value`; several filters must all hold. An unknown column is a 400.
+/// - `?limit=N` (1…1000, default 100) sets the rows per section in one response; the `next` link of
+///   a section pages on by keyset (`/pages/{table}/sections/{section}?after={row}&limit=N`), so a
+///   page deep in a million rows is as fast as the first.
+/// - Row ids are the rowid (`42`); in a WITHOUT ROWID table they encode the primary key (see
+///   ``DatabaseValueCoding``). Section ids are `all`, or the encoded group value.
+/// - Each row is a `record` cell: HTML shows every column (NULL marked, long text cut, a blob as
+///   its size); JSON `fields` carry the values themselves (numbers, `null`, whole text, base64 blobs).
+///
+/// The live table of each variant holds only its first rows (1,000, or 100 per group) and the
+/// count of the rest, so a million-row table opens at once: the page ends with a `next` link whose
+/// `data-remaining` sizes the placeholder the client scrolls through. When the database changes —
+/// through this server or any other process — every open variant re-reads its first rows and its
+/// counts and publishes the rows that differ.
+///
+///     let store = try Store.openExisting(path: "shop.sqlite", writable: false)
+///     var pages = PageRegistry()
+///     let feed = ChangeFeed()
+///     try DatabaseTablePages.register(store: store, in: &pages, feed: feed)
+///     store.startWatching()
+///
+/// or, in one call, `try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)`.
+///
+/// Tables are read once, when registered: tables created later need a restart. Views and
+/// SQLite's own tables are not served.
+public enum DatabaseTablePages {
+    /// Registers one page per table of `store`'s database, named after the table, and announces the
+    /// store's changes on `feed`; returns the names of the pages, in registration order.
+    @discardableResult
+    public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
+        let schemas = try store.read { try DatabaseTableSchema.all(in: $0) }
+        store.onChange { feed.notify() }
+        for schema in schemas {
+            registry.register(page(for: schema, store: store, feed: feed))
+        }
+        return schemas.map(\.name)
+    }
+
+    /// Opens the SQLite file at `path` (read-only unless `writable`), registers a page per table,
+    /// and starts watching the file, so writes by other processes reach open pages; returns the
+    /// store (stop it with `stopWatching()`).
+    ///
+    ///     try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)
+    /// - Throws: ``TableStore/Store/OpenError`` when the file is missing or not a SQLite database.
+    @discardableResult
+    public static func register(databaseAt path: String, writable: Bool, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")) throws -> Store {
+        let store = try Store.openExisting(path: path, writable: writable, logger: logger)
+        try register(store: store, in: &registry)
+        store.startWatching()
+        return store
+    }
+
+    private static func page(for schema: DatabaseTableSchema, store: Store, feed: ChangeFeed) -> PageDefinition {
+        let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
+        return PageDefinition(
+            name: schema.name,
+            title: schema.name,
+            summary: "Table with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
+            resolveVariant: { query throws(PageDefinition.VariantError) in try DatabaseTableQuery.resolve(query, schema: schema) },
+            changes: feed
+        ) { variant in
+            let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
+            return DatabaseTableSource.makeTable(reader: reader, sections: try reader.window(), version: variant.initialVersion)
+        }
+    }
+}

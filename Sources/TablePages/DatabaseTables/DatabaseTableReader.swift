@@ -1,0 +1,245 @@
+import GRDB
+import TableKit
+import TableStore
+
+/// Reads one variant of a database table: the first rows of each section, and any page of rows
+/// after a given row, by keyset — `WHERE (sort, key) > (last sort, last key) ORDER BY sort, key
+/// LIMIT n` — never by OFFSET, so a page deep in the table costs what the first page costs.
+///
+/// The key (the rowid, or a WITHOUT ROWID table's primary key) is always indexed. A `sort` or
+/// `group` on another column is fast only with an index on that column (on `(group, sort)` for
+/// both); without one, SQLite scans the table for every page.
+///
+/// How many rows follow a page sizes the client's placeholder. Counting them exactly would scan
+/// the rest of the table, so counts stop at ``countBound``: below it they are exact; above it the
+/// rows before the page are counted instead (remaining = section total − rows before), and when
+/// both sides are larger the page is somewhere in the middle and half the section is the estimate.
+struct DatabaseTableReader: Sendable {
+    let store: Store
+    let schema: DatabaseTableSchema
+    let query: DatabaseTableQuery
+
+    /// Rows of an ungrouped page held by its live table: enough for the largest `limit`.
+    static let windowRows = 1000
+    /// Rows per section held by a grouped page's live table.
+    static let groupedWindowRows = 100
+    /// The most sections (groups) a page shows; groups after these are left out.
+    static let maxSections = 100
+    /// Where row counting stops being exact (see the type's description).
+    static let countBound = 10_000
+    /// The section id of an ungrouped page.
+    static let ungroupedSection: SectionID = "all"
+
+    /// The first rows of every section, with each section's row count.
+    func window() throws -> [DatabaseSection] {
+        try store.read { db in
+            let filter = filterClause()
+            var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
+            if let group = query.group {
+                let sql = "SELECT \(SQLIdentifier.quoted(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY 1 ORDER BY 1 LIMIT \(Self.maxSections)"
+                for row in try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(filter.arguments)) {
+                    let value: DatabaseValue = row[0]
+                    sections.append((SectionID(DatabaseValueCoding.encode([value])), value, row[1]))
+                }
+            } else {
+                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema.quotedName)\(filter.sql)", arguments: StatementArguments(filter.arguments)) ?? 0
+                sections.append((Self.ungroupedSection, nil, total))
+            }
+            let limit = query.group == nil ? Self.windowRows : Self.groupedWindowRows
+            return try sections.map { section in
+                let rows = try fetchRows(db, groupValue: section.value, after: nil, limit: limit)
+                return DatabaseSection(
+                    id: section.id, headerTitle: headerTitle(section.value), rows: rows,
+                    rowsAfter: max(0, section.total - rows.count), total: section.total
+                )
+            }
+        }
+    }
+
+    /// The rows of `section` after `after` (from its first row when nil), at most `limit`.
+    /// - Parameter total: the section's row count when known, to estimate the rows that follow.
+    /// - Throws: ``TableKit/TableError/unknownSection(_:)`` when `section` names no section of
+    ///   this variant, ``TableKit/TableError/unknownRow(_:)`` when `after` names no row.
+    func page(of section: SectionID, after: RowID?, limit: Int, total: Int?) throws -> DatabaseSection {
+        let groupValue = try self.groupValue(of: section)
+        let afterKey = try after.map { row in
+            guard let key = key(of: row) else { throw TableError.unknownRow(row) }
+            return key
+        }
+        return try store.read { db in
+            var position: Position?
+            if let after, let afterKey {
+                guard let found = try self.position(ofKey: afterKey, in: db) else { throw TableError.unknownRow(after) }
+                position = found
+            }
+            let rows = try fetchRows(db, groupValue: groupValue, after: position, limit: limit)
+            var rowsAfter = 0
+            if rows.count == limit, let last = rows.last, let lastKey = key(of: last.id),
+               let lastPosition = try self.position(ofKey: lastKey, in: db) {
+                rowsAfter = try estimateRows(after: lastPosition, groupValue: groupValue, total: total, in: db)
+            }
+            return DatabaseSection(id: section, headerTitle: headerTitle(groupValue), rows: rows, rowsAfter: rowsAfter, total: total)
+        }
+    }
+
+    // MARK: Identifiers
+
+    /// The group value a section id stands for; nil for the ungrouped page's section.
+    private func groupValue(of section: SectionID) throws -> DatabaseValue? {
+        if query.group == nil {
+            guard section == Self.ungroupedSection else { throw TableError.unknownSection(section) }
+            return nil
+        }
+        guard let value = DatabaseValueCoding.decode(section.rawValue, count: 1)?.first else { throw TableError.unknownSection(section) }
+        return value
+    }
+
+    /// The id of the row whose key has `values`.
+    private func rowID(key values: [DatabaseValue]) -> RowID {
+        if schema.keyIsRowID, case .int64(let rowid) = values[0].storage {
+            return RowID(String(rowid))
+        }
+        return RowID(DatabaseValueCoding.encode(values))
+    }
+
+    /// The key values a row id encodes, or nil when it is not a row id of this table.
+    private func key(of row: RowID) -> [DatabaseValue]? {
+        if schema.keyIsRowID {
+            return Int64(row.rawValue).map { [$0.databaseValue] }
+        }
+        return DatabaseValueCoding.decode(row.rawValue, count: schema.key.count)
+    }
+
+    private func headerTitle(_ groupValue: DatabaseValue?) -> String? {
+        guard let group = query.group, let groupValue else { return nil }
+        return DatabaseRecordCell.headerTitle(column: group, value: groupValue)
+    }
+
+    // MARK: Queries
+
+    /// Where a row stands in the page's order: its sort value (when sorted by a column) and key.
+    private struct Position {
+        var sortValue: DatabaseValue?
+        var key: [DatabaseValue]
+    }
+
+    /// A piece of SQL with its arguments; values are always arguments, names always quoted.
+    private struct Clause {
+        var sql: String
+        var arguments: [DatabaseValue]
+
+        init(sql: String, arguments: [DatabaseValue]) {
+            self.sql = sql
+            self.arguments = arguments
+        }
+
+        /// ` WHERE t1 AND t2…`, or nothing when there are no terms.
+        init(whereAll terms: [Clause]) {
+            sql = terms.isEmpty ? "" : " WHERE " + terms.map(\.sql).joined(separator: " AND ")
+            arguments = terms.flatMap(\.arguments)
+        }
+    }
+
+    private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
+
+    /// The position of the row with key `key`, or nil when there is no such row.
+    private func position(ofKey key: [DatabaseValue], in db: Database) throws -> Position? {
+        guard let sort = query.sort else { return Position(sortValue: nil, key: key) }
+        let sql = "SELECT \(SQLIdentifier.quoted(sort)) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
+        guard let row = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(key)) else { return nil }
+        return Position(sortValue: row[0] as DatabaseValue, key: key)
+    }
+
+    /// `WHERE` with the filters, or nothing.
+    private func filterClause() -> Clause {
+        Clause(whereAll: filterTerms())
+    }
+
+    /// One `column = ?` term per filter.
+    private func filterTerms() -> [Clause] {
+        query.filters.sorted { $0.key < $1.key }.map { Clause(sql: "\(SQLIdentifier.quoted($0.key)) = ?", arguments: [$0.value.databaseValue]) }
+    }
+
+    /// The filters, the section's group value, and (when given) rows after `position` in the page's
+    /// order (reversed when `reversed`): the rows a page or a count is about.
+    private func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> Clause {
+        var terms = filterTerms()
+        if let group = query.group {
+            terms.append(Clause(sql: "\(SQLIdentifier.quoted(group)) IS ?", arguments: [groupValue ?? .null]))
+        }
+        if let position {
+            terms.append(keysetClause(after: position, descending: query.descending != reversed))
+        }
+        return Clause(whereAll: terms)
+    }
+
+    /// Rows after `position` in the order `sort, key` (descending when asked). SQLite puts NULL
+    /// first in ascending order and last in descending order; the key is never NULL. The range on
+    /// the sort column comes first so an index on it can serve the query.
+    private func keysetClause(after position: Position, descending: Bool) -> Clause {
+        let keyAfter = keyComparison(descending ? "<" : ">")
+        guard let sort = query.sort else { return Clause(sql: keyAfter, arguments: position.key) }
+        let column = SQLIdentifier.quoted(sort)
+        let value = position.sortValue ?? .null
+        switch (value.isNull, descending) {
+        case (true, false):
+            return Clause(sql: "(\(column) IS NOT NULL OR \(keyAfter))", arguments: position.key)
+        case (true, true):
+            return Clause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
+        case (false, false):
+            return Clause(sql: "(\(column) >= ? AND (\(column) > ? OR \(keyAfter)))", arguments: [value, value] + position.key)
+        case (false, true):
+            return Clause(sql: "((\(column) <= ? AND (\(column) < ? OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
+        }
+    }
+
+    /// `key op ?`, or `(k1, k2) op (?, ?)` for a composite key.
+    private func keyComparison(_ comparison: String) -> String {
+        let key = quotedKey
+        if key.count == 1 { return "\(key[0]) \(comparison) ?" }
+        return "(\(key.joined(separator: ", "))) \(comparison) (\(databaseQuestionMarks(count: key.count)))"
+    }
+
+    private func orderBy(reversed: Bool = false) -> String {
+        let direction = query.descending != reversed ? " DESC" : ""
+        let terms = (query.sort.map { [SQLIdentifier.quoted($0)] } ?? []) + quotedKey
+        return " ORDER BY " + terms.map { $0 + direction }.joined(separator: ", ")
+    }
+
+    private func fetchRows(_ db: Database, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
+        let clause = whereClause(groupValue: groupValue, after: position)
+        let columns = (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ")
+        let sql = "SELECT \(columns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(limit)"
+        let keyCount = schema.key.count
+        var rows: [DatabaseSection.Row] = []
+        rows.reserveCapacity(limit)
+        let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(clause.arguments))
+        while let row = try cursor.next() {
+            let values = row.databaseValues
+            rows.append(DatabaseSection.Row(
+                id: rowID(key: Array(values.prefix(keyCount))),
+                cell: DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount))
+            ))
+        }
+        return rows
+    }
+
+    /// How many rows follow `position`: exact below ``countBound``, estimated above it.
+    private func estimateRows(after position: Position, groupValue: DatabaseValue?, total: Int?, in db: Database) throws -> Int {
+        let bound = Self.countBound
+        let following = try boundedCount(after: position, groupValue: groupValue, reversed: false, in: db)
+        guard following >= bound else { return following }
+        guard let total else { return bound }
+        let preceding = try boundedCount(after: position, groupValue: groupValue, reversed: true, in: db)
+        if preceding < bound { return max(bound, total - preceding - 1) }
+        return max(bound, total / 2)
+    }
+
+    /// Rows after `position` (before it when `reversed`), counted up to ``countBound``: walking
+    /// the order from the position, so it costs at most that many index steps.
+    private func boundedCount(after position: Position, groupValue: DatabaseValue?, reversed: Bool, in db: Database) throws -> Int {
+        let clause = whereClause(groupValue: groupValue, after: position, reversed: reversed)
+        let sql = "SELECT count(*) FROM (SELECT 1 FROM \(schema.quotedName)\(clause.sql)\(orderBy(reversed: reversed)) LIMIT \(Self.countBound))"
+        return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(clause.arguments)) ?? 0
+    }
+}

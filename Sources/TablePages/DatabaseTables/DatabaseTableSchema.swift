@@ -1,0 +1,59 @@
+import GRDB
+
+/// One served table as the database describes it: its name, its columns, and the key that
+/// addresses its rows.
+struct DatabaseTableSchema: Sendable {
+    /// The table's name, exactly as in the schema.
+    let name: String
+    /// The column names, in declaration order.
+    let columns: [String]
+    /// The columns that address a row, in order: the rowid (under a name no column shadows), or
+    /// the primary key of a WITHOUT ROWID table. Their values are never NULL.
+    let key: [String]
+    /// Whether `key` is the rowid, so a row id is its decimal number.
+    let keyIsRowID: Bool
+    /// The order of the default variant when it is not the key: the single-column primary key of a
+    /// rowid table whose key is not the rowid itself (e.g. `code TEXT PRIMARY KEY`).
+    let defaultSort: String?
+
+    /// The table's name quoted for SQL.
+    var quotedName: String { SQLIdentifier.quoted(name) }
+
+    /// The column named `name`, matched as SQLite matches names (ASCII case-insensitively), in the
+    /// schema's spelling.
+    func column(named name: String) -> String? {
+        columns.first { $0 == name } ?? columns.first { $0.lowercased() == name.lowercased() }
+    }
+
+    /// Every table of the database except SQLite's own (`sqlite_…`), by name; tables that cannot be
+    /// read (a virtual table whose module is missing) are left out.
+    static func all(in db: Database) throws -> [DatabaseTableSchema] {
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """)
+        return names.compactMap { try? schema(of: $0, in: db) }
+    }
+
+    private static func schema(of name: String, in db: Database) throws -> DatabaseTableSchema {
+        // The pragma's table-valued form takes the name as an argument: GRDB's `columns(in:)`
+        // quotes names without doubling their quotes. `hidden` 1 marks a virtual table's hidden
+        // columns; generated columns (2, 3) are shown.
+        let info = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [name])
+        let columns: [String] = info.map { $0["name"] }
+        let primaryKey = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+        let lowercased = Set(columns.map { $0.lowercased() })
+        // A column may be called `rowid`; SQLite then still answers to the other two aliases.
+        if let alias = ["rowid", "_rowid_", "oid"].first(where: { !lowercased.contains($0) }),
+           (try? db.makeStatement(sql: "SELECT \(alias) FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil {
+            // An `INTEGER PRIMARY KEY` is the rowid itself; another single-column key orders the page.
+            let isRowIDAlias = primaryKey.count == 1
+                && info.contains { ($0["name"] as String) == primaryKey[0] && ($0["type"] as String).uppercased() == "INTEGER" }
+            return DatabaseTableSchema(
+                name: name, columns: columns, key: [alias], keyIsRowID: true,
+                defaultSort: primaryKey.count == 1 && !isRowIDAlias ? primaryKey[0] : nil
+            )
+        }
+        // WITHOUT ROWID: its primary key is NOT NULL and unique.
+        return DatabaseTableSchema(name: name, columns: columns, key: primaryKey, keyIsRowID: false, defaultSort: nil)
+    }
+}

@@ -1,0 +1,62 @@
+import TableKit
+
+/// The root delegate of a database page: sections of rows read by a ``DatabaseTableReader``.
+///
+/// As a page's live root it holds the first rows of each section (the window), re-reads them when
+/// the database changes (``ReloadableDataSource``), counts the rest as rows after the window
+/// (``TableKit/TableWindowDataSource``) and serves every later page by a keyset query
+/// (``RowPagingSource``) in a table of its own, rendered with the same cells. Rows show but are
+/// not selectable or editable: the page reads the database and never writes it.
+final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource {
+    private let reader: DatabaseTableReader
+    private var sections: [DatabaseSection]
+    // One estimate for every row: a record cell's height grows with its column count.
+    private let estimatedRowHeight: TableHeight
+
+    /// A source over sections already read.
+    init(reader: DatabaseTableReader, sections: [DatabaseSection]) {
+        self.reader = reader
+        self.sections = sections
+        let columnLines = (reader.schema.columns.count + 2) / 3
+        estimatedRowHeight = .points(Double(16 + 22 * max(1, columnLines)))
+    }
+
+    /// A table showing `sections`, with the record cell kind registered.
+    static func makeTable(reader: DatabaseTableReader, sections: [DatabaseSection], version: Int = 0) -> TableView {
+        let table = TableView(root: DatabaseTableSource(reader: reader, sections: sections), version: version)
+        table.register(DatabaseRecordCell.kind)
+        table.title = reader.schema.name
+        return table
+    }
+
+    // MARK: ReloadableDataSource
+
+    func reloadFromSource() throws {
+        sections = try reader.window()
+    }
+
+    // MARK: RowPagingSource
+
+    func table(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> TableView? {
+        let total = sections.first { $0.id == section }?.total
+        let page = try reader.page(of: section, after: row, limit: limit, total: total)
+        return Self.makeTable(reader: reader, sections: [page])
+    }
+
+    // MARK: TableWindowDataSource
+
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].rowsAfter : 0
+    }
+
+    // MARK: Data source and delegate
+
+    func numberOfSections() -> Int { sections.count }
+    func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
+    func sectionID(forSection section: Int) -> SectionID { sections[section].id }
+    func rowID(forRowAt indexPath: IndexPath) -> RowID { sections[indexPath.section].rows[indexPath.row].id }
+    func cell(forRowAt indexPath: IndexPath) -> TableCell { sections[indexPath.section].rows[indexPath.row].cell }
+    func titleForHeader(inSection section: Int) -> String? { sections[section].headerTitle }
+    func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { estimatedRowHeight }
+    func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+}

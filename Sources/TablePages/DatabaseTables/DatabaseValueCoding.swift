@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// Database values as identifier text, and back: row ids of WITHOUT ROWID tables (a primary key
+/// tuple) and section ids of grouped pages (a group's value).
+///
+/// Each value is a type letter and a payload: `n` (NULL), `i42`, `f2.5`, `sBooks`, or `h…`/`x…`
+/// with hex digits for text that holds a comma, a backslash or a control character, and for blobs.
+/// Values are joined with commas, which no encoded value holds, so a tuple splits back exactly.
+/// The type letter keeps the integer 1 and the text "1" apart, as SQLite does.
+enum DatabaseValueCoding {
+    /// `values` as identifier text.
+    static func encode(_ values: [DatabaseValue]) -> String {
+        values.map(encode).joined(separator: ",")
+    }
+
+    /// The values `text` encodes, or nil when it is not an encoding of `count` values.
+    static func decode(_ text: String, count: Int) -> [DatabaseValue]? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == count else { return nil }
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(count)
+        for part in parts {
+            guard let value = decode(part) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    private static func encode(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null:
+            return "n"
+        case .int64(let integer):
+            return "i" + String(integer)
+        case .double(let double):
+            return "f" + String(double)
+        case .string(let text):
+            let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
+            return plain ? "s" + text : "h" + hex(Array(text.utf8))
+        case .blob(let data):
+            return "x" + hex(Array(data))
+        }
+    }
+
+    private static func decode(_ part: Substring) -> DatabaseValue? {
+        guard let letter = part.first else { return nil }
+        let payload = part.dropFirst()
+        switch letter {
+        case "n": return payload.isEmpty ? .null : nil
+        case "i": return Int64(payload).map(\.databaseValue)
+        case "f": return Double(payload).map(\.databaseValue)
+        case "s": return String(payload).databaseValue
+        case "h": return bytes(hex: payload).map { String(decoding: $0, as: UTF8.self).databaseValue }
+        case "x": return bytes(hex: payload).map { Data($0).databaseValue }
+        default: return nil
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func bytes(hex: Substring) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

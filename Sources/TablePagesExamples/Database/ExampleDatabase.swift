@@ -1,0 +1,81 @@
+import GRDB
+import TableStore
+
+/// The schema of the example pages and the data they start with.
+///
+///     let store = try ExampleDatabase.open(at: "tablepages.sqlite")
+enum ExampleDatabase {
+    /// Opens (creating it when missing) the examples' database, brings its schema up to date and
+    /// seeds it once: a database that already holds data is left as it is.
+    static func open(at path: String) throws -> Store {
+        let store = try Store.open(path: path, migrator: migrator)
+        try store.write { db in try ExampleSeed.seedIfEmpty(db) }
+        return store
+    }
+
+    /// One migration per released schema; never edit a migration once shipped, add another.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: Product.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("name", .text).notNull()
+                table.column("category", .text).notNull()
+                table.column("priceCents", .integer).notNull()
+                table.column("stock", .integer).notNull()
+                table.column("summary", .text).notNull()
+            }
+            try db.create(table: Todo.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("title", .text).notNull()
+                table.column("isDone", .boolean).notNull().defaults(to: false)
+                table.column("position", .integer).notNull()
+            }
+            try db.create(table: User.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("name", .text).notNull()
+                table.column("email", .text).notNull()
+                table.column("city", .text).notNull()
+            }
+            try db.create(table: Pet.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("name", .text).notNull()
+                table.column("species", .text).notNull()
+                table.column("breed", .text).notNull()
+                table.column("weightKilograms", .double).notNull()
+                table.column("avatar", .text).notNull()
+                table.belongsTo(User.databaseTableName, onDelete: .cascade).notNull()
+            }
+            try db.create(table: GalleryImage.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("title", .text).notNull()
+                table.column("file", .text).notNull()
+                table.column("photographer", .text).notNull()
+            }
+            try db.create(table: Destination.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("name", .text).notNull()
+                table.column("location", .text).notNull()
+                table.column("summary", .text).notNull()
+                table.column("photo", .text).notNull()
+                table.column("map", .text).notNull()
+                table.column("latitude", .double).notNull()
+                table.column("longitude", .double).notNull()
+                table.column("address", .text).notNull()
+                table.column("website", .text).notNull()
+                table.column("phone", .text).notNull()
+                table.column("rating", .double).notNull()
+                table.column("shownReviews", .integer).notNull()
+            }
+            try db.create(table: Review.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.belongsTo(Destination.databaseTableName, onDelete: .cascade).notNull()
+                table.column("author", .text).notNull()
+                table.column("stars", .integer).notNull()
+                table.column("text", .text).notNull()
+                table.column("position", .integer).notNull()
+            }
+        }
+        return migrator
+    }
+}

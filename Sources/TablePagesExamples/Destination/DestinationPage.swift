@@ -1,0 +1,14 @@
+import TableKit
+import TablePages
+
+/// A destination guide: header, map, information rows, rating, and reviews with a "Load more"
+/// row that appends reviews live.
+enum DestinationPage {
+    static func definition(guide: DestinationGuide, changes: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "destination", title: "Destination", summary: "Heterogeneous sections and a live \u{201C}Load more\u{201D}.", changes: changes) { variant in
+            ExampleTable.make(
+                root: try DestinationRoot(guide: guide), title: try guide.read()?.destination.name ?? "Destination", variant: variant, kinds: [.map]
+            )
+        }
+    }
+}

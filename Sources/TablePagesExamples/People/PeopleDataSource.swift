@@ -1,0 +1,19 @@
+import TableKit
+import TablePages
+import TableStore
+
+/// The people page's data source: people and pets in two sections, one cell kind for both.
+final class PeopleDataSource: SectionsDataSource<Profile>, ReloadableDataSource {
+    private let store: Store
+
+    init(store: Store) throws {
+        self.store = store
+        super.init(models: try Profile.all(in: store), sectionKey: \.group) { profile, _ in profile.cell }
+    }
+
+    func reloadFromSource() throws {
+        models = try Profile.all(in: store)
+    }
+
+    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+}

@@ -1,0 +1,13 @@
+import TableKit
+import TablePages
+import TableStore
+
+/// People and pets: one reusable cell kind, two data providers. Users have no picture, so their
+/// image area collapses; pets show an avatar, breed, owner and weight.
+enum PeoplePage {
+    static func definition(store: Store, changes: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "people", title: "People & pets", summary: "One reusable cell, two data providers.", changes: changes) { variant in
+            ExampleTable.make(root: try PeopleDataSource(store: store), title: "People & pets", variant: variant)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import GRDB
+import TableKit
+import TablePages
+import TableStore
+
+/// A product's fields as a grouped table of value cells, re-read when the database changes.
+final class ProductDetailDataSource: SectionsDataSource<ProductFact>, ReloadableDataSource {
+    private let store: Store
+    private let productID: Int64
+
+    init(store: Store, productID: Int64) throws {
+        self.store = store
+        self.productID = productID
+        super.init(models: [], sectionKey: \.group) { fact, _ in
+            fact.location == nil
+                ? TableCell(.value, CellContent(title: fact.label, detail: fact.value))
+                : TableCell(.basic, CellContent(title: fact.label, accessory: .disclosureIndicator))
+        }
+        try reloadFromSource()
+    }
+
+    func reloadFromSource() throws {
+        let product = try store.read { try Product.fetchOne($0, key: productID) }
+        models = product.map(ProductFact.facts(of:)) ?? []
+    }
+
+    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool {
+        model(at: indexPath).location != nil
+    }
+
+    override func didSelectRow(at indexPath: IndexPath) {
+        if let location = model(at: indexPath).location {
+            tableContext?.show(location)
+        }
+    }
+}

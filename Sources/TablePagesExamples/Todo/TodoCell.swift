@@ -1,0 +1,10 @@
+import TableKit
+
+/// Adapts a to-do to the reusable subtitle cell: a check mark once it is done.
+struct TodoCell: CellDataProvider {
+    let todo: Todo
+
+    var title: String? { todo.title }
+    var subtitle: String? { todo.isDone ? "done" : "to do" }
+    var accessory: CellAccessory { todo.isDone ? .checkmark : .none }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import TableStore
+
+/// The to-do list's writes. Every change goes to the store; the page learns about it from the
+/// store's change signal, like any other writer's change.
+struct TodoList: Sendable {
+    let store: Store
+
+    func todos() throws -> [Todo] {
+        try store.read(Todo.all)
+    }
+
+    func toggle(_ id: Int64) throws {
+        try store.write { db in
+            guard var todo = try Todo.fetchOne(db, key: id) else { return }
+            todo.isDone.toggle()
+            try todo.update(db)
+        }
+    }
+
+    func add(title: String) throws {
+        try store.write { db in
+            let last = try Todo.select(max(Column("position")), as: Int.self).fetchOne(db) ?? -1
+            try Todo(id: nil, title: title, isDone: false, position: last + 1).insert(db)
+        }
+    }
+
+    func rename(_ id: Int64, to title: String) throws {
+        try store.write { db in
+            guard var todo = try Todo.fetchOne(db, key: id) else { return }
+            todo.title = title
+            try todo.update(db)
+        }
+    }
+
+    func delete(_ id: Int64) throws {
+        _ = try store.write { db in try Todo.deleteOne(db, key: id) }
+    }
+
+    /// Stores `ids` as the list's order.
+    func reorder(_ ids: [Int64]) throws {
+        try store.write { db in
+            for (position, id) in ids.enumerated() {
+                try Todo.filter(key: id).updateAll(db, Column("position").set(to: position))
+            }
+        }
+    }
+
+    /// A title as people typed it, or nil when there is nothing left after trimming.
+    static func cleanTitle(_ text: String?) -> String? {
+        let trimmed = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(200))
+    }
+}

@@ -1,0 +1,54 @@
+import TableKit
+
+/// The section of to-dos: one ``TodoRow`` per item. New items are committed here (the insert
+/// route addresses the section); moves reorder the rows here, where all of them are known.
+final class TodoSection: CascadingSectionTableDelegate {
+    private let list: TodoList
+
+    init(list: TodoList) {
+        self.list = list
+        super.init()
+    }
+
+    var rows: [TodoRow] { childDelegates.compactMap { $0 as? TodoRow } }
+
+    /// Shows `todos`, keeping the row delegate of every to-do already shown.
+    func show(_ todos: [Todo]) {
+        var existing: [Int64: TodoRow] = [:]
+        for row in rows { existing[row.id] = row }
+        childDelegates = todos.map { todo in
+            guard let id = todo.id, let row = existing[id] else { return TodoRow(todo: todo, list: list) }
+            row.todo = todo
+            return row
+        }
+    }
+
+    override func sectionID(forSection section: Int) -> SectionID { "todos" }
+    override func titleForHeader(inSection section: Int) -> String? { "To do" }
+    override func titleForFooter(inSection section: Int) -> String? {
+        "Select a to-do to tick it. Everyone watching sees the change."
+    }
+
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+        guard editingStyle == .insert else {
+            super.commit(editingStyle, forRowAt: indexPath, values: values)
+            return
+        }
+        guard let title = TodoList.cleanTitle(values["title"]) else { return }
+        TodoRow.attempt("add") { try list.add(title: title) }
+    }
+
+    /// Moves stay inside this section.
+    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+        proposed.section == index ? proposed : source
+    }
+
+    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+        // The table records the move itself, so the rows must already be in their new order
+        // when it reads them back; the store then keeps that order.
+        var moved = childDelegates
+        moved.insert(moved.remove(at: source.row), at: destination.row)
+        childDelegates = moved
+        TodoRow.attempt("reorder") { try list.reorder(rows.map(\.id)) }
+    }
+}

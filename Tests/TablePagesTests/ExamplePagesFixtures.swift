@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+import MicroHTTP
+@testable import TablePages
+import TablePagesExamples
+import TableStore
+
+/// A fresh examples database in a temporary folder of its own, removed when the test is done.
+struct ExampleDatabaseFile {
+    let directory: String
+    var path: String { directory + "/tablepages.sqlite" }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("examples-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Starts the real server with the example pages over the examples database at `file` (opened,
+/// migrated and seeded as `tablepages serve` does), watching the file for other writers.
+func withExampleSite<T>(file: ExampleDatabaseFile, _ body: (Server, Store) async throws -> T) async throws -> T {
+    let store = try ExamplePages.open(at: file.path)
+    store.startWatching(every: .milliseconds(50))
+    defer { store.stopWatching() }
+    var pages = PageRegistry()
+    try ExamplePages.register(store: store, publicDirectory: "Public", in: &pages)
+    return try await withSite(pages: pages) { server, _ in try await body(server, store) }
+}
+
+/// Runs `body` with a fresh database file, then removes it.
+func withExampleDatabase<T>(_ body: (ExampleDatabaseFile) async throws -> T) async throws -> T {
+    let file = try ExampleDatabaseFile()
+    defer { file.remove() }
+    return try await body(file)
+}
+
+/// The row ids of a page's JSON, in order.
+func rowIDs(inPageJSON text: String) throws -> [String] {
+    let page = try JSONDecoder().decode(PageJSON.self, from: Data(text.utf8))
+    return page.sections.flatMap { $0.rows.map(\.id) }
+}
+
+/// The parts of a page's JSON the example tests look at.
+struct PageJSON: Decodable {
+    struct Section: Decodable {
+        let id: String
+        let rows: [Row]
+    }
+
+    struct Row: Decodable {
+        let id: String
+        let title: String?
+        let detail: String?
+        let height: Double?
+        let estimatedHeight: Double?
+    }
+
+    let version: Int
+    let sections: [Section]
+
+    static func decode(_ text: String) throws -> PageJSON {
+        try JSONDecoder().decode(PageJSON.self, from: Data(text.utf8))
+    }
+
+    func row(_ id: String) -> Row? {
+        sections.lazy.flatMap(\.rows).first { $0.id == id }
+    }
+}
+
+/// The `"op"`s of an SSE patch event with the rows they name, e.g. `["replace todo-3", "replace progress"]`.
+func operations(in event: String) -> [String] {
+    guard let dataLine = event.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
+          let object = try? JSONSerialization.jsonObject(with: Data(dataLine.dropFirst(6).utf8)) as? [String: Any],
+          let ops = object["ops"] as? [[String: Any]] else { return [] }
+    return ops.map { op in
+        let name = op["op"] as? String ?? "?"
+        let target = (op["row"] as? String) ?? (op["section"] as? String) ?? ""
+        return name + " " + target
+    }
+}
+
+/// The `data` objects of the row operations of every event in `text`.
+func rowData(inEvents text: String) -> [[String: Any]] {
+    events(in: text).flatMap { event -> [[String: Any]] in
+        guard let dataLine = event.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
+              let object = try? JSONSerialization.jsonObject(with: Data(dataLine.dropFirst(6).utf8)) as? [String: Any],
+              let ops = object["ops"] as? [[String: Any]] else { return [] }
+        return ops.compactMap { $0["data"] as? [String: Any] }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+import TableKit
+import TablePagesExamples
+import TableStore
+import Testing
+
+@Suite("The example pages over SQLite")
+struct ExamplePagesTests {
+    static let pages = [
+        "/pages/products", "/pages/products?layout=sections", "/pages/product?id=3", "/pages/todo",
+        "/pages/people", "/pages/gallery", "/pages/destination", "/pages/checklist",
+    ]
+
+    @Test(arguments: pages)
+    func everyExamplePageIsServedAsHTMLAndAsJSON(path: String) async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let html = try await client.request("GET", path)
+                #expect(html.status == 200)
+                #expect(html.header("Content-Type")?.hasPrefix("text/html") == true)
+                #expect(html.text.contains("data-row=\""))
+                let json = try await client.request("GET", path, headers: [("Accept", "application/json")])
+                #expect(json.status == 200)
+                #expect(try !rowIDs(inPageJSON: json.text).isEmpty)
+            }
+        }
+    }
+
+    @Test func listAndSectionsLayoutsShowTheSameRows() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let list = try PageJSON.decode(try await client.request("GET", "/pages/products.json?layout=list").text)
+                let sections = try PageJSON.decode(try await client.request("GET", "/pages/products.json?layout=sections").text)
+                #expect(list.sections.count == 1)
+                #expect(sections.sections.map(\.id) == ["Brewing", "Coffee", "Cups", "Snacks", "Tea"])
+                let listIDs = list.sections.flatMap { $0.rows.map(\.id) }
+                #expect(listIDs.count == 30)
+                #expect(Set(listIDs) == Set(sections.sections.flatMap { $0.rows.map(\.id) }))
+                #expect(listIDs == sections.sections.flatMap { $0.rows.map(\.id) }, "both order by category, then name")
+            }
+        }
+    }
+
+    @Test func aPriceChangedInTheDatabaseReachesSubscribersOfBothLayoutsWithinASecond() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let list = try await TestConnection(port: server.port)
+                let sections = try await TestConnection(port: server.port)
+                _ = try await list.openStream("/pages/products/events?format=json")
+                _ = try await sections.openStream("/pages/products/events?layout=sections&format=json")
+                _ = try await list.readStream(until: { $0.contains("retry:") })
+                _ = try await sections.readStream(until: { $0.contains("retry:") })
+
+                // Another writer: a connection of its own, as a script or another process would use.
+                let other = try DatabaseQueue(path: file.path)
+                let started = ContinuousClock.now
+                try await other.write { try $0.execute(sql: "UPDATE product SET priceCents = 9999 WHERE id = 3") }
+                for stream in [list, sections] {
+                    let text = try await stream.readStream(until: { $0.contains("€99.99") }, timeout: .seconds(1))
+                    let event = try #require(events(in: text).first)
+                    #expect(operations(in: event) == ["replace 3"])
+                }
+                #expect(ContinuousClock.now - started < .seconds(1))
+            }
+        }
+    }
+
+    @Test func selectingAProductLeadsToItsDetailPage() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let form = try await client.request(
+                    "POST", "/pages/products/rows/3/select?layout=sections",
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")]
+                )
+                #expect(form.status == 303)
+                #expect(form.header("Location") == "/pages/product?id=3")
+                let script = try await client.request("POST", "/pages/products/rows/3/select", headers: [("Accept", "application/json")])
+                #expect(script.status == 200)
+                #expect(script.text.contains(#""location":"/pages/product?id=3""#))
+
+                let detail = try PageJSON.decode(try await client.request("GET", "/pages/product.json?id=3").text)
+                #expect(detail.row("name")?.detail == "Decaf Colombia, 250 g")
+                #expect(detail.row("price")?.detail == "€8.90")
+                // Its "All products" row leads back.
+                let back = try await client.request("POST", "/pages/product/rows/all-products/select?id=3", headers: [("Accept", "application/json")])
+                #expect(back.text.contains(#""location":"/pages/products""#))
+                // A plain value row does nothing when selected.
+                #expect(try await client.request("POST", "/pages/product/rows/price/select?id=3").status == 409)
+            }
+        }
+    }
+
+    @Test func showLeadsOnlyToPathsOnThisSite() {
+        let table = TableView(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
+        for outside in ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
+            table.show(outside)
+            #expect(table.shownLocation == nil, "\(outside) is not a path on this site")
+        }
+        table.show("/pages/product?id=3")
+        #expect(table.shownLocation == "/pages/product?id=3")
+        _ = table.selectRow("a")
+        #expect(table.shownLocation == nil, "a selection that shows nothing clears the last location")
+    }
+
+    @Test func togglingATodoReplacesExactlyThatRowAndTheProgressSummary() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let stream = try await TestConnection(port: server.port)
+                _ = try await stream.openStream("/pages/todo/events?format=json")
+                _ = try await stream.readStream(until: { $0.contains("retry:") })
+                let client = try await TestConnection(port: server.port)
+                #expect(try await client.request("POST", "/pages/todo/rows/todo-3/select").status == 200)
+                let event = try #require(events(in: try await stream.readStream(until: { events(in: $0).count == 1 })).first)
+                #expect(Set(operations(in: event)) == ["replace todo-3", "replace progress"])
+                #expect(operations(in: event).count == 2)
+                #expect(event.contains(#""subtitle":"done""#))
+                #expect(event.contains(#""title":"3 of 8 done""#))
+            }
+        }
+    }
+
+    @Test func createRenameMoveAndDeleteArePersisted() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let json = [("Accept", "application/json"), ("Content-Type", "application/json")]
+                let created = try await client.request("POST", "/pages/todo/sections/todos/rows", headers: json, body: Array(#"{"title":"Pack the tent"}"#.utf8))
+                #expect(created.status == 201)
+                let renamed = try await client.request("POST", "/pages/todo/rows/todo-2/actions/rename", headers: json, body: Array(#"{"title":"Renew both passports"}"#.utf8))
+                #expect(renamed.status == 200)
+                let moved = try await client.request("POST", "/pages/todo/rows/todo-8/move", headers: json, body: Array(#"{"section":"todos","before":"todo-1"}"#.utf8))
+                #expect(moved.status == 200)
+                #expect(try await client.request("DELETE", "/pages/todo/rows/todo-3", headers: json).status == 200)
+                // The page follows the store.
+                #expect(await eventually {
+                    let page = try? await client.request("GET", "/pages/todo.json").text
+                    return page.map { $0.contains("Pack the tent") && $0.contains("Renew both passports") && !$0.contains(#""todo-3""#) } ?? false
+                })
+            }
+            // Another process opening the same file sees every change.
+            let reopened = try ExamplePages.open(at: file.path)
+            let titles = try reopened.read { db in try String.fetchAll(db, sql: "SELECT title FROM todo ORDER BY position, id") }
+            #expect(titles == [
+                "Send the birthday card", "Book the train to Ljubljana", "Renew both passports", "Water the plants",
+                "Write the release notes", "Call the plumber", "Back up the laptop", "Pack the tent",
+            ])
+        }
+    }
+
+    @Test func thePagesShowTheSameDataAfterARestart() async throws {
+        try await withExampleDatabase { file in
+            let before = try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                _ = try await client.request("POST", "/pages/todo/rows/todo-5/select")
+                _ = try await client.request("POST", "/pages/todo/sections/todos/rows", headers: [("Content-Type", "application/json")], body: Array(#"{"title":"Fix the bike"}"#.utf8))
+                _ = try await client.request("POST", "/pages/destination/rows/load-more/select")
+                #expect(await eventually {
+                    let page = (try? await client.request("GET", "/pages/todo.json").text) ?? ""
+                    return page.contains("Fix the bike") && page.contains("3 of 9 done")
+                })
+                return (try await client.request("GET", "/pages/todo.json").text, try await client.request("GET", "/pages/destination.json").text)
+            }
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let todo = try PageJSON.decode(try await client.request("GET", "/pages/todo.json").text)
+                #expect(todo.sections.map { $0.rows.map(\.id) } == (try PageJSON.decode(before.0)).sections.map { $0.rows.map(\.id) })
+                #expect(todo.row("progress")?.title == "3 of 9 done")
+                let destination = try await client.request("GET", "/pages/destination.json").text
+                #expect(try rowIDs(inPageJSON: destination) == (try rowIDs(inPageJSON: before.1)))
+                #expect(try rowIDs(inPageJSON: destination).filter { $0.hasPrefix("review-") }.count == 10)
+            }
+        }
+    }
+
+    @Test func theGalleryIsServedAtOnceThenPushesEachRowWithItsRealHeight() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let page = try PageJSON.decode(try await client.request("GET", "/pages/gallery.json").text)
+                let rows = page.sections.flatMap(\.rows)
+                #expect(rows.count == 12)
+                // Served without waiting: the thumbnails take 200 ms to 1.5 s each, so (but for a
+                // stalled machine) none is ready yet and every row has only its estimate.
+                let pending = rows.filter { $0.height == nil }
+                #expect(pending.count >= 6)
+                #expect(pending.allSatisfy { $0.estimatedHeight == 252 })
+
+                let stream = try await TestConnection(port: server.port)
+                _ = try await stream.openStream("/pages/gallery/events?format=json&lastEventId=\(page.version)")
+                let text = try await stream.readStream(until: { rowData(inEvents: $0).count >= pending.count }, timeout: .seconds(10))
+                let updates = rowData(inEvents: text)
+                #expect(Set(updates.compactMap { $0["id"] as? String }) == Set(pending.map(\.id)))
+                #expect(updates.allSatisfy { $0["height"] is Double })
+                #expect(events(in: text).count > 1, "thumbnails arrive as they are ready, not all at the end")
+                // Alpine lake is 1200×1600: fitted into 320×240 it is 180×240, plus the caption.
+                let row = try await client.request("GET", "/pages/gallery/rows/image-2", headers: [("Accept", "application/json")])
+                let alpine = try #require(try JSONSerialization.jsonObject(with: Data(row.text.utf8)) as? [String: Any])
+                #expect(alpine["title"] as? String == "Alpine lake")
+                #expect(alpine["height"] as? Double == 312)
+                #expect(alpine["estimatedHeight"] == nil)
+                let image = try #require(alpine["image"] as? [String: Any])
+                #expect(image["url"] as? String == "/public/images/gallery/alpine-lake.svg")
+                #expect(image["width"] as? Int == 180 && image["height"] as? Int == 240)
+                #expect(try await client.request("GET", "/public/images/gallery/alpine-lake.svg").status == 200)
+            }
+        }
+    }
+
+    @Test func loadMoreAppendsTheNextReviewsLive() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let page = try PageJSON.decode(try await client.request("GET", "/pages/destination.json").text)
+                #expect(page.sections.map(\.id) == ["header", "map", "contact", "rating", "reviews"])
+                let reviews = try #require(page.sections.last).rows.map(\.id)
+                #expect(reviews == ["review-1", "review-2", "review-3", "review-4", "review-5", "load-more"])
+
+                let stream = try await TestConnection(port: server.port)
+                _ = try await stream.openStream("/pages/destination/events?format=json&lastEventId=\(page.version)")
+                #expect(try await client.request("POST", "/pages/destination/rows/load-more/select").status == 200)
+                let event = try #require(events(in: try await stream.readStream(until: { events(in: $0).count == 1 })).first)
+                let inserted = operations(in: event).filter { $0.hasPrefix("insert ") }
+                #expect(inserted == (6...10).map { "insert review-\($0)" })
+                #expect(operations(in: event).filter { !$0.hasPrefix("insert ") } == ["replace load-more"])
+                #expect(event.contains("(15 not shown)"))
+                let after = try #require(try PageJSON.decode(try await client.request("GET", "/pages/destination.json").text).sections.last).rows.map(\.id)
+                #expect(after == (1...10).map { "review-\($0)" } + ["load-more"])
+            }
+        }
+    }
+
+    @Test func peopleAndPetsShareOneCellKindAndOnlyPetsHaveImages() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let user = try await client.request("GET", "/pages/people/rows/user-1").text
+                let pet = try await client.request("GET", "/pages/people/rows/pet-1").text
+                #expect(user.contains(#"data-kind="subtitle""#) && pet.contains(#"data-kind="subtitle""#))
+                #expect(!user.contains("<img"))
+                #expect(pet.contains(#"<img class="tk-image" src="/public/images/pets/biscuit.svg""#))
+                #expect(pet.contains(#"data-field="owner">Ada Moreau"#) && pet.contains(#"data-field="weight">11.2 kg"#))
+            }
+        }
+    }
+}
+
+/// A model for TableKit-level checks.
+private struct Probe: Identifiable {
+    let id: String
+}
