@@ -27,7 +27,7 @@ test: test-deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
 	$(SWIFT) test --skip-build
-	$(PYTHON) -m pytest -q Tests/Browser
+	$(PYTHON) -m pytest -q Tests/EndToEnd
 
 deps:
 	@.ci/install-packages $(APT_PACKAGES)

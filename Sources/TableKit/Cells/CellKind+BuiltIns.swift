@@ -12,11 +12,13 @@ extension CellKind {
     /// (UIKit's `.subtitle` style).
     public static let subtitle = CellKind(reuseIdentifier: "subtitle") { content, out in
         CellMarkup.image(content, into: &out)
-        out.append("<span class=\"tk-text\">")
-        CellMarkup.title(content, into: &out)
-        CellMarkup.subtitle(content, into: &out)
-        out.append("</span>")
-        CellMarkup.detail(content, into: &out)
+        out.append(maxCount: CellMarkup.maxTextCount(content)) { out in
+            out.write("<span class=\"tk-text\">")
+            CellMarkup.writeTitle(content, into: &out)
+            CellMarkup.writeSubtitle(content, into: &out)
+            out.write("</span>")
+            CellMarkup.writeDetail(content, into: &out)
+        }
         CellMarkup.fields(content, into: &out)
         CellMarkup.badge(content, into: &out)
         CellMarkup.accessory(content, into: &out)
@@ -25,8 +27,10 @@ extension CellKind {
     /// A title with the detail at the trailing edge (UIKit's `.value1` style).
     public static let value = CellKind(reuseIdentifier: "value") { content, out in
         CellMarkup.image(content, into: &out)
-        CellMarkup.title(content, into: &out)
-        CellMarkup.detail(content, into: &out)
+        out.append(maxCount: CellMarkup.maxTextCount(content)) { out in
+            CellMarkup.writeTitle(content, into: &out)
+            CellMarkup.writeDetail(content, into: &out)
+        }
         CellMarkup.fields(content, into: &out)
         CellMarkup.badge(content, into: &out)
         CellMarkup.accessory(content, into: &out)

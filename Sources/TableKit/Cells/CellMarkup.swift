@@ -9,22 +9,22 @@
 public enum CellMarkup {
     /// `<span class="tk-title">…</span>`.
     public static func title(_ content: CellContent, into out: inout OutputBuffer) {
-        span("<span class=\"tk-title\">", content.title, into: &out)
+        appendSpan(content.title, into: &out) { writeTitle(content, into: &$0) }
     }
 
     /// `<span class="tk-subtitle">…</span>`.
     public static func subtitle(_ content: CellContent, into out: inout OutputBuffer) {
-        span("<span class=\"tk-subtitle\">", content.subtitle, into: &out)
+        appendSpan(content.subtitle, into: &out) { writeSubtitle(content, into: &$0) }
     }
 
     /// `<span class="tk-detail">…</span>`.
     public static func detail(_ content: CellContent, into out: inout OutputBuffer) {
-        span("<span class=\"tk-detail\">", content.detail, into: &out)
+        appendSpan(content.detail, into: &out) { writeDetail(content, into: &$0) }
     }
 
     /// `<span class="tk-badge">…</span>`.
     public static func badge(_ content: CellContent, into out: inout OutputBuffer) {
-        span("<span class=\"tk-badge\">", content.badge, into: &out)
+        appendSpan(content.badge, into: &out) { writeBadge(content, into: &$0) }
     }
 
     /// One `<span class="tk-field" data-field="…">…</span>` per extra field.
@@ -71,8 +71,49 @@ public enum CellMarkup {
         }
     }
 
-    private static func span(_ open: StaticString, _ text: String?, into out: inout OutputBuffer) {
+    /// Writes a span of `text` with `write`, in one reservation; nothing when `text` is nil.
+    private static func appendSpan(_ text: String?, into out: inout OutputBuffer, _ write: (inout ByteWriter) -> Void) {
         guard let text else { return }
-        out.appendEscapedHTML(text, between: open, and: "</span>")
+        // Every opening tag and "</span>" together are under 32 bytes.
+        out.append(maxCount: 32 + ByteWriter.maxEscapedCount(text), write)
+    }
+
+    // MARK: Parts in one reservation
+
+    // Built-in kinds write their consecutive text parts in one reservation: a cell is rendered
+    // for every row, and an append per part cost more than the bytes (see ByteWriter).
+
+    /// The most bytes the `write…` parts write for `content`, all of them together, with room
+    /// for a few more tags around them.
+    static func maxTextCount(_ content: CellContent) -> Int {
+        256 + ByteWriter.maxEscapedCount(content.title ?? "") + ByteWriter.maxEscapedCount(content.subtitle ?? "")
+            + ByteWriter.maxEscapedCount(content.detail ?? "") + ByteWriter.maxEscapedCount(content.badge ?? "")
+    }
+
+    /// ``title(_:into:)`` inside a reservation.
+    static func writeTitle(_ content: CellContent, into out: inout ByteWriter) {
+        writeSpan("<span class=\"tk-title\">", content.title, into: &out)
+    }
+
+    /// ``subtitle(_:into:)`` inside a reservation.
+    static func writeSubtitle(_ content: CellContent, into out: inout ByteWriter) {
+        writeSpan("<span class=\"tk-subtitle\">", content.subtitle, into: &out)
+    }
+
+    /// ``detail(_:into:)`` inside a reservation.
+    static func writeDetail(_ content: CellContent, into out: inout ByteWriter) {
+        writeSpan("<span class=\"tk-detail\">", content.detail, into: &out)
+    }
+
+    /// ``badge(_:into:)`` inside a reservation.
+    static func writeBadge(_ content: CellContent, into out: inout ByteWriter) {
+        writeSpan("<span class=\"tk-badge\">", content.badge, into: &out)
+    }
+
+    private static func writeSpan(_ open: StaticString, _ text: String?, into out: inout ByteWriter) {
+        guard let text else { return }
+        out.write(open)
+        out.writeEscapedHTML(text)
+        out.write("</span>")
     }
 }

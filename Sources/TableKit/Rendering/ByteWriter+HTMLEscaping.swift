@@ -13,8 +13,7 @@ extension ByteWriter {
         let end = input.count
         while index < end {
             let byte = input[index]
-            // Every byte that may need escaping is at most '>' (0x3E) or starts U+2028/9 (0xE2).
-            if byte > 0x3E && byte != 0xE2 {
+            if !Self.mayNeedHTMLEscape(byte) {
                 index += 1
                 continue
             }
@@ -44,4 +43,11 @@ extension ByteWriter {
         write(UnsafeBufferPointer(rebasing: input[runStart..<end]))
     }
 
+    /// Whether `byte` is one of `" & ' < >` or 0xE2, which starts U+2028 and U+2029.
+    private static func mayNeedHTMLEscape(_ byte: UInt8) -> Bool {
+        // A bit per byte value below 64 (where the ASCII ones are) instead of a comparison per
+        // character: this runs once per byte of text, and spaces and digits are common.
+        let ascii: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+        return byte < 64 ? ascii &>> UInt64(byte) & 1 != 0 : byte == 0xE2
+    }
 }

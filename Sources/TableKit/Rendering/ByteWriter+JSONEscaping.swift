@@ -66,7 +66,7 @@ extension ByteWriter {
         // character: this runs once per byte of text.
         let controls: UInt64 = 0xFFFF_FFFF
         let ascii: UInt64 = controls | 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
-        return byte < 64 ? ascii >> UInt64(byte) & 1 != 0 : byte == 0x5C || byte == 0xE2
+        return byte < 64 ? ascii &>> UInt64(byte) & 1 != 0 : byte == 0x5C || byte == 0xE2
     }
 
     /// Writes `\u00XX` for a control character.

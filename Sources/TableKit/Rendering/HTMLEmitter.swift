@@ -129,9 +129,16 @@ struct HTMLEmitter: TableEmitter {
         }
         if selectable {
             kind(for: row.cell.reuseIdentifier).render(row.cell.content, &out)
-            out.append("</button></form>")
         } else {
             appendStaticCell(row.cell, into: &out)
+        }
+        guard hasEditControls(row) else {
+            // The usual row: close it in one append.
+            out.append(selectable ? "</button></form></li>" : "</li>")
+            return
+        }
+        if selectable {
+            out.append("</button></form>")
         }
         appendEditControls(row, at: indexPath, in: section, into: &out)
         out.append("</li>")
@@ -176,8 +183,12 @@ struct HTMLEmitter: TableEmitter {
         }
     }
 
+    private func hasEditControls(_ row: RowRecord) -> Bool {
+        row.editingStyle != .none || row.canMove || !row.actions.isEmpty
+    }
+
     private func appendEditControls(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        guard row.editingStyle != .none || row.canMove || !row.actions.isEmpty else { return }
+        guard hasEditControls(row) else { return }
         out.append("<div class=\"tk-edit\">")
         switch row.editingStyle {
         case .delete:

@@ -13,22 +13,4 @@ extension OutputBuffer {
     public mutating func appendEscapedHTML(utf8 input: UnsafeBufferPointer<UInt8>) {
         append(input, expansion: 6) { $0.writeEscapedHTML(utf8: $1) }
     }
-
-    /// Appends `open`, `text` escaped for HTML and `close`, in one reservation when the text is
-    /// short (a cell's title), else piece by piece.
-    mutating func appendEscapedHTML(_ text: String, between open: StaticString, and close: StaticString) {
-        withUTF8(of: text) { input in
-            guard input.count <= 4096 else {
-                append(open)
-                appendEscapedHTML(utf8: input)
-                append(close)
-                return
-            }
-            append(maxCount: open.utf8CodeUnitCount + input.count * 6 + close.utf8CodeUnitCount) { out in
-                out.write(open)
-                out.writeEscapedHTML(utf8: input)
-                out.write(close)
-            }
-        }
-    }
 }

