@@ -21,28 +21,39 @@ def free_port():
         return probe.getsockname()[1]
 
 
-@pytest.fixture()
-def server(tmp_path):
-    """Starts `tablepages serve` on a free port in a scratch directory; yields its base URL."""
+def start_server(directory, *arguments):
+    """Starts `tablepages serve` on a free port in `directory`; returns (process, base URL) once it answers."""
     port = free_port()
-    log = open(tmp_path / "server.log", "w")
+    log = open(os.path.join(directory, "server.log"), "a")
     process = subprocess.Popen(
-        [BINARY, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice"],
-        cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+        [BINARY, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice", *arguments],
+        cwd=directory, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while True:
         try:
             urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
+            return process, base
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start: " + (tmp_path / "server.log").read_text())
+                process.kill()
+                raise RuntimeError("server did not start: " + open(os.path.join(directory, "server.log")).read())
             time.sleep(0.1)
-    yield base
+
+
+def stop_server(process):
+    """SIGTERM, and the server must exit 0 (graceful shutdown)."""
     process.terminate()
     assert process.wait(timeout=15) == 0, "the server did not exit cleanly on SIGTERM"
+
+
+@pytest.fixture()
+def server(tmp_path):
+    """A server with the example pages, in a scratch directory; yields its base URL."""
+    process, base = start_server(tmp_path)
+    yield base
+    stop_server(process)
 
 
 @pytest.fixture()
