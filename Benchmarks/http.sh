@@ -5,7 +5,7 @@
 # is the ratio within one run. Rounds alternate between the servers so that drift in machine
 # load hits both alike, and the median of each side keeps one noisy round from deciding.
 #
-# Overridable: WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION, BENCH_ROUNDS, BENCH_SKIP_BUILD=1.
+# Overridable: WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION, BENCH_ROUNDS, BENCH_PATH, GOAL, BENCH_SKIP_BUILD=1.
 set -euo pipefail
 export LC_ALL=C  # a decimal point in wrk's figures, awk and printf
 
@@ -13,9 +13,10 @@ WRK_THREADS=${WRK_THREADS:-2}
 WRK_CONNECTIONS=${WRK_CONNECTIONS:-64}
 WRK_DURATION=${WRK_DURATION:-5s}
 BENCH_ROUNDS=${BENCH_ROUNDS:-3}
-GOAL=1.8
-FILE=Public/table-pages.css
-URL_PATH=/public/table-pages.css
+# BENCH_PATH picks what to serve: by default a Public/ asset; e.g. /pages/products.json measures a
+# rendered page against the peer sending the same bytes from memory (goal 1.2: GOAL=1.2).
+URL_PATH=${BENCH_PATH:-/public/table-pages.css}
+GOAL=${GOAL:-1.8}
 
 cd "$(dirname "$0")/.."  # our server serves Public/ relative to the repo root
 for tool in curl wrk; do
@@ -94,20 +95,20 @@ median() {
 ours_port=$(free_port)
 ours_url="http://127.0.0.1:$ours_port$URL_PATH"
 "$OURS_BIN" serve --host 127.0.0.1 --port "$ours_port" --threads 2 --log-level warning \
-    >"$tmp/microhttp.log" 2>&1 &
+    --examples-database "$tmp/tablepages.sqlite" >"$tmp/microhttp.log" 2>&1 &
 pids+=($!)
 wait_ready microhttp "$!" "$ours_url"
 
 # The peer is handed whatever Content-Type ours sends, so both put the same bytes on the wire.
-content_type=$(curl -fs -o /dev/null -w '%{content_type}' "$ours_url")
+content_type=$(curl -fs -o "$tmp/ours.body" -w '%{content_type}' "$ours_url")
+FILE="$tmp/ours.body"
 peer_port=$(free_port "$ours_port")
-peer_url="http://127.0.0.1:$peer_port$URL_PATH"
+peer_url="http://127.0.0.1:$peer_port/public/bench"
 "$PEER_BIN" --host 127.0.0.1 --port "$peer_port" --content-type "$content_type" "$FILE" \
     >"$tmp/hummingbird.log" 2>&1 &
 pids+=($!)
 wait_ready hummingbird "$!" "$peer_url"
 
-curl -fs "$ours_url" -o "$tmp/ours.body"
 curl -fs "$peer_url" -o "$tmp/peer.body"
 if ! cmp "$tmp/ours.body" "$tmp/peer.body"; then
     echo "http.sh: the two servers return different bodies for $URL_PATH" >&2

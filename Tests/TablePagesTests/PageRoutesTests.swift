@@ -157,3 +157,34 @@ struct PatchLogTests {
         #expect(log.replay(after: -1) == .reset)
     }
 }
+
+@Suite("Render cache")
+struct RenderCacheTests {
+    @Test func aCachedPageIsNeverServedAfterAChange() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            // Twice: the second answer comes from the cache.
+            for _ in 0..<2 {
+                #expect(try await connection.request("GET", "/pages/items.json").text.contains(#""id":"item-1","kind":"subtitle","height":null,"title":"Item 1","subtitle":"open""#))
+            }
+            _ = try await connection.request("POST", "/pages/items/rows/item-1/select")
+            let after = try await connection.request("GET", "/pages/items.json").text
+            #expect(after.contains(#""title":"Item 1","subtitle":"done""#))
+            let html = try await connection.request("GET", "/pages/items")
+            #expect(html.header("Content-Security-Policy") != nil)
+            #expect(try await connection.request("GET", "/pages/items").text == html.text)
+        }
+    }
+
+    @Test func keepsOnlyTheNewestVersion() {
+        let cache = RenderCache()
+        let key = RenderCache.Key(json: true, limit: nil)
+        cache.store([1], for: key, version: 5)
+        #expect(cache.body(for: key, version: 5) == [1])
+        #expect(cache.body(for: key, version: 6) == nil)
+        cache.store([2], for: key, version: 6)
+        cache.store([9], for: key, version: 5)
+        #expect(cache.body(for: key, version: 6) == [2])
+        #expect(cache.body(for: key, version: 5) == nil)
+    }
+}

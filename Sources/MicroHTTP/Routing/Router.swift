@@ -13,9 +13,13 @@ public struct Router: HTTPResponder {
     /// A handler that answers at once on the event thread, for work that never blocks.
     public typealias ImmediateHandler = @Sendable (Request) -> Response
 
+    /// A handler that answers at once when it can (say, from a cache) and returns nil otherwise.
+    public typealias OptionalImmediateHandler = @Sendable (Request) -> Response?
+
     enum Handler: Sendable {
         case immediate(ImmediateHandler)
         case asynchronous(AsyncHandler)
+        case eitherWay(OptionalImmediateHandler, AsyncHandler)
     }
 
     struct Route: Sendable {
@@ -47,6 +51,17 @@ public struct Router: HTTPResponder {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
     }
 
+    /// Adds a route that first tries to answer at once on the event thread (e.g. from a cache) and
+    /// otherwise suspends the connection and awaits `handler`.
+    ///
+    ///     router.on(.get, "/pages/:page", tryingImmediately: cachedPage, use: renderPage)
+    public mutating func on(
+        _ method: HTTPMethod, _ pattern: String, tryingImmediately immediate: @escaping OptionalImmediateHandler,
+        use handler: @escaping AsyncHandler
+    ) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .eitherWay(immediate, handler)))
+    }
+
     /// Answers immediate routes and routing errors; nil hands the request to ``respond(to:)``.
     public func immediateResponse(to request: Request) -> Response? {
         switch resolve(request) {
@@ -54,6 +69,8 @@ public struct Router: HTTPResponder {
             return response
         case .route(.immediate(let handler), let request):
             return handler(request)
+        case .route(.eitherWay(let immediate, _), let request):
+            return immediate(request)
         case .route(.asynchronous, _):
             return nil
         }
@@ -66,7 +83,7 @@ public struct Router: HTTPResponder {
             return response
         case .route(.immediate(let handler), let request):
             return handler(request)
-        case .route(.asynchronous(let handler), let request):
+        case .route(.asynchronous(let handler), let request), .route(.eitherWay(_, let handler), let request):
             do {
                 return try await handler(request)
             } catch let error as HTTPError {

@@ -13,6 +13,8 @@ public actor PageHost {
     public nonisolated let variant: PageVariant
     /// The subscribers and recent patches.
     nonisolated let channel: LiveChannel
+    /// Rendered pages of the current version.
+    nonisolated let renderCache = RenderCache()
     private let table: TableView
     private let renderContext: RenderContext
     private let logger: Logger
@@ -76,12 +78,12 @@ public actor PageHost {
 
     /// The whole page in `format`, with its version; each section shows at most `limit` rows
     /// (``LiveSettings/pageRowLimit`` when nil).
-    func renderPage(as format: RenderFormat, limit: Int? = nil) -> [UInt8] {
+    func renderPage(as format: RenderFormat, limit: Int? = nil) -> (bytes: [UInt8], version: Int) {
         var context = renderContext
         if let limit { context.rowLimit = limit }
         var out = OutputBuffer()
         TableRenderer(table: table, context: context).renderPage(as: format, into: &out)
-        return out.bytes
+        return (out.bytes, table.version)
     }
 
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.

@@ -33,6 +33,11 @@ final class PageHosts: Sendable {
         self.logger = logger
     }
 
+    /// The host of `variant` if it exists, without making one (for paths that must not block).
+    func existingHost(for variant: PageVariant) -> PageHost? {
+        state.withLock { $0.use(variant) }
+    }
+
     /// The hosts made so far.
     var all: [PageHost] { state.withLock { $0.hosts.values.map(\.host) } }
 

@@ -12,7 +12,7 @@ struct PageEndpoints: Sendable {
 
     /// Adds every page route to `router`.
     func register(on router: inout Router) {
-        router.on(.get, "/pages/:page", use: page)
+        router.on(.get, "/pages/:page", tryingImmediately: cachedPage, use: page)
         router.on(.get, "/pages/:page/sections/:section", use: section)
         router.on(.get, "/pages/:page/rows/:row", use: row)
         router.on(.get, "/pages/:page/events", use: events)
@@ -31,11 +31,26 @@ struct PageEndpoints: Sendable {
     func page(_ request: Request) async throws -> Response {
         let (definition, host) = try resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
-        if request.prefersJSON {
-            return .json(await host.renderPage(as: .json, limit: limit))
+        let json = request.prefersJSON
+        let (rendered, version) = await host.renderPage(as: json ? .json : .html, limit: limit)
+        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, registry: registry, fragment: rendered)
+        host.renderCache.store(response.bodyBytes, for: RenderCache.Key(json: json, limit: limit), version: version)
+        return response
+    }
+
+    /// A page unchanged since it was last rendered, answered from the cache on the event thread;
+    /// nil (render it) on a miss or whenever anything needs checking that the async path reports.
+    func cachedPage(_ request: Request) -> Response? {
+        guard let definition = registry.page(named: request.parameters["page"] ?? ""),
+              case .success(let variant) = definition.variant(for: request.query),
+              let host = hosts.existingHost(for: variant),
+              // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
+              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(request.query, settings: settings) }) else { return nil }
+        let json = request.prefersJSON
+        guard let body = host.renderCache.body(for: RenderCache.Key(json: json, limit: limit), version: host.channel.latestID) else {
+            return nil
         }
-        let fragment = await host.renderPage(as: .html, limit: limit)
-        return PageDocument.page(definition: definition, variant: host.variant, registry: registry, fragment: fragment)
+        return json ? .json(body) : PageDocument.document(body)
     }
 
     func section(_ request: Request) async throws -> Response {
