@@ -8,7 +8,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
-APT_PACKAGES := libmicrohttpd-dev pkg-config
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis
@@ -37,6 +37,7 @@ test-deps:
 	@$(PYTHON) -c "import selenium, pytest, schemathesis" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 
 bench: deps
+	@.ci/install-packages wrk curl sqlite3
 	Benchmarks/http.sh
 
 clean:

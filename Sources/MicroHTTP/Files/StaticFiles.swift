@@ -13,10 +13,24 @@ import Darwin
 ///     let files = StaticFiles(root: "Public")
 ///     router.immediate(.get, "/public/*path", files.respond)
 public final class StaticFiles: Sendable {
-    struct CachedFile: Sendable {
+    /// A file as served: its validator and both answers, built once when the file is first read.
+    final class CachedFile: Sendable {
         let bytes: [UInt8]
         let etag: String
         let contentType: String
+        /// `200` with the file; its libmicrohttpd response is prepared once and shared by every request.
+        let ok: Response
+        /// `304 Not Modified` for a client that has this version.
+        let notModified: Response
+
+        init(bytes: [UInt8], etag: String, contentType: String, cacheControl: String) {
+            self.bytes = bytes
+            self.etag = etag
+            self.contentType = contentType
+            let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl, "Content-Type": contentType]
+            ok = Response(status: 200, prepared: PreparedResponse(headers: headers, body: bytes))
+            notModified = Response(status: 304, prepared: PreparedResponse(headers: ["ETag": etag, "Cache-Control": cacheControl], body: []))
+        }
     }
 
     /// The folder the files come from.
@@ -33,32 +47,50 @@ public final class StaticFiles: Sendable {
 
     /// Answers a request whose route captured the file's relative path as the `path` parameter.
     public func respond(to request: Request) -> Response {
-        let segments = (request.parameters["path"] ?? "").split(separator: "/", omittingEmptySubsequences: false)
-        guard !segments.isEmpty, segments.allSatisfy(Self.isSafeSegment) else {
+        let relativePath = request.parameters["path"] ?? ""
+        guard Self.isSafe(relativePath: relativePath) else {
             return .error(403, "That path is outside the public folder.", for: request)
         }
-        let relativePath = segments.joined(separator: "/")
         guard let file = file(at: relativePath) else {
             return .error(404, "No file named \(relativePath).", for: request)
         }
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let candidates = request.headers["If-None-Match"],
            candidates.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag || $0.trimmingSpaces == "*" }) {
-            return Response(status: 304, headers: headers)
+            return file.notModified
         }
-        headers.add("Content-Type", file.contentType)
-        return Response(status: 200, headers: headers, body: file.bytes)
+        return file.ok
     }
 
-    private static func isSafeSegment(_ segment: Substring) -> Bool {
-        !segment.isEmpty && segment != "." && segment != ".." && !segment.hasPrefix(".")
-            && !segment.contains("/") && !segment.contains("\\") && !segment.utf8.contains(0)
+    /// Whether every `/`-separated segment of `relativePath` stays inside the folder: not empty, not
+    /// starting with `.` (so neither `.` nor `..`, nor a hidden file), and free of `\` and NUL.
+    /// Checked on the UTF-8 bytes, where all of these are single ASCII bytes.
+    static func isSafe(relativePath: String) -> Bool {
+        if let safe = relativePath.utf8.withContiguousStorageIfAvailable(isSafe(relativePathBytes:)) { return safe }
+        return Array(relativePath.utf8).withUnsafeBufferPointer(isSafe(relativePathBytes:))
+    }
+
+    private static func isSafe(relativePathBytes bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var segmentStart = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "/"):
+                if segmentStart { return false }  // an empty segment
+                segmentStart = true
+            case UInt8(ascii: "."):
+                if segmentStart { return false }
+            case UInt8(ascii: "\\"), 0:
+                return false
+            default:
+                segmentStart = false
+            }
+        }
+        return !segmentStart  // empty, or ending in an empty segment
     }
 
     func file(at relativePath: String) -> CachedFile? {
         if let cached = cache.withLock({ $0[relativePath] }) { return cached }
         guard let bytes = Self.readFile(atPath: root + "/" + relativePath) else { return nil }
-        let file = CachedFile(bytes: bytes, etag: Self.etag(for: bytes), contentType: MediaType.forFile(named: relativePath))
+        let file = CachedFile(bytes: bytes, etag: Self.etag(for: bytes), contentType: MediaType.forFile(named: relativePath), cacheControl: cacheControl)
         cache.withLock { $0[relativePath] = file }
         return file
     }

@@ -25,6 +25,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.append((name: name, value: value))
     }
 
+    /// Makes room for `count` fields without reallocating.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Replaces every field of this name with one field, or removes them all when `value` is nil.
     public mutating func replaceOrAdd(_ name: String, _ value: String?) {
         fields.removeAll { Self.namesMatch($0.name, name) }
@@ -45,14 +50,37 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// Whether both lists hold the same fields in the same order: cheap when one was copied from
+    /// the other, as string comparison checks for shared storage first.
+    func hasSameFields(as other: HTTPHeaders) -> Bool {
+        guard fields.count == other.fields.count else { return false }
+        for (field, otherField) in zip(fields, other.fields) where field.name != otherField.name || field.value != otherField.value {
+            return false
+        }
+        return true
+    }
+
     // ASCII-only folding is right for header names (RFC 9110 tokens) and avoids Unicode case mapping per lookup.
     static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
         let lhs = lhs.utf8, rhs = rhs.utf8
         guard lhs.count == rhs.count else { return false }
+        // Header names are short; compare the bytes in place when both strings are contiguous
+        // (native strings always are), without building iterators.
+        if let result = lhs.withContiguousStorageIfAvailable({ left in
+            rhs.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where lowercased(left[index]) != lowercased(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }), let result {
+            return result
+        }
         return zip(lhs, rhs).allSatisfy { lowercased($0) == lowercased($1) }
     }
 
+    @inline(__always)
     private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 }

@@ -25,4 +25,27 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// The wire token.
     public var description: String { rawValue }
+
+    /// The method libmicrohttpd parsed, without building a new string for the common ones.
+    init(cString token: UnsafePointer<CChar>) {
+        // Compared byte by byte, never reading past the terminating NUL.
+        func matches(_ name: StaticString) -> Bool {
+            let bytes = UnsafeRawPointer(token).assumingMemoryBound(to: UInt8.self)
+            var index = 0
+            while index < name.utf8CodeUnitCount {
+                guard bytes[index] == name.utf8Start[index] else { return false }
+                index += 1
+            }
+            return bytes[index] == 0
+        }
+        if matches("GET") {
+            self = .get
+        } else if matches("POST") {
+            self = .post
+        } else if matches("HEAD") {
+            self = .head
+        } else {
+            self.init(rawValue: String(cString: token))
+        }
+    }
 }

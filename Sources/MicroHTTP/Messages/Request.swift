@@ -23,7 +23,24 @@ public struct Request: Sendable {
     /// The request body; empty when there was none.
     public var body: [UInt8]
     /// The peer's address, e.g. `127.0.0.1` or `::1`, when known.
-    public var remoteAddress: String?
+    public var remoteAddress: String? {
+        get {
+            switch remote {
+            case .text(let text): text
+            case .socket(let address): address.text
+            }
+        }
+        set { remote = .text(newValue) }
+    }
+
+    /// Where ``remoteAddress`` comes from: the server keeps the peer's raw address and formats it
+    /// only when someone asks, which most requests never do.
+    enum Remote: Sendable {
+        case text(String?)
+        case socket(PeerAddress)
+    }
+
+    var remote: Remote
 
     /// Creates a request; the server does this, tests may too.
     public init(
@@ -39,7 +56,23 @@ public struct Request: Sendable {
         self.headers = headers
         self.cookies = cookies
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.remote = .text(remoteAddress)
+    }
+
+    /// The server's initializer: the peer's address stays raw until asked for.
+    init(
+        method: HTTPMethod, path: String, pathSegments: [String], queryItems: [(name: String, value: String)],
+        headers: HTTPHeaders, cookies: [String: String], body: [UInt8], peer: PeerAddress?
+    ) {
+        self.method = method
+        self.path = path
+        self.pathSegments = pathSegments
+        self.parameters = [:]
+        self.queryItems = queryItems
+        self.headers = headers
+        self.cookies = cookies
+        self.body = body
+        self.remote = peer.map { .socket($0) } ?? .text(nil)
     }
 
     /// The query items by name; where a name repeats, the last value wins.

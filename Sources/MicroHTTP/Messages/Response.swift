@@ -10,6 +10,9 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// An open-ended Server-Sent Events stream that other code writes to.
         case stream(EventStream)
+        /// A complete body whose libmicrohttpd response was built once (see ``PreparedResponse``);
+        /// it is queued as is while the response's ``Response/headers`` are still the prepared ones.
+        case prepared(PreparedResponse)
     }
 
     /// The status code, e.g. 200.
@@ -38,10 +41,20 @@ public struct Response: Sendable {
         self.body = .stream(stream)
     }
 
+    /// Sends a prepared response: its header fields and body, with `status`.
+    public init(status: Int = 200, prepared: PreparedResponse) {
+        self.status = status
+        self.headers = prepared.headers
+        self.body = .prepared(prepared)
+    }
+
     /// The body bytes, or an empty array for a stream.
     public var bodyBytes: [UInt8] {
-        if case .bytes(let bytes) = body { return bytes }
-        return []
+        switch body {
+        case .bytes(let bytes): bytes
+        case .prepared(let prepared): prepared.body
+        case .stream: []
+        }
     }
 
     /// An HTML response.

@@ -101,7 +101,7 @@ public struct Router: HTTPResponder {
         // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix).
         // Routes that capture a file path (`*path`) are left out of that reading, so a file named
         // `data.json` keeps its name.
-        if let last = request.pathSegments.last, last.hasSuffix(".json") {
+        if let last = request.pathSegments.last, last.utf8.count >= 5, last.utf8.reversed().starts(with: "nosj.".utf8), last.hasSuffix(".json") {
             // `/.json` is the root as JSON.
             let stem = String(last.dropLast(5))
             let stripped = Array(request.pathSegments.dropLast()) + (stem.isEmpty ? [] : [stem])

@@ -28,7 +28,7 @@ func handleAccess(
             // reading megabytes it would throw away.
             context.state.withLock { $0.phase = .answered }
             let response = Response.error(413, tooLargeMessage(core), json: false)
-            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(rawValue: String(cString: method)), path: String(cString: url)) ? .YES : .NO
+            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
         }
         return .YES
     }
@@ -54,17 +54,22 @@ func handleAccess(
     let (phase, body, tooLarge, earlierRequest) = context.state.withLock { state in
         (state.phase, state.body, state.bodyTooLarge, state.request)
     }
-    let methodValue = HTTPMethod(rawValue: String(cString: method))
-    let path = String(cString: url)
     switch phase {
     case .answered, .waiting:
         return .YES
     case .ready(let response):
-        context.state.withLock { $0.phase = .answered }
-        return core.queue(response, on: connection, for: earlierRequest, context: context, method: methodValue, path: path) ? .YES : .NO
+        // The request is dropped once answered: an event stream's context lives as long as the
+        // stream, and it should not keep the request's fields alive all that time.
+        context.state.withLock {
+            $0.phase = .answered
+            $0.request = nil
+        }
+        return core.queue(response, on: connection, for: earlierRequest, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
     case .receiving:
         break
     }
+    let methodValue = HTTPMethod(cString: method)
+    let path = String(cString: url)
 
     let response: Response?
     var request: Request?

@@ -19,8 +19,12 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit idle (no request bytes) before it is closed; 0 means never.
     /// Event streams are exempt: their heartbeats find dead peers instead.
     public var connectionTimeout: Int = 60
-    /// Bytes of memory each connection may use for its request line, headers and buffers.
-    public var connectionMemoryLimit: Int = 32 * 1024
+    /// Bytes of memory each connection may use for its request line, headers and buffers
+    /// (libmicrohttpd's per-connection memory pool). 16 KiB holds a request head of about 7 KB; a
+    /// larger head is answered `431` (or `414` for a long URL). libmicrohttpd 0.9.75 zeroes the
+    /// whole pool between keep-alive requests, so a larger pool costs time per request and memory
+    /// per open connection, live subscribers included.
+    public var connectionMemoryLimit: Int = 16 * 1024
     /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int = 1 << 20
     /// How often each open event stream gets a comment line, to keep proxies from closing idle

@@ -44,22 +44,36 @@ final class ServerCore: Sendable {
         return pending.count
     }
 
+    /// The block size handed to libmicrohttpd for event stream responses. libmicrohttpd allocates
+    /// (and zeroes) a buffer of this size with every callback response, for each subscriber, yet
+    /// fills chunked (HTTP/1.1) responses straight into the connection's write buffer and uses the
+    /// block only for HTTP/1.0 clients, where it caps each read of the stream. Kept small, since an
+    /// idle subscriber would otherwise pay for it in memory for nothing.
+    static let eventStreamBlockSize = 1024
+
     /// Builds the libmicrohttpd response for `response` and queues it; returns false when
     /// libmicrohttpd refused it (the connection is then closed).
     func queue(_ response: Response, on connection: OpaquePointer, for request: Request?, context: RequestContext, method: HTTPMethod, path: String) -> Bool {
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
-            mhdResponse = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            mhdResponse = Self.makeResponse(copying: bytes)
+        case .prepared(let prepared):
+            if let handle = prepared.handle, response.headers.hasSameFields(as: prepared.headers) {
+                // Shared, not built: libmicrohttpd takes its own reference while it sends it.
+                let queued = MHD_queue_response(connection, UInt32(response.status), handle.pointer) == .YES
+                requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
+                return queued
             }
+            // Header fields changed after it was prepared: built per request like `.bytes`.
+            mhdResponse = Self.makeResponse(copying: prepared.body)
         case .stream(let stream):
             stream.attach(to: ConnectionHandle(pointer: connection))
             streams.add(stream)
             stream.onTermination { [streams] in streams.remove(stream) }
             // The stream is retained by the response and released in its free callback.
             mhdResponse = MHD_create_response_from_callback(
-                UInt64.max, 4096, readEventStream, Unmanaged.passRetained(stream).toOpaque(), releaseEventStream
+                UInt64.max, Self.eventStreamBlockSize, readEventStream, Unmanaged.passRetained(stream).toOpaque(), releaseEventStream
             )
             // A live stream is idle by design between events; heartbeats find dead peers instead.
             tp_connection_set_timeout(connection, 0)
@@ -70,7 +84,13 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
         let queued = MHD_queue_response(connection, UInt32(response.status), mhdResponse) == .YES
-        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, peer: request?.remoteAddress)
+        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
         return queued
+    }
+
+    private static func makeResponse(copying bytes: [UInt8]) -> OpaquePointer? {
+        bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
     }
 }

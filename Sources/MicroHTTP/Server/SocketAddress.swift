@@ -28,29 +28,45 @@ struct SocketAddress: Sendable {
     func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         storage.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }
     }
+}
 
-    /// The numeric text form of a peer address, e.g. `127.0.0.1` or `::1`.
-    static func text(of address: UnsafePointer<sockaddr>) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+/// A peer's IPv4 or IPv6 address as raw bytes, small enough to keep in every ``Request`` and
+/// formatted as text only when asked for.
+struct PeerAddress: Sendable {
+    private let family: Int32
+    // The 4 or 16 address bytes (in network order), as in `in_addr` / `in6_addr`.
+    private let bytes: (UInt64, UInt64)
+
+    /// Copies the address out of `address`; nil for a family other than IPv4 and IPv6.
+    init?(_ address: UnsafePointer<sockaddr>) {
         let family = Int32(address.pointee.sa_family)
-        let converted: UnsafePointer<CChar>? = address.withMemoryRebound(to: UInt8.self, capacity: 1) { raw in
-            let base = UnsafeRawPointer(raw)
-            switch family {
-            case AF_INET:
-                let inet = base.assumingMemoryBound(to: sockaddr_in.self)
-                return withUnsafePointer(to: inet.pointee.sin_addr) {
-                    inet_ntop(AF_INET, $0, &buffer, socklen_t(buffer.count))
-                }
-            case AF_INET6:
-                let inet6 = base.assumingMemoryBound(to: sockaddr_in6.self)
-                return withUnsafePointer(to: inet6.pointee.sin6_addr) {
-                    inet_ntop(AF_INET6, $0, &buffer, socklen_t(buffer.count))
-                }
-            default:
-                return nil
+        var bytes: (UInt64, UInt64) = (0, 0)
+        let base = UnsafeRawPointer(address)
+        switch family {
+        case AF_INET:
+            let inet = base.assumingMemoryBound(to: sockaddr_in.self)
+            withUnsafeMutableBytes(of: &bytes) { target in
+                withUnsafeBytes(of: inet.pointee.sin_addr) { target.copyMemory(from: $0) }
+            }
+        case AF_INET6:
+            let inet6 = base.assumingMemoryBound(to: sockaddr_in6.self)
+            withUnsafeMutableBytes(of: &bytes) { target in
+                withUnsafeBytes(of: inet6.pointee.sin6_addr) { target.copyMemory(from: $0) }
+            }
+        default:
+            return nil
+        }
+        self.family = family
+        self.bytes = bytes
+    }
+
+    /// The numeric text form, e.g. `127.0.0.1` or `::1`.
+    var text: String? {
+        withUnsafeBytes(of: bytes) { address in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+                guard inet_ntop(family, address.baseAddress, buffer.baseAddress, socklen_t(buffer.count)) != nil else { return nil }
+                return String(cString: buffer.baseAddress!)
             }
         }
-        guard converted != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
