@@ -11,6 +11,11 @@ struct ActionInput {
     /// Whether the body was a form, so the answer is a redirect back to the page.
     let isForm: Bool
 
+    /// The fields meant for the delegate: all but the form's own `_method` control.
+    var values: [String: String] {
+        fields.filter { $0.key != "_method" }
+    }
+
     /// Parses `request`'s body; an empty body gives no fields.
     static func parse(_ request: Request) throws(HTTPError) -> ActionInput {
         let contentType = (request.headers["Content-Type"] ?? "").lowercased()

@@ -123,9 +123,7 @@ struct PageEndpoints: Sendable {
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
-        var values = input.fields
-        values["_method"] = nil
-        try await mapTableErrors { try await host.performAction(named: name, onRow: row, values: values) }
+        try await mapTableErrors { try await host.performAction(named: name, onRow: row, values: input.values) }
         return await done(request, input: input, host: host)
     }
 
@@ -152,8 +150,10 @@ struct PageEndpoints: Sendable {
         case (nil, nil), ("", nil), (nil, ""): placement = .end
         default: throw HTTPError(400, "Give either \"before\" or \"after\", not both.")
         }
-        if case .before(let neighbour) = placement, neighbour == row { throw HTTPError(400, "A row cannot be placed next to itself.") }
-        if case .after(let neighbour) = placement, neighbour == row { throw HTTPError(400, "A row cannot be placed next to itself.") }
+        switch placement {
+        case .before(row), .after(row): throw HTTPError(400, "A row cannot be placed next to itself.")
+        default: break
+        }
         try await mapTableErrors { try await host.moveRow(row, toSection: section, placement: placement) }
         return await done(request, input: input, host: host)
     }
@@ -162,10 +162,8 @@ struct PageEndpoints: Sendable {
         let (_, host) = try resolve(request)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
-        var values = input.fields
-        values["_method"] = nil
-        guard !values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
-        try await mapTableErrors { try await host.insertRow(inSection: section, values: values) }
+        guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
+        try await mapTableErrors { try await host.insertRow(inSection: section, values: input.values) }
         var response = await done(request, input: input, host: host)
         if !input.isForm { response.status = 201 }
         return response
