@@ -8,7 +8,7 @@
 #
 # Overridable: SUBSCRIBERS (default 5000), WARMUP_SUBSCRIBERS (a smaller run first on its own
 # server; 0, the default, skips it), BATCH (500), TIMEOUT (10 s), SERVER_THREADS (2),
-# BENCH_SKIP_BUILD=1.
+# BENCH_SKIP_BUILD=1, SERVER_ARGS (extra `serve` options, e.g. "--connection-memory-limit 32768").
 set -euo pipefail
 export LC_ALL=C
 

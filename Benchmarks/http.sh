@@ -5,7 +5,8 @@
 # is the ratio within one run. Rounds alternate between the servers so that drift in machine
 # load hits both alike, and the median of each side keeps one noisy round from deciding.
 #
-# Overridable: WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION, BENCH_ROUNDS, BENCH_PATH, GOAL, BENCH_SKIP_BUILD=1.
+# Overridable: WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION, BENCH_ROUNDS, BENCH_PATH, GOAL, BENCH_SKIP_BUILD=1,
+# OURS_BIN (another tablepages binary, e.g. an older build to compare against).
 set -euo pipefail
 export LC_ALL=C  # a decimal point in wrk's figures, awk and printf
 
@@ -27,7 +28,7 @@ if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
     nice -n 10 swift build -c release --product tablepages
     nice -n 10 swift build -c release --package-path Benchmarks/HummingbirdPeer
 fi
-OURS_BIN=.build/release/tablepages
+OURS_BIN=${OURS_BIN:-.build/release/tablepages}
 PEER_BIN=Benchmarks/HummingbirdPeer/.build/release/HummingbirdPeer
 
 tmp=$(mktemp -d)

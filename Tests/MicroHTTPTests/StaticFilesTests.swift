@@ -51,7 +51,39 @@ struct StaticFilesTests {
         }
     }
 
-    @Test(arguments: ["/public/../secret.txt", "/public/%2e%2e/secret.txt", "/public/%2E%2E%2Fsecret.txt", "/public/..%2fsecret.txt", "/public/./site.css"])
+    @Test func aFileResponseWithChangedHeadersKeepsThemAndItsBody() async throws {
+        let base = try Self.makeFolder()
+        let files = StaticFiles(root: base + "/public")
+        var router = Router()
+        router.immediate(.get, "/public/*path", files.respond)
+        router.immediate(.get, "/styled/*path") { request in
+            var response = files.respond(to: request)
+            response.headers["Cache-Control"] = "no-store"
+            response.headers.add("X-Extra", "1")
+            return response
+        }
+        try await withServer(router) { server in
+            let connection = try await TestConnection(port: server.port)
+            for _ in 0..<3 {
+                let shared = try await connection.request("GET", "/public/site.css")
+                #expect(shared.text == "body { color: red; }")
+                #expect(shared.header("Cache-Control") == "public, max-age=300")
+                #expect(shared.header("X-Extra") == nil)
+                let changed = try await connection.request("GET", "/styled/site.css")
+                #expect(changed.status == 200)
+                #expect(changed.text == "body { color: red; }")
+                #expect(changed.header("Cache-Control") == "no-store")
+                #expect(changed.header("X-Extra") == "1")
+                #expect(changed.header("Content-Type") == "text/css; charset=utf-8")
+            }
+            let head = try await connection.request("HEAD", "/public/site.css")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "20")
+            #expect(head.body.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["/public/../secret.txt", "/public/%2e%2e/secret.txt", "/public/%2E%2E%2Fsecret.txt", "/public/..%2fsecret.txt", "/public/./site.css", "/public/%2esite.css", "/public/a%5Csite.css"])
     func refusesPathTraversal(path: String) async throws {
         let base = try Self.makeFolder()
         try await withServer(Self.router(root: base)) { server in

@@ -44,7 +44,8 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
             switch component {
             case .remainder(let name):
                 guard position < segments.count else { return nil }
-                parameters[name] = segments[position...].joined(separator: "/")
+                // One segment left (a file in the folder itself) needs no new string.
+                parameters[name] = position == segments.count - 1 ? segments[position] : segments[position...].joined(separator: "/")
                 return parameters
             case .literal(let text):
                 guard position < segments.count, segments[position] == text else { return nil }

@@ -19,7 +19,7 @@ func handleAccess(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
     guard let stored = requestState.pointee else {
-        let context = RequestContext()
+        let context = RequestContext(startedAt: core.requestLog.isEnabled ? .now : nil)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
@@ -76,7 +76,10 @@ func handleAccess(
     if tooLarge {
         response = .error(413, tooLargeMessage(core), json: false)
     } else {
-        switch RequestParser.parse(connection: connection, method: methodValue, path: path, body: body) {
+        switch RequestParser.parse(
+            connection: connection, method: methodValue, path: path, body: body,
+            connectionMemoryLimit: core.connectionMemoryLimit
+        ) {
         case .success(let parsed):
             request = parsed
             response = core.responder.immediateResponse(to: parsed)

@@ -20,8 +20,14 @@ final class RequestContext: Sendable {
         var request: Request?
     }
 
-    let startedAt = ContinuousClock.now
+    /// When the request arrived, for the request log; nil when the log is off, which spares a clock
+    /// read per request.
+    let startedAt: ContinuousClock.Instant?
     let state = Mutex(State())
+
+    init(startedAt: ContinuousClock.Instant?) {
+        self.startedAt = startedAt
+    }
 
     /// Hands the finished response over and resumes the connection; only the first call counts, so
     /// a late handler and a shutdown that already answered 503 cannot both resume it.

@@ -4,10 +4,13 @@ import Logging
 struct RequestLog: Sendable {
     let logger: Logger
 
-    func record(method: HTTPMethod, path: String, status: Int, startedAt: ContinuousClock.Instant, request: Request?) {
+    /// Whether request lines are logged at all (the logger's level is `info` or lower).
+    var isEnabled: Bool { logger.logLevel <= .info }
+
+    func record(method: HTTPMethod, path: String, status: Int, startedAt: ContinuousClock.Instant?, request: Request?) {
         // Checked first so that a server run at `warning` pays nothing per request (not even for
         // formatting the peer's address).
-        guard logger.logLevel <= .info else { return }
+        guard isEnabled, let startedAt else { return }
         let peer = request?.remoteAddress
         let elapsed = ContinuousClock.now - startedAt
         let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000

@@ -2,7 +2,13 @@ import CMicroHTTPD
 
 /// Turns libmicrohttpd's view of a received request into a ``Request``.
 enum RequestParser {
-    static func parse(connection: OpaquePointer, method: HTTPMethod, path: String, body: [UInt8]) -> Result<Request, HTTPError> {
+    /// Bytes of the connection's memory pool kept free for the response head (status line, `Date`,
+    /// `Content-Length` and the response's own fields); see ``estimatedPoolUse(path:queryItems:headers:cookies:)``.
+    static let responseHeadReserve = 1024
+
+    /// Parses the request; `connectionMemoryLimit` is the daemon's per-connection pool size, which
+    /// must still have room for the response head after holding the request's.
+    static func parse(connection: OpaquePointer, method: HTTPMethod, path: String, body: [UInt8], connectionMemoryLimit: Int) -> Result<Request, HTTPError> {
         guard let segments = pathSegments(of: path) else {
             return .failure(HTTPError(400, "The path has a malformed percent-escape."))
         }
@@ -28,12 +34,32 @@ enum RequestParser {
         if MHD_get_connection_values(connection, .COOKIE_KIND, nil, nil) > 0 {
             for (name, value) in values(of: .COOKIE_KIND, on: connection) { cookies[name] = value }
         }
+        // libmicrohttpd reads the head into the connection's memory pool and builds the response head
+        // there too. A head that fits, but leaves too little room for that, would have the
+        // connection closed without any answer: refuse it here with a small 431 instead.
+        if estimatedPoolUse(path: path, queryItems: queryItems, headers: headers, cookies: cookies) + responseHeadReserve > connectionMemoryLimit {
+            return .failure(HTTPError(431, "The request's header fields are too large."))
+        }
         // Kept raw: formatting it as text costs more than most requests are worth, and few ask.
         let peer = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
         return .success(Request(
             method: method, path: path, pathSegments: segments, queryItems: queryItems,
             headers: headers, cookies: cookies, body: body, peer: peer
         ))
+    }
+
+    /// Roughly what libmicrohttpd 0.9.75 holds in the pool for a request head: the request line and
+    /// fields as received, a record of about 64 bytes per field, query argument and cookie, and a
+    /// copy of the `Cookie` field, which it parses from a copy.
+    static func estimatedPoolUse(path: String, queryItems: [(name: String, value: String)], headers: HTTPHeaders, cookies: [String: String]) -> Int {
+        let record = 64
+        var bytes = 64 + path.utf8.count  // request line
+        for (name, value) in queryItems { bytes += name.utf8.count + value.utf8.count + 2 + record }
+        for (name, value) in headers { bytes += name.utf8.count + value.utf8.count + 4 + record }
+        if !cookies.isEmpty {
+            bytes += (headers["Cookie"]?.utf8.count ?? 0) + cookies.count * record
+        }
+        return bytes
     }
 
     /// The path's non-empty segments, each percent-decoded; nil when an escape is malformed, the
@@ -48,6 +74,7 @@ enum RequestParser {
 
     private static func pathSegments(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
         var segments: [String] = []
+        segments.reserveCapacity(4)
         var start = 0
         var escaped = false
         for index in 0...bytes.count {
@@ -56,15 +83,14 @@ enum RequestParser {
             guard byte == UInt8(ascii: "/") else { continue }
             if index > start {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                let segment: String
                 if escaped {
-                    guard let decoded = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)) else { return nil }
-                    segment = decoded
+                    // Only an escape can produce a NUL: the path itself came from a C string.
+                    guard let decoded = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)),
+                          !decoded.utf8.contains(0) else { return nil }
+                    segments.append(decoded)
                 } else {
-                    segment = String(decoding: raw, as: UTF8.self)
+                    segments.append(String(decoding: raw, as: UTF8.self))
                 }
-                guard !segment.utf8.contains(0) else { return nil }
-                segments.append(segment)
             }
             start = index + 1
             escaped = false

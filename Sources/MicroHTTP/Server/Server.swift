@@ -60,7 +60,7 @@ public final class Server: Sendable {
                 connection_limit: UInt32(max(1, configuration.connectionLimit)),
                 connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
                 per_ip_connection_limit: UInt32(max(0, configuration.perClientConnectionLimit)),
-                connection_memory_limit: max(8 * 1024, configuration.connectionMemoryLimit),
+                connection_memory_limit: core.connectionMemoryLimit,
                 listen_backlog: 1024
             )
             return tp_start_daemon(&settings, handleAccess, coreRef, handleCompletion, coreRef, keepPercentEscapes)

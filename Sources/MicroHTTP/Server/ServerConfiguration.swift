@@ -20,10 +20,10 @@ public struct ServerConfiguration: Sendable {
     /// Event streams are exempt: their heartbeats find dead peers instead.
     public var connectionTimeout: Int = 60
     /// Bytes of memory each connection may use for its request line, headers and buffers
-    /// (libmicrohttpd's per-connection memory pool). 16 KiB holds a request head of about 7 KB; a
-    /// larger head is answered `431` (or `414` for a long URL). libmicrohttpd 0.9.75 zeroes the
-    /// whole pool between keep-alive requests, so a larger pool costs time per request and memory
-    /// per open connection, live subscribers included.
+    /// (libmicrohttpd's per-connection memory pool). 16 KiB holds request heads up to about 14 KB
+    /// (browsers send 1–8 KB); a larger head is answered `431` (`414` for a long URL). libmicrohttpd
+    /// 0.9.75 zeroes the pool between keep-alive requests, so a larger pool costs time per request
+    /// and memory per open connection, live subscribers included.
     public var connectionMemoryLimit: Int = 16 * 1024
     /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int = 1 << 20

@@ -13,8 +13,12 @@ final class ServerCore: Sendable {
     let inFlightCount = Atomic<Int>(0)
     private let waiting = Mutex<[ObjectIdentifier: (RequestContext, ConnectionHandle)]>([:])
 
+    /// The per-connection memory limit in force (the configured one, at least 8 KiB).
+    let connectionMemoryLimit: Int
+
     init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
+        self.connectionMemoryLimit = max(8 * 1024, configuration.connectionMemoryLimit)
         self.responder = responder
         self.logger = logger
         self.requestLog = RequestLog(logger: logger)
@@ -49,7 +53,7 @@ final class ServerCore: Sendable {
     /// fills chunked (HTTP/1.1) responses straight into the connection's write buffer and uses the
     /// block only for HTTP/1.0 clients, where it caps each read of the stream. Kept small, since an
     /// idle subscriber would otherwise pay for it in memory for nothing.
-    static let eventStreamBlockSize = 1024
+    static let eventStreamBlockSize = 256
 
     /// Builds the libmicrohttpd response for `response` and queues it; returns false when
     /// libmicrohttpd refused it (the connection is then closed).

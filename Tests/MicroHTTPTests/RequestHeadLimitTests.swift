@@ -1,0 +1,79 @@
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+/// The default per-connection memory limit (libmicrohttpd's memory pool) must hold the request heads
+/// real browsers send, and a head too large for it must get a clear 4xx, not a crash or a hang.
+@Suite("Request head size under the default connection memory limit")
+struct RequestHeadLimitTests {
+    /// About 6 KB of header fields: a long cookie and user agent plus many ordinary fields.
+    static let largeHeaders: [(String, String)] = {
+        var headers: [(String, String)] = [
+            ("User-Agent", String(repeating: "Mozilla/5.0 (X11; Linux x86_64) ", count: 8)),
+            ("Cookie", (0..<40).map { "cookie\($0)=\(String(repeating: "v", count: 60))" }.joined(separator: "; ")),
+        ]
+        for index in 0..<30 {
+            headers.append(("X-Extra-\(index)", String(repeating: "x", count: 100)))
+        }
+        return headers
+    }()
+
+    static var largeHeadSize: Int {
+        largeHeaders.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+    }
+
+    @Test func defaultLimitIs16KiB() {
+        #expect(ServerConfiguration().connectionMemoryLimit == 16 * 1024)
+    }
+
+    @Test func largeButReasonableHeadIsAnswered() async throws {
+        #expect((6_000...7_000).contains(Self.largeHeadSize))
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let first = try await connection.request("GET", "/hello", headers: Self.largeHeaders)
+            #expect(first.status == 200)
+            #expect(first.text == "hello")
+            // Kept alive, and the pool is reused for the next large head.
+            let second = try await connection.request("GET", "/slow", headers: Self.largeHeaders)
+            #expect(second.status == 200)
+            #expect(second.text == "waited")
+        }
+    }
+
+    @Test func largeHeadStillGetsAnEventStream() async throws {
+        let box = StreamBox()
+        try await withServer(testRouter(streams: box)) { server in
+            let connection = try await TestConnection(port: server.port)
+            let head = try await connection.openStream("/events", headers: Self.largeHeaders)
+            #expect(head.status == 200)
+            #expect(await eventually { box.all.count == 1 })
+            let stream = try #require(box.all.first)
+            let data = String(repeating: "d", count: 4_000)
+            stream.send(event: "patch", id: "1", data: data)
+            let text = try await connection.readStream(until: { $0.contains("id: 1") && $0.contains(data + "\n\n") })
+            #expect(text.contains("event: patch\ndata: " + data + "\n\n"))
+        }
+    }
+
+    @Test func oversizedHeadGetsA4xxAndTheServerStaysHealthy() async throws {
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let huge = try await connection.request("GET", "/hello", headers: [("X-Huge", String(repeating: "h", count: 24_000))])
+            #expect(huge.status == 431)
+
+            // A head that libmicrohttpd can still read, but that would leave too little of the pool
+            // for the response head, is refused by the server rather than left unanswered.
+            let nearLimit = try await TestConnection(port: server.port)
+            let refused = try await nearLimit.request("GET", "/hello", headers: [("X-Big", String(repeating: "b", count: 15_300))])
+            #expect(refused.status == 431)
+            #expect(refused.text.contains("too large"))
+
+            let longURL = try await TestConnection(port: server.port)
+            let tooLong = try await longURL.request("GET", "/hello?q=" + String(repeating: "u", count: 24_000))
+            #expect((400..<500).contains(tooLong.status))
+
+            let healthy = try await TestConnection(port: server.port)
+            #expect(try await healthy.request("GET", "/hello").text == "hello")
+        }
+    }
+}
