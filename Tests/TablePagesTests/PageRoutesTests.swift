@@ -188,3 +188,15 @@ struct RenderCacheTests {
         #expect(cache.body(for: key, version: 5) == nil)
     }
 }
+
+@Suite("Patch log gaps")
+struct PatchLogGapTests {
+    @Test func aSkippedIdDropsWhatCannotBeReplayedWithoutAGap() {
+        var log = PatchLog(capacity: 8, latestID: 0)
+        log.append(PatchLogTests.entry(1))
+        log.append(PatchLogTests.entry(5))
+        #expect(log.replay(after: 1) == .reset)
+        #expect(log.replay(after: 4) == .entries([PatchLogTests.entry(5)][...]))
+        #expect(log.replay(after: 5) == .upToDate)
+    }
+}

@@ -43,7 +43,9 @@ struct PatchLog: Sendable {
     }
 
     mutating func append(_ entry: Entry) {
-        precondition(entry.id == latestID + 1, "patch ids must be consecutive")
+        // Replays rely on consecutive ids. Should one ever be skipped, the older entries could not be
+        // replayed without a gap, so they are dropped and clients behind them get a reset instead.
+        if entry.id != latestID + 1 { entries.removeAll() }
         entries.append(entry)
         latestID = entry.id
         if entries.count > capacity * 2 {
