@@ -401,24 +401,11 @@ final class FixtureCellSource: CascadingBareTableDelegate {
 
 /// A section of the golden page: header and footer titles, an optional header view and
 /// heights, over rows whose content and affordances the tests choose.
-final class GoldenSection: CascadingSectionTableDelegate {
-    let id: SectionID
-    let header: String?
-    let footer: String?
-    let headerView: TableCell?
-
+final class GoldenSection: StaticSection {
     init(id: SectionID, header: String?, footer: String?, headerView: TableCell? = nil, rows: [GoldenRow]) {
-        self.id = id
-        self.header = header
-        self.footer = footer
-        self.headerView = headerView
-        super.init(childDelegates: rows)
+        super.init(id: id, header: header, footer: footer, headerView: headerView, rows: rows)
     }
 
-    override func sectionID(forSection section: Int) -> SectionID { id }
-    override func titleForHeader(inSection section: Int) -> String? { header }
-    override func titleForFooter(inSection section: Int) -> String? { footer }
-    override func viewForHeader(inSection section: Int) -> TableCell? { headerView }
     override func heightForHeader(inSection section: Int) -> TableHeight { header == nil ? .points(0) : .points(28) }
 }
 
