@@ -33,7 +33,7 @@ struct PageEndpoints: Sendable {
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
         let (rendered, version) = await host.renderPage(as: json ? .json : .html, limit: limit)
-        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, registry: registry, fragment: rendered)
+        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered)
         host.renderCache.store(response.bodyBytes, for: RenderCache.Key(json: json, limit: limit), version: version)
         return response
     }

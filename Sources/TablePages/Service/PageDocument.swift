@@ -10,7 +10,7 @@ enum PageDocument {
         + "form-action 'self'; frame-ancestors 'none'"
 
     /// A page: the table fragment inside the chrome, wired to its event stream.
-    static func page(definition: PageDefinition, variant: PageVariant, registry: PageRegistry, fragment: [UInt8]) -> Response {
+    static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8]) -> Response {
         let events = variant.basePath + "/events" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
         html += "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">TablePages</a>"
