@@ -81,3 +81,18 @@ struct PageRenderingTests {
         #expect(renderer.page(.json).contains(#""sectionIndex":[{"title":"A","section":"a"},{"title":"B","section":"b"}]"#))
     }
 }
+
+@Suite("Row actions with a text field")
+struct RowActionFieldTests {
+    @Test("An action's text field renders as a required input with its escaped value, and in JSON")
+    func actionField() throws {
+        let row = GoldenRow("t1", .basic, CellContent(title: "Milk"))
+        row.actions = [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: "\"><script>x</script>"))]
+        let table = TableView(root: CascadingRootTableDelegate(childDelegates: [GoldenSection(id: "s", header: nil, footer: nil, rows: [row])]))
+        let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/p"))
+        let html = try renderer.row("t1", .html)
+        #expect(html.contains(#"<form class="tk-action" method="post" action="/pages/p/rows/t1/actions/rename"><input type="text" required name="title" placeholder="New title" aria-label="New title" value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"><button type="submit">Rename</button></form>"#))
+        let json = try renderer.row("t1", .json)
+        #expect(json.contains(#""actions":[{"name":"rename","title":"Rename","style":"normal","field":{"name":"title","placeholder":"New title","value":"\"\u003e\u003cscript\u003ex\u003c/script\u003e"}}]"#))
+    }
+}

@@ -4,6 +4,7 @@
 /// action posted from a browser (`POST {base}/rows/{row}/actions/{name}`) reaches the same code.
 ///
 ///     [RowAction(name: "archive", title: "Archive"), RowAction(name: "delete", title: "Delete", style: .destructive)]
+///     RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))
 public struct RowAction: Hashable, Sendable {
     /// How an action is presented.
     public enum Style: String, Hashable, Sendable {
@@ -19,11 +20,32 @@ public struct RowAction: Hashable, Sendable {
     public var title: String
     /// The presentation style.
     public var style: Style
+    /// A text the person types with the action, e.g. the new title of a "Rename": its name is the
+    /// field the delegate receives in `performAction(named:forRowAt:values:)`; nil for none.
+    public var field: Field?
+
+    /// A text input that goes with an action.
+    public struct Field: Hashable, Sendable {
+        /// The form field's name, the key in the action's values.
+        public var name: String
+        /// The text shown in the empty input, e.g. "New title".
+        public var placeholder: String
+        /// The current value, shown in the input to edit.
+        public var value: String
+
+        /// Creates a required text input.
+        public init(name: String, placeholder: String, value: String = "") {
+            self.name = name
+            self.placeholder = placeholder
+            self.value = value
+        }
+    }
 
     /// Creates an action.
-    public init(name: String, title: String, style: Style = .normal) {
+    public init(name: String, title: String, style: Style = .normal, field: Field? = nil) {
         self.name = name
         self.title = title
         self.style = style
+        self.field = field
     }
 }

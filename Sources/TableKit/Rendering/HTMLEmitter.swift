@@ -209,6 +209,16 @@ struct HTMLEmitter: TableEmitter {
         for action in row.actions {
             out.append("<form class=\"tk-action\" method=\"post\" action=\"")
             context.appendActionURL(row.id, action: action.name, into: &out)
+            if let field = action.field {
+                out.append("\"><input type=\"text\" required name=\"")
+                out.appendEscapedHTML(field.name)
+                out.append("\" placeholder=\"")
+                out.appendEscapedHTML(field.placeholder)
+                out.append("\" aria-label=\"")
+                out.appendEscapedHTML(field.placeholder)
+                out.append("\" value=\"")
+                out.appendEscapedHTML(field.value)
+            }
             out.append(action.style == .destructive
                 ? "\"><button type=\"submit\" class=\"tk-destructive\">"
                 : "\"><button type=\"submit\">")

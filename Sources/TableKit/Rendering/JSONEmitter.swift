@@ -129,6 +129,15 @@ struct JSONEmitter: TableEmitter {
             out.appendJSONString(action.title)
             out.append(",\"style\":")
             out.appendJSONString(action.style.rawValue)
+            if let field = action.field {
+                out.append(",\"field\":{\"name\":")
+                out.appendJSONString(field.name)
+                out.append(",\"placeholder\":")
+                out.appendJSONString(field.placeholder)
+                out.append(",\"value\":")
+                out.appendJSONString(field.value)
+                out.append("}")
+            }
             out.append("}")
         }
         out.append("]}")

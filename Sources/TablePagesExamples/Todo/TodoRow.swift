@@ -32,7 +32,7 @@ final class TodoRow: CascadingBareTableDelegate {
     }
 
     override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
-        [RowAction(name: "rename", title: "Rename")]
+        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))]
     }
 
     override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
