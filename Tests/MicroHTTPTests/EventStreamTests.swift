@@ -64,3 +64,28 @@ struct EventStreamTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "id: 7\nevent: patch\ndata: a\ndata: b\n\n")
     }
 }
+
+@Suite("Shutdown with requests still arriving")
+struct ShutdownRaceTests {
+    @Test func aStreamRequestedAfterShutdownBeganIsAnsweredAndTheServerStops() async throws {
+        let box = StreamBox()
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.threads = 2
+        configuration.shutdownGracePeriod = .seconds(1)
+        let server = Server(configuration: configuration, responder: testRouter(streams: box))
+        try server.start()
+        // A kept-alive connection, idle when shutdown begins.
+        let idle = try await TestConnection(port: server.port)
+        #expect(try await idle.request("GET", "/hello").status == 200)
+        // A half-sent body keeps the grace period running.
+        let partial = try await TestConnection(port: server.port)
+        try await partial.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789".utf8))
+
+        let stopping = Task { await server.shutdown() }
+        try await Task.sleep(for: .milliseconds(200))
+        let late = try await idle.request("GET", "/events")
+        #expect(late.status == 503)
+        await stopping.value
+        #expect(box.all.isEmpty)
+    }
+}

@@ -124,6 +124,40 @@ struct ExamplePagesTests {
         }
     }
 
+    @Test func aFormActionRedirectsToThePageItChangedAndScriptsGetItsVersion() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let form: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
+                for round in 1...5 {
+                    // Warm the render cache, then toggle without JavaScript and follow the redirect.
+                    let before = try await client.request("GET", "/pages/todo.json").text
+                    let answer = try await client.request("POST", "/pages/todo/rows/todo-4/select", headers: form)
+                    #expect(answer.status == 303)
+                    let after = try await client.request("GET", "/pages/todo.json").text
+                    #expect(after != before, "round \(round): the page after the redirect must show the toggle")
+                }
+                let script = try await client.request("POST", "/pages/todo/rows/todo-4/select", headers: [("Accept", "application/json")])
+                let version = try await pageVersion(client, "/pages/todo.json")
+                #expect(script.text == #"{"ok":true,"version":\#(version)}"#)
+            }
+        }
+    }
+
+    @Test func insertsThatChangeNothingAreRefused() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let json: [(String, String)] = [("Content-Type", "application/json")]
+                for (path, body) in [("/pages/todo/sections/summary/rows", #"{"title":"x"}"#), ("/pages/todo/sections/todos/rows", #"{"title":"   "}"#)] {
+                    let answer = try await client.request("POST", path, headers: json, body: Array(body.utf8))
+                    #expect(answer.status == 409, "\(path) \(body)")
+                    #expect(answer.text.contains("Nothing was added"))
+                }
+            }
+        }
+    }
+
     @Test func createRenameMoveAndDeleteArePersisted() async throws {
         try await withExampleDatabase { file in
             try await withExampleSite(file: file) { server, _ in

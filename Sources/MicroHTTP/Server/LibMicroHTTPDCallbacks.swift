@@ -69,6 +69,13 @@ func handleAccess(
         break
     }
     let methodValue = HTTPMethod(cString: method)
+    if core.isShuttingDown.load(ordering: .acquiring) {
+        // A request on a kept-alive connection after shutdown began: answered at once, so that no
+        // connection is suspended when the daemon stops.
+        context.state.withLock { $0.phase = .answered }
+        let response = Response.error(503, "The server is shutting down.", json: false)
+        return core.queue(response, on: connection, for: nil, context: context, method: methodValue, path: String(cString: url)) ? .YES : .NO
+    }
     let path = String(cString: url)
 
     let response: Response?

@@ -88,6 +88,7 @@ public final class Server: Sendable {
             return running
         }) else { return }
         core.logger.notice("shutting down: \(core.inFlightCount.load(ordering: .relaxed)) requests in flight, \(core.streams.count) streams open")
+        core.isShuttingDown.store(true, ordering: .releasing)
         state.heartbeat.cancel()
         _ = MHD_quiesce_daemon(state.daemon.pointer)
         core.streams.finishAll()
@@ -98,8 +99,11 @@ public final class Server: Sendable {
         let abandoned = core.abandonWaitingRequests()
         if abandoned > 0 {
             core.logger.warning("answered \(abandoned) unfinished requests with 503 at shutdown")
-            try? await Task.sleep(for: .milliseconds(100))
         }
+        // Streams opened by handlers that finished during the grace period end too; then the event
+        // threads get a moment to carry out the resumes before the daemon checks for suspended ones.
+        core.streams.finishAll()
+        try? await Task.sleep(for: .milliseconds(100))
         MHD_stop_daemon(state.daemon.pointer)
         core.logger.notice("stopped")
     }

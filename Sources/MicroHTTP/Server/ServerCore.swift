@@ -11,6 +11,9 @@ final class ServerCore: Sendable {
     let requestLog: RequestLog
     let streams = StreamRegistry()
     let inFlightCount = Atomic<Int>(0)
+    /// Set when shutdown begins: from then on nothing may suspend a connection, because
+    /// libmicrohttpd aborts the process if the daemon stops with a connection suspended.
+    let isShuttingDown = Atomic<Bool>(false)
     private let waiting = Mutex<[ObjectIdentifier: (RequestContext, ConnectionHandle)]>([:])
 
     /// The per-connection memory limit in force (the configured one, at least 8 KiB).
@@ -75,6 +78,8 @@ final class ServerCore: Sendable {
             stream.attach(to: ConnectionHandle(pointer: connection))
             streams.add(stream)
             stream.onTermination { [streams] in streams.remove(stream) }
+            // A stream opened after shutdown began sends what it has and ends, never sleeps.
+            if isShuttingDown.load(ordering: .acquiring) { stream.finish() }
             // The stream is retained by the response and released in its free callback.
             mhdResponse = MHD_create_response_from_callback(
                 UInt64.max, Self.eventStreamBlockSize, readEventStream, Unmanaged.passRetained(stream).toOpaque(), releaseEventStream

@@ -50,16 +50,21 @@ public actor PageHost {
     /// Re-reads the table's data soon, once however many changes were announced meanwhile.
     nonisolated func queueRefresh() {
         guard !refreshQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Task { await self.refreshFromSource() }
+        Task { await self.refreshIfQueued() }
     }
 
-    /// Re-reads a ``ReloadableDataSource`` root and publishes the rows that differ.
-    func refreshFromSource() {
-        refreshQueued.store(false, ordering: .releasing)
+    /// Re-reads a ``ReloadableDataSource`` root and publishes the rows that differ, if a change was
+    /// announced since the last re-read. Actions call it before they return, so that an action
+    /// whose delegate wrote to the store answers with (and redirects to) the page it changed.
+    func refreshIfQueued() {
+        guard refreshQueued.exchange(false, ordering: .acquiringAndReleasing) else { return }
         guard let source = table.root as? any ReloadableDataSource else { return }
         do {
             try source.reloadFromSource()
             table.reconcileData()
+            // Counts outside the table's rows (a database window's remaining rows) can change
+            // without a new version; a cached page must not outlive the data it was made from.
+            renderCache.removeAll()
         } catch {
             logger.error("page \(variant.page) could not re-read its data: \(error)")
         }
@@ -109,17 +114,33 @@ public actor PageHost {
     /// Selects a row; `location` is where the delegate asked to lead the person who selected.
     func selectRow(_ id: RowID) -> (outcome: SelectionOutcome, location: String?) {
         let outcome = table.selectRow(id)
+        refreshIfQueued()
         return (outcome, table.shownLocation)
     }
     func performAction(named name: String, onRow id: RowID, values: [String: String]) throws {
+        defer { refreshIfQueued() }
         try table.performAction(named: name, onRow: id, values: values)
     }
-    func deleteRow(_ id: RowID) throws { try table.deleteRow(id) }
+    func deleteRow(_ id: RowID) throws {
+        defer { refreshIfQueued() }
+        try table.deleteRow(id)
+    }
     func moveRow(_ id: RowID, toSection section: SectionID, placement: RowPlacement) throws {
+        defer { refreshIfQueued() }
         try table.moveRow(id, toSection: section, placement: placement)
     }
-    func insertRow(inSection section: SectionID, values: [String: String]) throws {
-        try table.insertRow(inSection: section, values: values)
+    /// Asks the section's delegate to insert a row; returns whether the table changed, since a
+    /// delegate may decline (a read-only section, values it does not accept).
+    func insertRow(inSection section: SectionID, values: [String: String]) throws -> Bool {
+        let before = table.version
+        do {
+            try table.insertRow(inSection: section, values: values)
+        } catch {
+            refreshIfQueued()
+            throw error
+        }
+        refreshIfQueued()
+        return table.version != before
     }
     func prefetchRows(_ ids: [RowID]) { table.prefetchRows(ids) }
 

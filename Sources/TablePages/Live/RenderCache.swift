@@ -24,6 +24,11 @@ final class RenderCache: Sendable {
         entries.withLock { $0.version == version ? $0.bodies[key] : nil }
     }
 
+    /// Forgets every body, for a change that did not make a new version.
+    func removeAll() {
+        entries.withLock { $0 = Entries() }
+    }
+
     /// Stores a body rendered at `version`; bodies of other versions are dropped.
     func store(_ body: [UInt8], for key: Key, version: Int) {
         entries.withLock { entries in

@@ -163,7 +163,10 @@ struct PageEndpoints: Sendable {
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
-        try await mapTableErrors { try await host.insertRow(inSection: section, values: input.values) }
+        let inserted = try await mapTableErrors { try await host.insertRow(inSection: section, values: input.values) }
+        guard inserted else {
+            throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
+        }
         var response = await done(request, input: input, host: host)
         if !input.isForm { response.status = 201 }
         return response
