@@ -57,5 +57,8 @@ struct RoutingTests {
         let html = String(decoding: Response.error(400, "<script>", json: false).bodyBytes, as: UTF8.self)
         #expect(html.contains("&lt;script&gt;"))
         #expect(!html.contains("<script>"))
+        let page = Response.error(404, "x", json: false)
+        #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'none'") == true)
+        #expect(page.headers["X-Content-Type-Options"] == "nosniff")
     }
 }

@@ -95,6 +95,25 @@ struct ExamplePagesTests {
         }
     }
 
+    @Test func aProductAddedWhileTheServerRunsHasItsDetailPage() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, store in
+                try store.write { db in
+                    try db.execute(sql: "INSERT INTO product (id, name, category, priceCents, stock, summary) VALUES (31, 'Cold brew', 'Coffee', 450, 3, 'New')")
+                }
+                let client = try await TestConnection(port: server.port)
+                let detail = try await client.request("GET", "/pages/product.json?id=31")
+                #expect(detail.status == 200)
+                #expect(detail.text.contains("Cold brew"))
+                for id in ["9999", "abc", ""] {
+                    let missing = try await client.request("GET", "/pages/product.json?id=\(id)")
+                    #expect(missing.status == 400, "id=\(id)")
+                    #expect(missing.text.contains("id must name a product"))
+                }
+            }
+        }
+    }
+
     @Test func showLeadsOnlyToPathsOnThisSite() {
         let table = TableView(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
         for outside in ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {

@@ -101,7 +101,11 @@ public struct Response: Sendable {
             + HTMLText.escape(title) + "</title><link rel=\"stylesheet\" href=\"/public/table-pages.css\"></head>"
             + "<body class=\"error-page\"><main><h1>" + HTMLText.escape(title) + "</h1><p>"
             + HTMLText.escape(message) + "</p><p><a href=\"/\">All pages</a></p></main></body></html>"
-        return Response.html(page, status: status)
+        var response = Response.html(page, status: status)
+        // The page runs no script at all; say so, as every page the service sends does.
+        response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
     }
 
     /// An error for `request`, in the form it prefers.

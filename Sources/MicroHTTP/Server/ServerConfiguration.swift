@@ -21,7 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionTimeout: Int = 60
     /// Bytes of memory each connection may use for its request line, headers and buffers
     /// (libmicrohttpd's per-connection memory pool). 16 KiB holds request heads up to about 14 KB
-    /// (browsers send 1–8 KB); a larger head is answered `431` (`414` for a long URL). libmicrohttpd
+    /// (browsers send 1–8 KB); a larger head is answered `431` (a very long URL may get `414` from
+    /// libmicrohttpd itself). libmicrohttpd
     /// 0.9.75 zeroes the pool between keep-alive requests, so a larger pool costs time per request
     /// and memory per open connection, live subscribers included.
     public var connectionMemoryLimit: Int = 16 * 1024
