@@ -263,3 +263,16 @@ struct DatabaseTablePagesTests {
         }
     }
 }
+
+@Suite("Database table schemas")
+struct DatabaseTableSchemaTests {
+    @Test func aTableWithNoWayToAddressItsRowsIsLeftOut() throws {
+        let queue = try DatabaseQueue()
+        let names = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE shadow(rowid, _rowid_, oid, v)")
+            try db.execute(sql: "CREATE TABLE plain(v)")
+            return try DatabaseTableSchema.all(in: db).map(\.name)
+        }
+        #expect(names == ["plain"])
+    }
+}

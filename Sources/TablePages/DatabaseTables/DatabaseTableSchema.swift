@@ -53,7 +53,14 @@ struct DatabaseTableSchema: Sendable {
                 defaultSort: primaryKey.count == 1 && !isRowIDAlias ? primaryKey[0] : nil
             )
         }
-        // WITHOUT ROWID: its primary key is NOT NULL and unique.
+        // WITHOUT ROWID: its primary key is NOT NULL and unique. A rowid table whose columns shadow
+        // all three rowid aliases and that has no primary key has no way to address its rows.
+        guard !primaryKey.isEmpty else { throw UnaddressableTable(name: name) }
         return DatabaseTableSchema(name: name, columns: columns, key: primaryKey, keyIsRowID: false, defaultSort: nil)
     }
+}
+
+/// A table whose rows no key can address: left out of the served pages.
+struct UnaddressableTable: Error {
+    let name: String
 }
