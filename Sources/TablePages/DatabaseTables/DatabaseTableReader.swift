@@ -59,7 +59,9 @@ struct DatabaseTableReader: Sendable {
     /// The rows of `section` after `after` (from its first row when nil), at most `limit`.
     /// - Parameter total: the section's row count when known, to estimate the rows that follow.
     /// - Throws: ``TableKit/TableError/unknownSection(_:)`` when `section` names no section of
-    ///   this variant, ``TableKit/TableError/unknownRow(_:)`` when `after` names no row.
+    ///   this variant, ``TableKit/TableError/unknownRow(_:)`` when `after` is not a key of this
+    ///   table, or (with `sort`) names no row. Without `sort` the key is only a keyset bound: rows
+    ///   after a deleted (or another section's) key are still the rows that follow it in key order.
     func page(of section: SectionID, after: RowID?, limit: Int, total: Int?) throws -> DatabaseSection {
         let groupValue = try self.groupValue(of: section)
         let afterKey = try after.map { row in
