@@ -111,35 +111,32 @@ public actor PageHost {
 
     // MARK: Actions
 
+    /// Runs a table action, then the re-read its delegate's store writes announced, whether or not
+    /// it threw: the answer (and a form's redirect) then shows the page the action changed.
+    private func act<Result>(_ action: () throws -> Result) rethrows -> Result {
+        defer { refreshIfQueued() }
+        return try action()
+    }
+
     /// Selects a row; `location` is where the delegate asked to lead the person who selected.
     func selectRow(_ id: RowID) -> (outcome: SelectionOutcome, location: String?) {
-        let outcome = table.selectRow(id)
-        refreshIfQueued()
+        let outcome = act { table.selectRow(id) }
         return (outcome, table.shownLocation)
     }
     func performAction(named name: String, onRow id: RowID, values: [String: String]) throws {
-        defer { refreshIfQueued() }
-        try table.performAction(named: name, onRow: id, values: values)
+        try act { try table.performAction(named: name, onRow: id, values: values) }
     }
     func deleteRow(_ id: RowID) throws {
-        defer { refreshIfQueued() }
-        try table.deleteRow(id)
+        try act { try table.deleteRow(id) }
     }
     func moveRow(_ id: RowID, toSection section: SectionID, placement: RowPlacement) throws {
-        defer { refreshIfQueued() }
-        try table.moveRow(id, toSection: section, placement: placement)
+        try act { try table.moveRow(id, toSection: section, placement: placement) }
     }
     /// Asks the section's delegate to insert a row; returns whether the table changed, since a
     /// delegate may decline (a read-only section, values it does not accept).
     func insertRow(inSection section: SectionID, values: [String: String]) throws -> Bool {
         let before = table.version
-        do {
-            try table.insertRow(inSection: section, values: values)
-        } catch {
-            refreshIfQueued()
-            throw error
-        }
-        refreshIfQueued()
+        try act { try table.insertRow(inSection: section, values: values) }
         return table.version != before
     }
     func prefetchRows(_ ids: [RowID]) { table.prefetchRows(ids) }
