@@ -41,11 +41,13 @@ struct PageEndpoints: Sendable {
     /// A page unchanged since it was last rendered, answered from the cache on the event thread;
     /// nil (render it) on a miss or whenever anything needs checking that the async path reports.
     func cachedPage(_ request: Request) -> Response? {
+        // Built once: this runs on the event thread for every page request.
+        let query = request.query
         guard let definition = registry.page(named: request.parameters["page"] ?? ""),
-              case .success(let variant) = definition.variant(for: request.query),
+              case .success(let variant) = definition.variant(for: query),
               let host = hosts.existingHost(for: variant),
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
-              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(request.query, settings: settings) }) else { return nil }
+              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
         guard let body = host.renderCache.body(for: RenderCache.Key(json: json, limit: limit), version: host.channel.latestID) else {
             return nil
