@@ -396,8 +396,10 @@ final class TableHarness {
     let table: TableView
     private(set) var published: [Changeset] = []
 
-    init(_ sections: [(String, [String])]) {
+    /// - Parameter configure: sets up the data source before the table first reads it.
+    init(_ sections: [(String, [String])], configure: (FixtureDataSource) -> Void = { _ in }) {
         source = FixtureDataSource(sections)
+        configure(source)
         table = TableView(root: source)
         table.onChange = { [unowned self] in self.published.append($0) }
     }
