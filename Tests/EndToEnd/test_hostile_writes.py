@@ -151,7 +151,7 @@ def test_refused_writes_fail_publish_nothing_and_succeed_once_the_lock_is_releas
         assert log.count("page todo: ") == len(ACTIONS), "each failure is logged once, naming the page"
         for action, row in [("select", "todo-3"), ("rename", "todo-3"), ("move", "todo-3"), ("delete", "todo-3"),
                             ("select", "todo-4"), ("rename", "todo-4"), ("move", "todo-4"), ("delete", "todo-4")]:
-            assert f"{action} of row \u201c{row}\u201d failed" in log
+            assert f"{action} row \u201c{row}\u201d failed" in log
 
         # Released, the same actions succeed, and subscribers see each one, starting right after
         # the version the page had before.

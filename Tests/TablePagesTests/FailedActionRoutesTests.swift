@@ -142,7 +142,7 @@ struct FailedActionRoutesTests {
             #expect(errors.count == 1)
             let line = try #require(errors.first)
             #expect(line.contains("page faulty"))
-            #expect(line.contains("select of row \u{201C}item-2\u{201D} failed"))
+            #expect(line.contains("select row \u{201C}item-2\u{201D} failed"))
             #expect(line.contains("database is locked"))
         }
     }

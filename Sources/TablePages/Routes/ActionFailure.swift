@@ -37,7 +37,7 @@ struct ActionFailure: Sendable {
 
     /// A line for the server's log, with the whole error.
     func logMessage(for error: any Error) -> String {
-        "page \(page): \(action) of \(subject) failed: \(error)"
+        "page \(page): \(action) \(subject) failed: \(error)"
     }
 
     /// The response to an action that failed with `error`.
