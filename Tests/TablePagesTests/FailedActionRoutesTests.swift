@@ -130,6 +130,31 @@ struct FailedActionRoutesTests {
         }
     }
 
+    @Test("A to-do move the database refuses (a writer holds BEGIN IMMEDIATE) answers 503 and keeps the list's order")
+    func refusedTodoMoveKeepsTheOrder() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let before = try rowIDs(inPageJSON: try await client.request("GET", "/pages/todo.json").text)
+                // Another writer, like a `sqlite3` shell, holding the write lock across calls.
+                var configuration = Configuration()
+                configuration.allowsUnsafeTransactions = true
+                let holder = try DatabaseQueue(path: file.path, configuration: configuration)
+                try holder.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+                // The store waits out its busy timeout (5 s) before it gives up.
+                let moved = try await client.request(
+                    "POST", "/pages/todo/rows/todo-3/move", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
+                    body: Array(#"{"section":"todos","before":"todo-1"}"#.utf8), timeout: .seconds(30)
+                )
+                try holder.inDatabase { try $0.execute(sql: "ROLLBACK") }
+                #expect(moved.status == 503)
+                #expect(moved.text.contains("Could not move row \u{201C}todo-3\u{201D}: the database is busy"))
+                #expect(!moved.text.contains(file.path))
+                #expect(try rowIDs(inPageJSON: try await client.request("GET", "/pages/todo.json").text) == before)
+            }
+        }
+    }
+
     @Test("Each failure is logged once, at error level, with the page, the action, the row and the cause")
     func failureIsLoggedOnce() async throws {
         let fault = TestStoreFault()
