@@ -35,6 +35,9 @@ public final class Server: Sendable {
     /// The port the server listens on (the real one when configured with port 0), or 0 when stopped.
     public var port: Int { running.withLock { $0?.port ?? 0 } }
 
+    /// The number of client connections open now.
+    public var openConnectionCount: Int { core.deadlines.count }
+
     /// The number of event streams open now.
     public var openStreamCount: Int { core.streams.count }
 
