@@ -135,6 +135,8 @@ public final class TestConnection: Sendable {
         public var received: [UInt8]
         /// How long after the first byte the server closed the connection; nil if it did not.
         public var closedAfter: Duration?
+        /// When the server closed the connection; nil if it did not.
+        public var closedAt: ContinuousClock.Instant?
     }
 
     /// Sends `bytes` one at a time, one every `interval` — a client too slow for any deadline but
@@ -144,14 +146,15 @@ public final class TestConnection: Sendable {
         try await Self.offPool(on: queue) { [self] in
             state.withLock { state in
                 let start = ContinuousClock.now
-                var outcome = TrickleOutcome(sentCount: 0, received: [], closedAfter: nil)
+                var outcome = TrickleOutcome(sentCount: 0, received: [], closedAfter: nil, closedAt: nil)
                 var nextSend = start
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while ContinuousClock.now - start < timeout {
                     if outcome.sentCount < bytes.count, ContinuousClock.now >= nextSend {
                         var byte = bytes[outcome.sentCount]
                         if Glibc.send(state.descriptor, &byte, 1, Int32(MSG_NOSIGNAL)) != 1 {
-                            outcome.closedAfter = ContinuousClock.now - start
+                            outcome.closedAt = .now
+                            outcome.closedAfter = outcome.closedAt! - start
                             return outcome
                         }
                         outcome.sentCount += 1
@@ -161,7 +164,8 @@ public final class TestConnection: Sendable {
                     guard poll(&poller, 1, 10) > 0 else { continue }
                     let count = chunk.withUnsafeMutableBytes { recv(state.descriptor, $0.baseAddress, $0.count, 0) }
                     if count <= 0 {
-                        outcome.closedAfter = ContinuousClock.now - start
+                        outcome.closedAt = .now
+                        outcome.closedAfter = outcome.closedAt! - start
                         return outcome
                     }
                     outcome.received += chunk[..<count]

@@ -12,11 +12,6 @@ final class StreamRegistry: Sendable {
 
     var count: Int { entries.withLock { $0.streams.count } }
 
-    /// The streams open now for `client`.
-    func count(for client: PeerAddress) -> Int {
-        entries.withLock { $0.perClient[client] ?? 0 }
-    }
-
     /// Registers `stream`, unless `client` already has `limit` streams open (0: no limit); returns
     /// whether it was registered. Checked and counted under one lock, so concurrent requests from
     /// one client cannot pass the cap together.
