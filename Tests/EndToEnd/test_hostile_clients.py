@@ -94,7 +94,8 @@ def test_slow_heads_are_cut_at_the_deadline_while_other_clients_are_served(tmp_p
         status, _ = timed_get(base + "/healthz")
         assert status == 200
         rss_after = resident_kb(process)
-        print(f"VmRSS: {rss_before} kB before, {rss_during} kB with {SLOW_CLIENTS} slow clients, {rss_after} kB after")
+        print(f"VmRSS: {rss_before} kB before, {rss_during} kB with {SLOW_CLIENTS} slow clients, {rss_after} kB after; "
+              f"{len(latencies)} normal requests meanwhile, slowest {max(latencies) * 1000:.0f} ms")
         assert rss_during < RSS_LIMIT_KB and rss_after < RSS_LIMIT_KB
         assert rss_during - rss_before < RSS_GROWTH_LIMIT_KB
         for sock in slow:
