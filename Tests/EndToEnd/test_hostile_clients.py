@@ -82,6 +82,8 @@ def test_slow_heads_are_cut_at_the_deadline_while_other_clients_are_served(tmp_p
             time.sleep(0.1)
         assert max(latencies) < 1.0, f"slowest normal request took {max(latencies):.2f} s"
         rss_during = resident_kb(process)
+        # Before the deadline they are all still held: it is the deadline that ends them, nothing else.
+        assert not any(is_closed(sock) for sock in slow), "slow connections were closed before the deadline"
 
         # After the deadline (plus the sweeper's quarter-deadline rounds) every slow one is gone.
         time.sleep(REQUEST_TIMEOUT + 2 - (time.monotonic() - opened))
