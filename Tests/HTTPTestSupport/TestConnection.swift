@@ -181,14 +181,19 @@ public final class TestConnection: Sendable {
         try await Self.offPool(on: queue) { [self] in
             try state.withLock { state in
                 let deadline = ContinuousClock.now + timeout
-                while true {
-                    do {
-                        try Self.fill(&state, atLeast: state.buffer.count + 1, deadline: deadline)
-                    } catch let failure as Failure where failure.description == "connection closed by the server" {
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                while ContinuousClock.now < deadline {
+                    var poller = pollfd(fd: state.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&poller, 1, 20) > 0 else { continue }
+                    let received = chunk.withUnsafeMutableBytes { recv(state.descriptor, $0.baseAddress, $0.count, 0) }
+                    if received <= 0 {
+                        // End of stream or reset: either way the server closed it.
                         defer { state.buffer = [] }
                         return state.buffer
                     }
+                    state.buffer += chunk[..<received]
                 }
+                throw Failure(description: "the server kept the connection open for \(timeout)")
             }
         }
     }
