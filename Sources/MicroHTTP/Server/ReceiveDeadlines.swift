@@ -16,6 +16,11 @@ import Glibc
 /// takes: libmicrohttpd reports a close before it closes the descriptor, so a descriptor that
 /// libmicrohttpd has closed (and the kernel may have reused) is never touched. Connection state that
 /// belongs to libmicrohttpd (timeouts, responses) is changed only on its event threads.
+///
+/// Between requests on a kept-alive connection the wait is the idle timeout's business; the next
+/// request's clock starts at the last sweep that saw no new bytes on the socket (`TCP_INFO`), so it
+/// is at most one sweep early. Bytes within ``clockSlack`` of the previous response are not seen as
+/// a start until more arrive; where `TCP_INFO` is missing, the wait between requests counts.
 final class ReceiveDeadlines: Sendable {
     /// How long a request may take to arrive; zero turns the deadline off.
     let timeout: Duration
