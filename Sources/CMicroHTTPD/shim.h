@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <microhttpd.h>
@@ -47,9 +48,10 @@ static inline struct MHD_Daemon *
 tp_start_daemon(const tp_daemon_settings *s,
                 MHD_AccessHandlerCallback handler, void *handler_cls,
                 MHD_RequestCompletedCallback completed, void *completed_cls,
+                MHD_NotifyConnectionCallback notify_connection,
                 tp_unescape_callback unescape)
 {
-    struct MHD_OptionItem options[14];
+    struct MHD_OptionItem options[15];
     int n = 0;
     if (s->thread_pool_size > 1) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size, NULL };
@@ -74,6 +76,7 @@ tp_start_daemon(const tp_daemon_settings *s,
     }
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)tp_format_log, handler_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, completed_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)unescape, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(s->flags, s->port, NULL, NULL, handler, handler_cls,
@@ -105,6 +108,35 @@ static inline const struct sockaddr *tp_connection_client_address(struct MHD_Con
 static inline void tp_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds)
 {
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+/// The connection's socket, or -1. Call only on the connection's event thread.
+static inline int tp_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// What the connection-notify callback stored in the connection's `socket_context`, or NULL.
+static inline void *tp_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// Milliseconds since the kernel last received data on the TCP socket `fd`, or -1 when it cannot
+/// tell (not TCP, or a platform without `TCP_INFO`). Never blocks.
+static inline int64_t tp_socket_milliseconds_since_data(int fd)
+{
+#if defined(__linux__) && defined(TCP_INFO)
+    struct tcp_info info;
+    socklen_t length = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+    return (int64_t)info.tcpi_last_data_recv;
+#else
+    (void)fd;
+    return -1;
+#endif
 }
 
 #endif

@@ -58,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds an idle connection is kept open (0: forever).")
     var connectionTimeout = 60
 
+    @Option(help: "Seconds a client may take to send a whole request, however slowly it trickles (0: no limit); late ones are disconnected or get 408.")
+    var requestTimeout = 30
+
+    @Option(help: "Most live event streams from one client address; more get 429 (0: no limit).")
+    var maxStreamsPerClient = ServerConfiguration().maxStreamsPerClient
+
     @Option(help: "Bytes of memory each connection may use for its request head and buffers (min 8192).")
     var connectionMemoryLimit = ServerConfiguration().connectionMemoryLimit
 
@@ -73,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1.") }
         guard perClientConnectionLimit >= 0, connectionTimeout >= 0 else {
             throw ValidationError("--per-client-connection-limit and --connection-timeout must not be negative.")
+        }
+        guard requestTimeout >= 0, maxStreamsPerClient >= 0 else {
+            throw ValidationError("--request-timeout and --max-streams-per-client must not be negative.")
         }
         guard connectionMemoryLimit >= 8192 else { throw ValidationError("--connection-memory-limit must be at least 8192.") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
@@ -95,6 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionLimit = connectionLimit
         configuration.perClientConnectionLimit = perClientConnectionLimit
         configuration.connectionTimeout = connectionTimeout
+        configuration.requestTimeout = .seconds(requestTimeout)
+        configuration.maxStreamsPerClient = maxStreamsPerClient
         configuration.maxBodySize = maxBodySize
         configuration.connectionMemoryLimit = connectionMemoryLimit
         configuration.heartbeatInterval = .seconds(heartbeatInterval)

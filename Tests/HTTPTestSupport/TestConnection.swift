@@ -31,11 +31,12 @@ public final class TestConnection: Sendable {
     private let state: Mutex<State>
     private let queue: DispatchQueue
 
-    /// Connects to `host:port`; a small `receiveBufferSize` makes a client that reads slowly.
-    public init(port: Int, host: String = "127.0.0.1", receiveBufferSize: Int? = nil) async throws {
+    /// Connects to `host:port`; a small `receiveBufferSize` makes a client that reads slowly, and a
+    /// `localAddress` such as `127.0.0.2` makes the connection look like another client's.
+    public init(port: Int, host: String = "127.0.0.1", receiveBufferSize: Int? = nil, localAddress: String? = nil) async throws {
         let queue = DispatchQueue(label: "TestConnection")
         let descriptor = try await Self.offPool(on: queue) {
-            try Self.connect(host: host, port: port, receiveBufferSize: receiveBufferSize)
+            try Self.connect(host: host, port: port, receiveBufferSize: receiveBufferSize, localAddress: localAddress)
         }
         self.queue = queue
         state = Mutex(State(descriptor: descriptor))
@@ -126,6 +127,77 @@ public final class TestConnection: Sendable {
         }
     }
 
+    /// What a ``trickle(_:every:timeout:)`` saw.
+    public struct TrickleOutcome: Sendable {
+        /// How many of the bytes were sent before the server closed the connection (or time ran out).
+        public var sentCount: Int
+        /// Everything the server sent, e.g. a `408` answer.
+        public var received: [UInt8]
+        /// How long after the first byte the server closed the connection; nil if it did not.
+        public var closedAfter: Duration?
+        /// When the server closed the connection; nil if it did not.
+        public var closedAt: ContinuousClock.Instant?
+    }
+
+    /// Sends `bytes` one at a time, one every `interval` — a client too slow for any deadline but
+    /// never idle — reading whatever the server answers, until the server closes the connection or
+    /// `timeout` passes. After the last byte it keeps waiting (and reading) without sending.
+    public func trickle(_ bytes: [UInt8], every interval: Duration, timeout: Duration) async throws -> TrickleOutcome {
+        try await Self.offPool(on: queue) { [self] in
+            state.withLock { state in
+                let start = ContinuousClock.now
+                var outcome = TrickleOutcome(sentCount: 0, received: [], closedAfter: nil, closedAt: nil)
+                var nextSend = start
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while ContinuousClock.now - start < timeout {
+                    if outcome.sentCount < bytes.count, ContinuousClock.now >= nextSend {
+                        var byte = bytes[outcome.sentCount]
+                        if Glibc.send(state.descriptor, &byte, 1, Int32(MSG_NOSIGNAL)) != 1 {
+                            outcome.closedAt = .now
+                            outcome.closedAfter = outcome.closedAt! - start
+                            return outcome
+                        }
+                        outcome.sentCount += 1
+                        nextSend = nextSend + interval
+                    }
+                    var poller = pollfd(fd: state.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&poller, 1, 10) > 0 else { continue }
+                    let count = chunk.withUnsafeMutableBytes { recv(state.descriptor, $0.baseAddress, $0.count, 0) }
+                    if count <= 0 {
+                        outcome.closedAt = .now
+                        outcome.closedAfter = outcome.closedAt! - start
+                        return outcome
+                    }
+                    outcome.received += chunk[..<count]
+                }
+                return outcome
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection and returns what arrived; throws when it is
+    /// still open after `timeout`.
+    public func readUntilClosed(timeout: Duration = .seconds(10)) async throws -> [UInt8] {
+        try await Self.offPool(on: queue) { [self] in
+            try state.withLock { state in
+                let deadline = ContinuousClock.now + timeout
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                while ContinuousClock.now < deadline {
+                    var poller = pollfd(fd: state.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&poller, 1, 20) > 0 else { continue }
+                    let received = chunk.withUnsafeMutableBytes { recv(state.descriptor, $0.baseAddress, $0.count, 0) }
+                    if received <= 0 {
+                        // End of stream or reset: either way the server closed it.
+                        defer { state.buffer = [] }
+                        return state.buffer
+                    }
+                    state.buffer += chunk[..<received]
+                }
+                throw Failure(description: "the server kept the connection open for \(timeout)")
+            }
+        }
+    }
+
     /// Whether the server ended the stream (the final empty chunk arrived).
     public var streamEnded: Bool { state.withLock { $0.streamEnded } }
 
@@ -194,9 +266,21 @@ public final class TestConnection: Sendable {
         }
     }
 
-    static func connect(host: String, port: Int, receiveBufferSize: Int?) throws -> Int32 {
+    static func connect(host: String, port: Int, receiveBufferSize: Int?, localAddress: String? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        if let localAddress {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, localAddress, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                _ = Glibc.close(descriptor)
+                throw Failure(description: "bind to \(localAddress) failed: errno \(errno)")
+            }
+        }
         if var size = receiveBufferSize.map(Int32.init) {
             // Before connect, so the TCP window is negotiated small.
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -2,6 +2,9 @@ import HTTPTestSupport
 import Logging
 import MicroHTTP
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Starts a real server on an ephemeral port for one test and stops it afterwards.
 func withServer<T>(
@@ -70,4 +73,30 @@ final class StreamBox: Sendable {
 
     var all: [EventStream] { streams.withLock { $0 } }
     var terminationCount: Int { terminations.load(ordering: .relaxed) }
+}
+
+/// A connected pair of loopback TCP sockets, (server side, client side), like one a listening server
+/// accepts; the caller closes both.
+func loopbackSocketPair() throws -> (server: Int32, client: Int32) {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { _ = Glibc.close(listener) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(listener, pointer, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, pointer, &length) == 0
+        }
+    }
+    let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let connected = bound && withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) == 0 }
+    }
+    let server = connected ? accept(listener, nil, nil) : -1
+    guard server >= 0 else {
+        _ = Glibc.close(client)
+        throw TestConnection.Failure(description: "no loopback socket pair: errno \(errno)")
+    }
+    return (server, client)
 }

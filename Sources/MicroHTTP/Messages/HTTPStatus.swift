@@ -14,6 +14,7 @@ public enum HTTPStatus {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
         case 409: "Conflict"
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"

@@ -18,15 +18,18 @@ func handleAccess(
     guard let cls, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
+    let watch = connectionWatch(of: connection)
     guard let stored = requestState.pointee else {
         let context = RequestContext(startedAt: core.requestLog.isEnabled ? .now : nil)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
+        watch?.headReceived(at: .now)
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let length = Int(String(cString: declared)), length > core.configuration.maxBodySize {
             // Refusing before the body is read: libmicrohttpd then closes the connection instead of
             // reading megabytes it would throw away.
             context.state.withLock { $0.phase = .answered }
+            watch?.requestReceived()
             let response = Response.error(413, tooLargeMessage(core), json: false)
             return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
         }
@@ -37,16 +40,35 @@ func handleAccess(
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0
-        context.state.withLock { state in
-            guard case .receiving = state.phase, !state.bodyTooLarge else { return }
+        let tooLarge = context.state.withLock { state -> Bool in
+            guard case .receiving = state.phase, !state.bodyTooLarge else { return false }
             if state.body.count + count > core.configuration.maxBodySize {
                 state.bodyTooLarge = true
                 state.body = []
+                return true
             } else if let uploadData {
                 UnsafeRawPointer(uploadData).withMemoryRebound(to: UInt8.self, capacity: count) {
                     state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
                 }
             }
+            return false
+        }
+        // A body without a declared length (chunked) that passed the limit, or one still arriving
+        // after the receive deadline: answered now and closed, the rest never read.
+        let refusal: Response?
+        if tooLarge {
+            refusal = .error(413, tooLargeMessage(core), json: false)
+        } else if watch?.isOverdue == true {
+            refusal = .error(408, "The request took longer than the \(core.configuration.requestTimeout) this server allows to receive one.", json: false)
+        } else {
+            refusal = nil
+        }
+        if let refusal {
+            context.state.withLock { $0.phase = .answered }
+            watch?.requestReceived()
+            ImmediateRefusal.send(refusal, on: tp_connection_fd(connection))
+            core.requestLog.record(method: HTTPMethod(cString: method), path: String(cString: url), status: refusal.status, startedAt: context.startedAt, request: nil)
+            return .NO
         }
         return .YES
     }
@@ -66,7 +88,8 @@ func handleAccess(
         }
         return core.queue(response, on: connection, for: earlierRequest, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
     case .receiving:
-        break
+        // The whole request is here: from now on a handler or a response owns the connection.
+        watch?.requestReceived()
     }
     let methodValue = HTTPMethod(cString: method)
     if core.isShuttingDown.load(ordering: .acquiring) {
@@ -122,9 +145,40 @@ func handleCompletion(
 ) {
     guard let cls, let requestState, let stored = requestState.pointee else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    Unmanaged<RequestContext>.fromOpaque(stored).release()
+    let context = Unmanaged<RequestContext>.fromOpaque(stored).takeRetainedValue()
     requestState.pointee = nil
     core.inFlightCount.subtract(1, ordering: .relaxed)
+    guard reason == .REQUEST_TERMINATED_COMPLETED_OK, let connection else { return }
+    // The connection stays open for the next request: its clocks start again.
+    connectionWatch(of: connection)?.requestCompleted(at: .now)
+    if context.state.withLock({ $0.isStream }) {
+        // An event stream turned the idle timeout off; without this, the kept-alive connection
+        // after it would never time out.
+        tp_connection_set_timeout(connection, UInt32(max(0, core.configuration.connectionTimeout)))
+    }
+}
+
+/// Called when libmicrohttpd opens a connection and when it closes it (before it closes the
+/// socket): starts and stops watching the connection's receive deadline.
+func handleConnectionNotice(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ event: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if event == .CONNECTION_NOTIFY_STARTED {
+        let watch = core.deadlines.opened(descriptor: tp_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+    } else if let stored = socketContext.pointee {
+        let watch = Unmanaged<ConnectionWatch>.fromOpaque(stored).takeRetainedValue()
+        socketContext.pointee = nil
+        core.deadlines.closed(watch)
+    }
+}
+
+/// The connection's ``ConnectionWatch``, stored by ``handleConnectionNotice(_:_:_:_:)``.
+private func connectionWatch(of connection: OpaquePointer) -> ConnectionWatch? {
+    tp_connection_socket_context(connection).map { Unmanaged<ConnectionWatch>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// Leaves URLs as sent: the router decodes each path segment itself, so an encoded `/` (`%2F`) stays

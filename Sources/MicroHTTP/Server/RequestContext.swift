@@ -18,6 +18,8 @@ final class RequestContext: Sendable {
         var bodyTooLarge = false
         var phase = Phase.receiving
         var request: Request?
+        /// The response is an event stream, which turned the connection's idle timeout off.
+        var isStream = false
     }
 
     /// When the request arrived, for the request log; nil when the log is off, which spares a clock

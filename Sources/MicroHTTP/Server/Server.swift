@@ -20,6 +20,7 @@ public final class Server: Sendable {
     private struct Running {
         var daemon: DaemonHandle
         var heartbeat: Task<Void, Never>
+        var deadlineSweeper: Task<Void, Never>?
         var port: Int
     }
 
@@ -33,6 +34,9 @@ public final class Server: Sendable {
 
     /// The port the server listens on (the real one when configured with port 0), or 0 when stopped.
     public var port: Int { running.withLock { $0?.port ?? 0 } }
+
+    /// The number of client connections open now.
+    public var openConnectionCount: Int { core.deadlines.count }
 
     /// The number of event streams open now.
     public var openStreamCount: Int { core.streams.count }
@@ -63,7 +67,7 @@ public final class Server: Sendable {
                 connection_memory_limit: core.connectionMemoryLimit,
                 listen_backlog: 1024
             )
-            return tp_start_daemon(&settings, handleAccess, coreRef, handleCompletion, coreRef, keepPercentEscapes)
+            return tp_start_daemon(&settings, handleAccess, coreRef, handleCompletion, coreRef, handleConnectionNotice, keepPercentEscapes)
         }
         guard let daemon else {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
@@ -76,7 +80,19 @@ public final class Server: Sendable {
                 core.streams.sendHeartbeats()
             }
         }
-        running.withLock { $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, port: port) }
+        let deadlineSweeper = core.deadlines.timeout > .zero ? Task { [core] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: core.deadlines.sweepInterval)
+                if Task.isCancelled { break }
+                let disconnected = core.deadlines.sweep()
+                if disconnected > 0 {
+                    core.logger.debug("disconnected \(disconnected) clients that took longer than \(core.deadlines.timeout) to send a request")
+                }
+            }
+        } : nil
+        running.withLock {
+            $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, deadlineSweeper: deadlineSweeper, port: port)
+        }
         core.logger.notice("listening on http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port) with \(configuration.threads) threads")
     }
 
@@ -90,6 +106,7 @@ public final class Server: Sendable {
         core.logger.notice("shutting down: \(core.inFlightCount.load(ordering: .relaxed)) requests in flight, \(core.streams.count) streams open")
         core.isShuttingDown.store(true, ordering: .releasing)
         state.heartbeat.cancel()
+        state.deadlineSweeper?.cancel()
         _ = MHD_quiesce_daemon(state.daemon.pointer)
         core.streams.finishAll()
         let deadline = ContinuousClock.now + core.configuration.shutdownGracePeriod

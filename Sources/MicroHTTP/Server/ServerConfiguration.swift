@@ -19,6 +19,15 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit idle (no request bytes) before it is closed; 0 means never.
     /// Event streams are exempt: their heartbeats find dead peers instead.
     public var connectionTimeout: Int = 60
+    /// How long a client may take to send a whole request, head and body, however it trickles it;
+    /// zero means no deadline. The clock starts when the connection opens, and on a kept-alive
+    /// connection when the next request's first bytes arrive. A late client is disconnected, or
+    /// answered `408` if its head had arrived. Requests whose handler is running and event streams
+    /// are exempt.
+    public var requestTimeout: Duration = .seconds(30)
+    /// Event streams one client address may hold open at once; past it, a stream request is
+    /// answered `429`. 0 means no limit. Behind a reverse proxy every client has the proxy's address.
+    public var maxStreamsPerClient: Int = 256
     /// Bytes of memory each connection may use for its request line, headers and buffers
     /// (libmicrohttpd's per-connection memory pool). 16 KiB holds request heads up to about 14 KB
     /// (browsers send 1–8 KB); a larger head is answered `431` (a very long URL may get `414` from

@@ -10,6 +10,7 @@ final class ServerCore: Sendable {
     let logger: Logger
     let requestLog: RequestLog
     let streams = StreamRegistry()
+    let deadlines: ReceiveDeadlines
     let inFlightCount = Atomic<Int>(0)
     /// Set when shutdown begins: from then on nothing may suspend a connection, because
     /// libmicrohttpd aborts the process if the daemon stops with a connection suspended.
@@ -25,6 +26,7 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.logger = logger
         self.requestLog = RequestLog(logger: logger)
+        self.deadlines = ReceiveDeadlines(timeout: configuration.requestTimeout)
     }
 
     /// Runs the responder's async path while the connection stays suspended.
@@ -75,8 +77,15 @@ final class ServerCore: Sendable {
             // Header fields changed after it was prepared: built per request like `.bytes`.
             mhdResponse = Self.makeResponse(copying: prepared.body)
         case .stream(let stream):
+            let client = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
+            guard streams.add(stream, client: client, limit: configuration.maxStreamsPerClient) else {
+                // Ends the stream at once, so its owner lets go of it too.
+                stream.detach()
+                let refusal = Response.error(429, "This client already has \(configuration.maxStreamsPerClient) live streams open, the most this server allows; close one first.", json: request?.prefersJSON ?? false)
+                return queue(refusal, on: connection, for: request, context: context, method: method, path: path)
+            }
             stream.attach(to: ConnectionHandle(pointer: connection))
-            streams.add(stream)
+            context.state.withLock { $0.isStream = true }
             stream.onTermination { [streams] in streams.remove(stream) }
             // A stream opened after shutdown began sends what it has and ends, never sleeps.
             if isShuttingDown.load(ordering: .acquiring) { stream.finish() }

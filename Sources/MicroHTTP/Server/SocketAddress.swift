@@ -31,8 +31,8 @@ struct SocketAddress: Sendable {
 }
 
 /// A peer's IPv4 or IPv6 address as raw bytes, small enough to keep in every ``Request`` and
-/// formatted as text only when asked for.
-struct PeerAddress: Sendable {
+/// formatted as text only when asked for. Hashable, so limits can be counted per client.
+struct PeerAddress: Sendable, Hashable {
     private let family: Int32
     // The 4 or 16 address bytes (in network order), as in `in_addr` / `in6_addr`.
     private let bytes: (UInt64, UInt64)
@@ -58,6 +58,16 @@ struct PeerAddress: Sendable {
         }
         self.family = family
         self.bytes = bytes
+    }
+
+    static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {
+        lhs.family == rhs.family && lhs.bytes == rhs.bytes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(family)
+        hasher.combine(bytes.0)
+        hasher.combine(bytes.1)
     }
 
     /// The numeric text form, e.g. `127.0.0.1` or `::1`.

@@ -1,17 +1,39 @@
 import Synchronization
 
-/// The server's open event streams, for heartbeats and for ending them all on shutdown.
+/// The server's open event streams, for heartbeats, for ending them all on shutdown, and for the
+/// cap on streams per client address.
 final class StreamRegistry: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private struct Entries {
+        var streams: [ObjectIdentifier: (stream: EventStream, client: PeerAddress?)] = [:]
+        var perClient: [PeerAddress: Int] = [:]
+    }
 
-    var count: Int { streams.withLock { $0.count } }
+    private let entries = Mutex(Entries())
 
-    func add(_ stream: EventStream) {
-        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+    var count: Int { entries.withLock { $0.streams.count } }
+
+    /// Registers `stream`, unless `client` already has `limit` streams open (0: no limit); returns
+    /// whether it was registered. Checked and counted under one lock, so concurrent requests from
+    /// one client cannot pass the cap together.
+    func add(_ stream: EventStream, client: PeerAddress? = nil, limit: Int = 0) -> Bool {
+        entries.withLock { entries in
+            if let client {
+                let open = entries.perClient[client] ?? 0
+                if limit > 0, open >= limit { return false }
+                entries.perClient[client] = open + 1
+            }
+            entries.streams[ObjectIdentifier(stream)] = (stream, client)
+            return true
+        }
     }
 
     func remove(_ stream: EventStream) {
-        _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        entries.withLock { entries in
+            guard let removed = entries.streams.removeValue(forKey: ObjectIdentifier(stream)),
+                  let client = removed.client else { return }
+            let open = (entries.perClient[client] ?? 1) - 1
+            entries.perClient[client] = open > 0 ? open : nil
+        }
     }
 
     /// Sends a heartbeat comment to every stream; a write to a vanished peer makes libmicrohttpd
@@ -25,6 +47,6 @@ final class StreamRegistry: Sendable {
     }
 
     private func snapshot() -> [EventStream] {
-        streams.withLock { Array($0.values) }
+        entries.withLock { $0.streams.values.map(\.stream) }
     }
 }
