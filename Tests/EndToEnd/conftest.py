@@ -15,31 +15,37 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("TABLEPAGES_BINARY", os.path.join(ROOT, ".build", "debug", "tablepages"))
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_server(directory, *arguments):
-    """Starts `tablepages serve` on a free port in `directory`; returns (process, base URL) once it answers."""
-    port = free_port()
-    log = open(os.path.join(directory, "server.log"), "a")
+    """Starts `tablepages serve` on a port the server picks itself (`--port 0`) in `directory`;
+    returns (process, base URL) once it answers. The port is read from the server's own
+    `listening on` log line: a port probed free beforehand can be taken by another process
+    before the server binds it, and the health check would then reach that process."""
+    log_path = os.path.join(directory, "server.log")
+    log = open(log_path, "a")
+    already = log.tell()
     process = subprocess.Popen(
-        [BINARY, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice", *arguments],
+        [BINARY, "serve", "--port", "0", "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice", *arguments],
         cwd=directory, stdout=log, stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
+    base = None
     while True:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            return process, base
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("server did not start: " + open(os.path.join(directory, "server.log")).read())
-            time.sleep(0.1)
+        if base is None:
+            with open(log_path) as text:
+                text.seek(already)
+                found = re.search(r"listening on http://[^\s]*:(\d+)", text.read())
+            if found:
+                base = f"http://127.0.0.1:{found.group(1)}"
+        if base is not None:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                return process, base
+            except OSError:
+                pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("server did not start: " + open(log_path).read())
+        time.sleep(0.05)
 
 
 def stop_server(process):

@@ -14,8 +14,11 @@ def open_live(browser, url):
 
 
 def row_text(browser, row_id):
-    rows = browser.find_elements(By.CSS_SELECTOR, f'[data-row="{row_id}"]')
-    return rows[0].text if rows else None
+    # Read in one script call: a patch may replace the row between finding it and reading its
+    # text, which selenium reports as a stale element.
+    return browser.execute_script(
+        "const row = document.querySelector('[data-row=\"' + CSS.escape(arguments[0]) + '\"]');"
+        " return row ? row.innerText : null;", row_id)
 
 
 def test_a_change_from_another_client_appears_within_a_second_without_reload(server, browser):
