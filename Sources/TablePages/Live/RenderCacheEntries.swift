@@ -1,5 +1,6 @@
 /// The entries of a ``RenderCache`` in a doubly linked list over an array, most recently used
-/// first, so a lookup, a store and an eviction each cost O(1) under the lock.
+/// first, so a lookup, a store and an eviction each cost O(1) under the lock, and dropping a
+/// variant costs O(its bodies).
 struct RenderCacheEntries {
     struct Slot {
         var key: RenderCache.Key?
@@ -13,8 +14,8 @@ struct RenderCacheEntries {
     private(set) var slots: [Slot] = []
     private(set) var free: [Int] = []
     private var index: [RenderCache.Key: Int] = [:]
-    // The stamp each variant's stored bodies were rendered at, and how many it has.
-    private var variants: [PageVariant: (stamp: RenderCache.Stamp, count: Int)] = [:]
+    // The stamp each variant's stored bodies were rendered at, and their slots.
+    private var variants: [PageVariant: (stamp: RenderCache.Stamp, slots: Set<Int>)] = [:]
     private var newest = -1
     private var oldest = -1
     private(set) var bytes = 0
@@ -43,20 +44,13 @@ struct RenderCacheEntries {
             slots.append(entry)
         }
         index[key] = slot
-        variants[key.variant, default: (stamp, 0)].count += 1
+        variants[key.variant, default: (stamp, [])].slots.insert(slot)
         bytes += cost
         linkAtFront(slot)
     }
 
     mutating func removeAll(of variant: PageVariant) {
-        guard variants[variant] != nil else { return }
-        // Walks the list once; dropping a variant happens on eviction and refresh, not per request.
-        var slot = newest
-        while slot >= 0 {
-            let next = slots[slot].older
-            if slots[slot].key?.variant == variant { remove(slot) }
-            slot = next
-        }
+        for slot in variants[variant]?.slots ?? [] { remove(slot) }
     }
 
     /// Versions only grow; within one version a host's generation only grows, and a new host of
@@ -69,9 +63,8 @@ struct RenderCacheEntries {
         guard let key = slots[slot].key else { return }
         unlink(slot)
         index[key] = nil
-        if let stored = variants[key.variant] {
-            variants[key.variant] = stored.count > 1 ? (stored.stamp, stored.count - 1) : nil
-        }
+        variants[key.variant]?.slots.remove(slot)
+        if variants[key.variant]?.slots.isEmpty == true { variants[key.variant] = nil }
         bytes -= slots[slot].cost
         // The body's memory is released now, not when the slot is reused.
         slots[slot] = Slot(key: nil, stamp: slots[slot].stamp, body: [], cost: 0)
