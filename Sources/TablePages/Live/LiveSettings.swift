@@ -21,8 +21,8 @@ public struct LiveSettings: Sendable {
     /// page that nobody is subscribed to. Variants with subscribers are never dropped, but count.
     public var maxLiveVariants = 512
     /// Estimated bytes all live variants may hold together (see ``TableMemoryEstimate``): their
-    /// tables' rows, and their patch logs. 256 MiB holds about 500 variants of 1,000 ordinary
-    /// database rows, or the largest (10,000-row grouped) windows of about 50.
+    /// tables' rows, and their patch logs. 256 MiB holds about 250 variants of 1,000 short
+    /// database rows (about 1 MB each), or about 25 of the largest windows (10,000 rows, grouped).
     public var liveVariantsByteLimit = 256 << 20
     /// Bytes of rendered pages kept for answering unchanged pages at once, for the whole process.
     /// 64 MiB holds about 100 of the largest pages (1,000 rows per section) or thousands of
