@@ -73,6 +73,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeat comments on live event streams.")
     var heartbeatInterval = 15
 
+    @Option(help: "Bytes of rendered pages kept for the whole process, least recently used out (0: none).")
+    var renderCacheSize = LiveSettings().renderCacheByteLimit
+
+    @Option(help: "Most page variants kept live in the process; past it, unwatched ones are dropped.")
+    var maxLiveVariants = LiveSettings().maxLiveVariants
+
+    @Option(help: "Estimated bytes all live page variants may hold (rows and patch logs); past it, unwatched ones are dropped.")
+    var liveVariantsSize = LiveSettings().liveVariantsByteLimit
+
+    @Option(help: "Most variants of one page kept live when nobody watches them.")
+    var maxVariantsPerPage = LiveSettings().maxVariantsPerPage
+
+    @Option(help: "Bytes of patches kept per page variant for clients that reconnect.")
+    var patchLogSize = LiveSettings().patchLogByteLimit
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
@@ -89,6 +104,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--writable and --examples go with --database.")
         }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
+        guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0 else {
+            throw ValidationError("--render-cache-size, --live-variants-size and --patch-log-size must not be negative.")
+        }
+        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1 else {
+            throw ValidationError("--max-live-variants and --max-variants-per-page must be at least 1.")
+        }
     }
 
     func run() async throws {
@@ -118,7 +139,13 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        let site = Site(pages: pages, publicDirectory: publicDirectory, logger: logger)
+        var settings = LiveSettings()
+        settings.renderCacheByteLimit = renderCacheSize
+        settings.maxLiveVariants = maxLiveVariants
+        settings.liveVariantsByteLimit = liveVariantsSize
+        settings.maxVariantsPerPage = maxVariantsPerPage
+        settings.patchLogByteLimit = patchLogSize
+        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()

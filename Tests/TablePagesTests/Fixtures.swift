@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import Synchronization
 import TableKit
+import Testing
 @testable import TablePages
 
 /// A row of the test page.
@@ -213,4 +214,47 @@ func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.js
     let text = try await connection.request("GET", path).text
     guard let range = text.firstRange(of: #""version":"#) else { return -1 }
     return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+}
+
+/// Pages and variants for the tests of the live bounds (render cache, variants, patch logs).
+enum LiveBoundsFixtures {
+    /// A variant of page `page` named by its one parameter.
+    static func variant(_ name: String, page: String = "p") -> PageVariant {
+        PageVariant(page: page, parameters: ["v": name], defaults: [:])
+    }
+
+    /// Pages named `names`, each with open variants: every `?n=` is a table of its own, of `rows`
+    /// rows (default 10) whose titles are `width` bytes (default 100).
+    static func registry(pages names: [String] = ["open"]) -> PageRegistry {
+        var registry = PageRegistry()
+        for name in names {
+            registry.register(PageDefinition(name: name, title: name, resolveVariant: { query in
+                ["n": query["n"] ?? "0", "rows": query["rows"] ?? "10", "width": query["width"] ?? "100"]
+            }) { variant in
+                let rows = Int(variant["rows"] ?? "") ?? 10
+                let width = Int(variant["width"] ?? "") ?? 100
+                let items = (0..<rows).map { TestItem(id: "row-\($0)", title: String(repeating: "x", count: width)) }
+                return TableView(root: TestItems(items), version: variant.initialVersion)
+            })
+        }
+        return registry
+    }
+
+    /// The live hosts of `registry` with `settings`.
+    static func hosts(_ registry: PageRegistry, settings: LiveSettings) -> PageHosts {
+        var logger = Logger(label: "LiveBoundsTests")
+        logger.logLevel = .critical
+        return PageHosts(registry: registry, settings: settings, logger: logger)
+    }
+
+    /// The host of `page?query` in `hosts`, made if needed.
+    static func host(_ hosts: PageHosts, _ query: [String: String], page: String = "open") throws -> PageHost {
+        let definition = try #require(hosts.registry.page(named: page))
+        return try hosts.host(for: try definition.variant(for: query).get(), definition: definition)
+    }
+
+    /// A patch of `size` bytes in each wire format.
+    static func patch(_ id: Int, size: Int) -> PatchLog.Entry {
+        PatchLog.Entry(id: id, withHTML: Array(repeating: UInt8(ascii: "h"), count: size), withoutHTML: Array(repeating: UInt8(ascii: "j"), count: size))
+    }
 }

@@ -176,16 +176,20 @@ struct RenderCacheTests {
         }
     }
 
-    @Test func keepsOnlyTheNewestVersion() {
-        let cache = RenderCache()
-        let key = RenderCache.Key(json: true, limit: nil)
-        cache.store([1], for: key, version: 5)
-        #expect(cache.body(for: key, version: 5) == [1])
-        #expect(cache.body(for: key, version: 6) == nil)
-        cache.store([2], for: key, version: 6)
-        cache.store([9], for: key, version: 5)
-        #expect(cache.body(for: key, version: 6) == [2])
-        #expect(cache.body(for: key, version: 5) == nil)
+    @Test func keepsOnlyTheNewestStampOfAVariant() {
+        let cache = RenderCache(byteLimit: 1 << 20)
+        let key = RenderCache.Key(variant: LiveBoundsFixtures.variant("a"), json: true, limit: nil)
+        let v5 = RenderCache.Stamp(version: 5, generation: 1)
+        let v6 = RenderCache.Stamp(version: 6, generation: 1)
+        cache.store([1], for: key, stamp: v5)
+        #expect(cache.body(for: key, stamp: v5) == [1])
+        #expect(cache.body(for: key, stamp: v6) == nil)
+        cache.store([2], for: key, stamp: v6)
+        cache.store([9], for: key, stamp: v5)
+        #expect(cache.body(for: key, stamp: v6) == [2])
+        #expect(cache.body(for: key, stamp: v5) == nil)
+        // Same version, data re-read: the earlier generation's body is not served.
+        #expect(cache.body(for: key, stamp: RenderCache.Stamp(version: 6, generation: 2)) == nil)
     }
 }
 

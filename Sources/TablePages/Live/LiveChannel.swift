@@ -21,16 +21,19 @@ final class LiveChannel: Sendable {
     let subscriberBufferLimit: Int
     private let state: Mutex<State>
 
-    init(latestID: Int, logCapacity: Int, subscriberBufferLimit: Int) {
+    init(latestID: Int, logCapacity: Int, logByteLimit: Int = .max, subscriberBufferLimit: Int) {
         self.subscriberBufferLimit = subscriberBufferLimit
-        state = Mutex(State(log: PatchLog(capacity: logCapacity, latestID: latestID)))
+        state = Mutex(State(log: PatchLog(capacity: logCapacity, byteLimit: logByteLimit, latestID: latestID)))
     }
 
     var latestID: Int { state.withLock { $0.log.latestID } }
+    /// Bytes the patch log holds now.
+    var logByteCount: Int { state.withLock { $0.log.byteCount } }
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Adds `stream` as a subscriber. With `lastSeenID` it first gets the patches it missed, or a
-    /// `reset` (and no subscription) when they are gone.
+    /// `reset` (and no subscription) when they are gone or would not fit in what the subscriber may
+    /// have unread (``subscriberBufferLimit``): a replay is bounded like live patches are.
     func subscribe(_ stream: EventStream, format: PatchFormat, lastSeenID: Int?) {
         let key = ObjectIdentifier(stream)
         let subscribed = state.withLock { state -> Bool in
@@ -38,9 +41,10 @@ final class LiveChannel: Sendable {
                 switch state.log.replay(after: lastSeenID) {
                 case .upToDate:
                     break
-                case .entries(let missed):
+                case .entries(let missed) where stream.bufferedByteCount
+                    + missed.reduce(0, { $0 + $1.bytes(for: format).count }) <= subscriberBufferLimit:
                     for entry in missed { stream.write(entry.bytes(for: format)) }
-                case .reset:
+                case .entries, .reset:
                     stream.write(Self.resetEvent(latestID: state.log.latestID))
                     stream.finish()
                     return false

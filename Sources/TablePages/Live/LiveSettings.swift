@@ -2,6 +2,10 @@
 public struct LiveSettings: Sendable {
     /// Patches kept per page variant for clients that reconnect with `Last-Event-ID`.
     public var patchLogCapacity = 256
+    /// Bytes of patches kept per page variant (both wire formats counted); the oldest go first.
+    /// A patch is about 1 KiB per changed row, so 1 MiB keeps the full count for small changes and
+    /// fewer for large ones, whose clients would rather refetch anyway.
+    public var patchLogByteLimit = 1 << 20
     /// Unread bytes a subscriber may have before it is sent `reset` and dropped.
     public var subscriberBufferLimit = 256 * 1024
     /// Rows per section in a page render before a `next` link.
@@ -12,6 +16,19 @@ public struct LiveSettings: Sendable {
     /// least recently used ones that nobody is subscribed to (a page whose variants come from open
     /// query values, such as filters, would otherwise keep a table for every value ever asked).
     public var maxVariantsPerPage = 32
+    /// The most page variants kept live in the whole process. Past it, or past
+    /// ``liveVariantsByteLimit``, making a new variant drops the least recently used ones of any
+    /// page that nobody is subscribed to. Variants with subscribers are never dropped, but count.
+    public var maxLiveVariants = 512
+    /// Estimated bytes all live variants may hold together (see ``TableMemoryEstimate``): their
+    /// tables' rows, and their patch logs. 256 MiB holds about 250 variants of 1,000 short
+    /// database rows (about 1 MB each), or about 25 of the largest windows (10,000 rows, grouped).
+    public var liveVariantsByteLimit = 256 << 20
+    /// Bytes of rendered pages kept for answering unchanged pages at once, for the whole process.
+    /// 64 MiB holds about 100 of the largest pages (1,000 rows per section) or thousands of
+    /// ordinary ones: enough for every page people are looking at, while a client walking through
+    /// distinct URLs only pushes out the least recently used.
+    public var renderCacheByteLimit = 64 << 20
 
     /// The defaults.
     public init() {}

@@ -13,8 +13,10 @@ public actor PageHost {
     public nonisolated let variant: PageVariant
     /// The subscribers and recent patches.
     nonisolated let channel: LiveChannel
-    /// Rendered pages of the current version.
-    nonisolated let renderCache = RenderCache()
+    // Identifies the data the table's renders show within one version (see ``RenderCache/Stamp``).
+    private nonisolated let renderGeneration = Atomic<UInt64>(RenderCache.newGeneration())
+    // Memory the table holds, estimated when it is made and after each re-read.
+    private nonisolated let tableBytes: Atomic<Int>
     private let table: TableView
     private let renderContext: RenderContext
     private let logger: Logger
@@ -31,7 +33,11 @@ public actor PageHost {
         if table.title == nil { table.title = definition.title }
         self.table = table
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
-        self.channel = LiveChannel(latestID: table.version, logCapacity: settings.patchLogCapacity, subscriberBufferLimit: settings.subscriberBufferLimit)
+        self.channel = LiveChannel(
+            latestID: table.version, logCapacity: settings.patchLogCapacity, logByteLimit: settings.patchLogByteLimit,
+            subscriberBufferLimit: settings.subscriberBufferLimit
+        )
+        self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes
         // The table calls back synchronously from inside this actor's own methods (an action, or a
         // cell update scheduled with `perform`), so the isolation assumption holds.
@@ -59,12 +65,14 @@ public actor PageHost {
     func refreshIfQueued() {
         guard refreshQueued.exchange(false, ordering: .acquiringAndReleasing) else { return }
         guard let source = table.root as? any ReloadableDataSource else { return }
+        // Counts outside the table's rows (a database window's remaining rows) can change without a
+        // new version; a new generation keeps a page rendered before from being served after,
+        // even one stored in the cache once this re-read is done.
+        renderGeneration.store(RenderCache.newGeneration(), ordering: .releasing)
         do {
             try source.reloadFromSource()
             table.reconcileData()
-            // Counts outside the table's rows (a database window's remaining rows) can change
-            // without a new version; a cached page must not outlive the data it was made from.
-            renderCache.removeAll()
+            tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
         } catch {
             logger.error("page \(variant.page) could not re-read its data: \(error)")
         }
@@ -72,6 +80,16 @@ public actor PageHost {
 
     /// The table's current version: the id of the last patch published.
     public var version: Int { table.version }
+
+    /// What a render made now would show, for checking a cached one without waiting for the host.
+    nonisolated var renderStamp: RenderCache.Stamp {
+        RenderCache.Stamp(version: channel.latestID, generation: renderGeneration.load(ordering: .acquiring))
+    }
+
+    /// Estimated bytes the host holds: its table's rows and its patch log (see ``TableMemoryEstimate``).
+    nonisolated var estimatedByteCount: Int {
+        tableBytes.load(ordering: .relaxed) + channel.logByteCount
+    }
 
     /// Runs `body` with the table inside the host's isolation, e.g. to apply a change that arrived
     /// from elsewhere (the store, an image that finished loading) as a batch of updates.
@@ -81,14 +99,14 @@ public actor PageHost {
 
     // MARK: Rendering
 
-    /// The whole page in `format`, with its version; each section shows at most `limit` rows
-    /// (``LiveSettings/pageRowLimit`` when nil).
-    func renderPage(as format: RenderFormat, limit: Int? = nil) -> (bytes: [UInt8], version: Int) {
+    /// The whole page in `format`, with the stamp of what it shows; each section shows at most
+    /// `limit` rows (``LiveSettings/pageRowLimit`` when nil).
+    func renderPage(as format: RenderFormat, limit: Int? = nil) -> (bytes: [UInt8], stamp: RenderCache.Stamp) {
         var context = renderContext
         if let limit { context.rowLimit = limit }
         var out = OutputBuffer()
         TableRenderer(table: table, context: context).renderPage(as: format, into: &out)
-        return (out.bytes, table.version)
+        return (out.bytes, RenderCache.Stamp(version: table.version, generation: renderGeneration.load(ordering: .relaxed)))
     }
 
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.

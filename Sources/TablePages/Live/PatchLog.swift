@@ -12,6 +12,9 @@ struct PatchLog: Sendable {
         func bytes(for format: PatchFormat) -> [UInt8] {
             format == .html ? withHTML : withoutHTML
         }
+
+        /// What the entry costs the log: both encodings.
+        var byteCount: Int { withHTML.count + withoutHTML.count }
     }
 
     /// What a reconnecting client gets.
@@ -32,25 +35,48 @@ struct PatchLog: Sendable {
         }
     }
 
+    /// The most patches kept.
     let capacity: Int
+    /// The most bytes kept, both wire formats of every kept patch counted.
+    let byteLimit: Int
     private(set) var latestID: Int
+    /// Bytes of the patches kept now.
+    private(set) var byteCount = 0
+    // Entries before `start` are no longer kept (their bytes already released); they are removed
+    // in bulk, so an append stays amortised O(1).
     private var entries: [Entry] = []
+    private var start = 0
 
-    /// A log whose newest id is `latestID`, holding at most `capacity` patches.
-    init(capacity: Int, latestID: Int) {
+    /// A log whose newest id is `latestID`, holding at most `capacity` patches and `byteLimit` bytes.
+    init(capacity: Int, byteLimit: Int = .max, latestID: Int) {
         self.capacity = max(1, capacity)
+        self.byteLimit = max(0, byteLimit)
         self.latestID = latestID
     }
+
+    /// Patches kept now.
+    var count: Int { entries.count - start }
 
     mutating func append(_ entry: Entry) {
         // Replays rely on consecutive ids. Should one ever be skipped, the older entries could not be
         // replayed without a gap, so they are dropped and clients behind them get a reset instead.
-        if entry.id != latestID + 1 { entries.removeAll() }
+        if entry.id != latestID + 1 {
+            entries.removeAll()
+            start = 0
+            byteCount = 0
+        }
         entries.append(entry)
+        byteCount += entry.byteCount
         latestID = entry.id
-        if entries.count > capacity * 2 {
-            // Trimmed in bulk so the append stays amortised O(1).
-            entries.removeFirst(entries.count - capacity)
+        while count > capacity || byteCount > byteLimit {
+            byteCount -= entries[start].byteCount
+            // Released now: a log over its byte limit must not hold the dropped bytes until the trim.
+            entries[start] = Entry(id: entries[start].id, withHTML: [], withoutHTML: [])
+            start += 1
+        }
+        if start > capacity {
+            entries.removeFirst(start)
+            start = 0
         }
     }
 
@@ -58,7 +84,7 @@ struct PatchLog: Sendable {
     func replay(after lastSeenID: Int) -> Replay {
         if lastSeenID == latestID { return .upToDate }
         guard lastSeenID < latestID else { return .reset }
-        let kept = entries.suffix(capacity)
+        let kept = entries[start...]
         guard let oldest = kept.first, oldest.id <= lastSeenID + 1 else { return .reset }
         return .entries(kept[(kept.startIndex + (lastSeenID + 1 - oldest.id))...])
     }

@@ -1,43 +1,71 @@
 import Synchronization
 
-/// Finished response bodies of one page variant at one version, so a page nobody changed is not
-/// rendered again for every request, and can be answered on the event thread without waiting.
+/// Finished response bodies of page variants, so a page nobody changed is not rendered again for
+/// every request and can be answered on the event thread without waiting.
 ///
-/// Entries carry the version they were rendered at and are served only while it is still the
-/// variant's latest, so a patch published meanwhile can never be answered with older bytes.
+/// One cache serves the whole process within one budget in bytes; when a body does not fit, the
+/// least recently used ones go. Every body carries the ``Stamp`` of the table state it was rendered
+/// from and is served only while that is still its variant's current stamp, so neither a patch
+/// published meanwhile nor a re-read that changed no version can ever be answered with older bytes.
 final class RenderCache: Sendable {
-    /// What was rendered: the format and the per-section row limit.
+    /// What was rendered: the variant, the format and the per-section row limit.
     struct Key: Hashable, Sendable {
+        let variant: PageVariant
         let json: Bool
         let limit: Int?
     }
 
-    private struct Entries {
-        var version = Int.min
-        var bodies: [Key: [UInt8]] = [:]
+    /// The table state a body shows: the table's version, and the generation of its host's data
+    /// (which changes, unique in the process, whenever the host re-reads data without a new version,
+    /// and differs between two hosts of one variant).
+    struct Stamp: Hashable, Sendable {
+        let version: Int
+        let generation: UInt64
     }
 
-    private let entries = Mutex(Entries())
+    /// Bytes an entry costs besides its body: the key, the stamp and the bookkeeping.
+    static let entryOverhead = 160
 
-    /// The body stored for `key` if it was rendered at `version`.
-    func body(for key: Key, version: Int) -> [UInt8]? {
-        entries.withLock { $0.version == version ? $0.bodies[key] : nil }
+    /// The most bytes of bodies (and their bookkeeping) kept at once.
+    let byteLimit: Int
+    private let state: Mutex<RenderCacheEntries>
+
+    // Generations are unique across hosts, so a body from a dropped host can never match its successor.
+    private static let generations = Atomic<UInt64>(0)
+
+    /// A generation no host has had before.
+    static func newGeneration() -> UInt64 {
+        generations.add(1, ordering: .relaxed).newValue
     }
 
-    /// Forgets every body, for a change that did not make a new version.
-    func removeAll() {
-        entries.withLock { $0 = Entries() }
+    /// A cache keeping at most `byteLimit` bytes (nothing when it is 0).
+    init(byteLimit: Int) {
+        self.byteLimit = max(0, byteLimit)
+        state = Mutex(RenderCacheEntries())
     }
 
-    /// Stores a body rendered at `version`; bodies of other versions are dropped.
-    func store(_ body: [UInt8], for key: Key, version: Int) {
-        entries.withLock { entries in
-            if entries.version != version {
-                // Only the newest version is worth keeping; a late store of an older one is ignored.
-                guard version > entries.version else { return }
-                entries = Entries(version: version)
-            }
-            entries.bodies[key] = body
-        }
+    /// The body stored for `key` if it was rendered at `stamp`; a hit becomes the most recently used.
+    func body(for key: Key, stamp: Stamp) -> [UInt8]? {
+        state.withLock { $0.body(for: key, stamp: stamp) }
     }
+
+    /// Stores a body rendered at `stamp`. A body from an older stamp than one already stored for the
+    /// variant is ignored; one from a newer stamp drops the variant's older bodies. A body larger
+    /// than a quarter of the budget is not kept, so one huge page cannot flush everything else.
+    func store(_ body: [UInt8], for key: Key, stamp: Stamp) {
+        let cost = body.count + Self.entryOverhead
+        guard cost <= byteLimit / 4 else { return }
+        state.withLock { $0.store(body, for: key, stamp: stamp, cost: cost, byteLimit: byteLimit) }
+    }
+
+    /// Forgets every body of `variant`, e.g. when its host is dropped.
+    func removeAll(of variant: PageVariant) {
+        state.withLock { $0.removeAll(of: variant) }
+    }
+
+    /// Bytes held now, bookkeeping included.
+    var byteCount: Int { state.withLock { $0.bytes } }
+
+    /// Bodies held now.
+    var count: Int { state.withLock { $0.slots.count - $0.free.count } }
 }

@@ -32,9 +32,9 @@ struct PageEndpoints: Sendable {
         let (definition, host) = try resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
-        let (rendered, version) = await host.renderPage(as: json ? .json : .html, limit: limit)
+        let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit)
         let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered)
-        host.renderCache.store(response.bodyBytes, for: RenderCache.Key(json: json, limit: limit), version: version)
+        hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit), stamp: stamp)
         return response
     }
 
@@ -49,7 +49,7 @@ struct PageEndpoints: Sendable {
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
-        guard let body = host.renderCache.body(for: RenderCache.Key(json: json, limit: limit), version: host.channel.latestID) else {
+        guard let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit), stamp: host.renderStamp) else {
             return nil
         }
         return json ? .json(body) : PageDocument.document(body)
