@@ -6,6 +6,8 @@ import Synchronization
 final class PageHosts: Sendable {
     let registry: PageRegistry
     let settings: LiveSettings
+    /// Where hosts run: the cap on concurrent database work.
+    let lanes: DatabaseLanes
     private let state = Mutex(State())
 
     let logger: Logger
@@ -31,6 +33,7 @@ final class PageHosts: Sendable {
         self.registry = registry
         self.settings = settings
         self.logger = logger
+        lanes = DatabaseLanes(count: settings.databaseConcurrency, queueLimit: settings.databaseQueueLimit)
     }
 
     /// The host of `variant` if it exists, without making one (for paths that must not block).
@@ -41,11 +44,17 @@ final class PageHosts: Sendable {
     /// The hosts made so far.
     var all: [PageHost] { state.withLock { $0.hosts.values.map(\.host) } }
 
-    /// The host of `variant`, creating its table on first use.
-    func host(for variant: PageVariant, definition: PageDefinition) throws -> PageHost {
+    /// The host of `variant`, creating its table on first use, on the least busy lane.
+    /// - Throws: ``MicroHTTP/HTTPError`` 503 when that lane is too busy, or the factory's error.
+    func host(for variant: PageVariant, definition: PageDefinition) async throws -> PageHost {
         if let host = state.withLock({ $0.use(variant) }) { return host }
-        // Built outside the lock: a page's factory may be slow (it may read a database).
-        let made = try PageHost(definition: definition, variant: variant, settings: settings, logger: logger)
+        // Built outside the lock and on a lane: a page's factory may be slow (it may read a database).
+        let lane = lanes.leastBusy()
+        try lanes.admit(lane)
+        let (settings, logger) = (settings, logger)
+        let made = try await lane.run {
+            try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger)
+        }
         return state.withLock { state in
             if let existing = state.use(variant) { return existing }
             evictUnwatched(ofPage: variant.page, keeping: settings.maxVariantsPerPage - 1, from: &state)
