@@ -1,6 +1,10 @@
 import HTTPTestSupport
 import Logging
 import MicroHTTP
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import TableKit
 @testable import TablePages
 
@@ -112,4 +116,63 @@ func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.js
     let text = try await connection.request("GET", path).text
     guard let range = text.firstRange(of: #""version":"#) else { return -1 }
     return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+}
+
+/// Pages whose delegates block, as a page reading a slow database does.
+enum BlockingPages {
+    /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
+    static func slow() -> PageDefinition {
+        PageDefinition(
+            name: "slow", title: "Slow",
+            resolveVariant: { query throws(PageDefinition.VariantError) in ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0"] }
+        ) { variant in
+            usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
+            return TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+        }
+    }
+
+    /// `race`: its factory reads the titles, then the titles change and the feed announces it
+    /// before the factory returns — a commit landing between a host's first read and its observation.
+    static func race(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "race", title: "Race", changes: feed) { variant in
+            let table = TableView(root: ReloadableTitles(titles), version: variant.initialVersion)
+            titles.set(["changed while the page was being made"])
+            feed.notify()
+            return table
+        }
+    }
+
+    static func registry(_ definitions: PageDefinition...) -> PageRegistry {
+        var registry = PageRegistry()
+        for definition in definitions { registry.register(definition) }
+        return registry
+    }
+}
+
+/// Titles that live outside the page, like rows in a database.
+final class SharedTitles: Sendable {
+    private let titles: Mutex<[String]>
+    init(_ titles: [String]) { self.titles = Mutex(titles) }
+    var current: [String] { titles.withLock { $0 } }
+    func set(_ new: [String]) { titles.withLock { $0 = new } }
+}
+
+/// A list of ``SharedTitles`` re-read when its page's feed announces a change.
+final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
+    private let source: SharedTitles
+
+    init(_ source: SharedTitles) {
+        self.source = source
+        super.init(models: Self.items(source.current), sectionID: "titles", title: "Titles") { item, _ in
+            TableCell(.basic, CellContent(title: item.title))
+        }
+    }
+
+    func reloadFromSource() {
+        models = Self.items(source.current)
+    }
+
+    private static func items(_ titles: [String]) -> [TestItem] {
+        titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
+    }
 }

@@ -40,7 +40,13 @@ final class DatabaseLane: SerialExecutor {
     /// Runs `body` on the lane and returns its result; the caller's task waits without holding a thread.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            submit { continuation.resume(with: Result(catching: body)) }
+            pendingJobs.add(1, ordering: .relaxed)
+            queue.async {
+                let result = Result(catching: body)
+                // Counted out before the caller resumes, so its next step sees the lane as it is.
+                self.pendingJobs.subtract(1, ordering: .relaxed)
+                continuation.resume(with: result)
+            }
         }
     }
 

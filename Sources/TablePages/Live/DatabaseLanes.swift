@@ -28,9 +28,10 @@ final class DatabaseLanes: Sendable {
         return best
     }
 
-    /// Throws a 503 "busy, retry" when `lane` has as much work waiting as it may.
+    /// Throws a 503 "busy, retry" when `lane` has as much work waiting as it may (besides the job
+    /// it is running).
     func admit(_ lane: DatabaseLane) throws(HTTPError) {
-        guard lane.pending < queueLimit else {
+        guard lane.pending <= queueLimit else {
             throw HTTPError(503, "The server is busy with other database work; retry in a moment.", headers: ["Retry-After": "1"])
         }
     }

@@ -1,0 +1,122 @@
+import GRDB
+import HTTPTestSupport
+import MicroHTTP
+import TableKit
+import TableStore
+import Testing
+@testable import TablePages
+
+@Suite("Database lanes, time limits and stall detection")
+struct DatabaseLaneTests {
+    @Test func aChangeAnnouncedWhileTheFactoryReadsReachesThePage() async throws {
+        let titles = SharedTitles(["as first read"])
+        let pages = BlockingPages.registry(BlockingPages.race(titles: titles, feed: ChangeFeed()))
+        try await withSite(pages: pages) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            #expect(try await client.request("GET", "/pages/race.json").status == 200)
+            // No later change comes: the one announced during the factory must refresh the page.
+            #expect(await eventually {
+                (try? await client.request("GET", "/pages/race.json").text.contains("changed while the page was being made")) == true
+            })
+        }
+    }
+
+    @Test func blockingFactoriesDoNotHoldSwiftsTaskPool() async throws {
+        var settings = LiveSettings()
+        settings.databaseConcurrency = 4
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings) { server, _ in
+            // Four pages whose factories block for 1.5 s: more than the pool has threads on a
+            // small machine.
+            let slow = try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 1...4 {
+                    group.addTask {
+                        try await TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=1500&n=\(n)").status
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                // Meanwhile an asynchronous route that needs no lane answers at once.
+                let clock = ContinuousClock()
+                let start = clock.now
+                let other = try await TestConnection(port: server.port).request("GET", "/pages/nowhere")
+                let elapsed = clock.now - start
+                #expect(other.status == 404)
+                #expect(elapsed < .milliseconds(500), "answered after \(elapsed)")
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(slow == [200, 200, 200, 200])
+        }
+    }
+
+    @Test func aLaneWithTooMuchWaitingAnswers503WithRetryAfter() async throws {
+        var settings = LiveSettings()
+        settings.databaseConcurrency = 1
+        settings.databaseQueueLimit = 1
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings) { server, _ in
+            // One request runs on the lane, one waits: the queue is full.
+            async let running = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=1000&n=1")
+            try await Task.sleep(for: .milliseconds(100))
+            async let waiting = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=0&n=2")
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try await TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=0&n=3")
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.text.contains("busy"))
+            #expect(try await running.status == 200)
+            #expect(try await waiting.status == 200)
+            // Once the lane is free, the same request goes through.
+            #expect(try await TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=0&n=3").status == 200)
+        }
+    }
+
+    @Test func healthzReportsAStalledLaneThenRecovers() async throws {
+        var settings = LiveSettings()
+        settings.databaseConcurrency = 1
+        settings.stallTimeout = .milliseconds(300)
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings) { server, _ in
+            let health = try await TestConnection(port: server.port)
+            #expect(try await health.request("GET", "/healthz").status == 200)
+            async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=1500&n=1")
+            try await Task.sleep(for: .milliseconds(200))
+            // The probe sent now waits behind the slow page for longer than the stall timeout.
+            _ = try await health.request("GET", "/healthz")
+            try await Task.sleep(for: .milliseconds(500))
+            let stalled = try await health.request("GET", "/healthz")
+            #expect(stalled.status == 503)
+            #expect(stalled.text.contains(#""stalled":["database lane 1"#), "\(stalled.text)")
+            #expect(try await slow.status == 200)
+            #expect(await eventually { (try? await health.request("GET", "/healthz").status) == 200 })
+        }
+    }
+
+    @Test func aDatabaseQueryPastTheTimeLimitIs503AndSaysHowToRaiseIt() async throws {
+        let database = try TestDatabase { db in
+            try db.execute(sql: "CREATE TABLE big (id INTEGER PRIMARY KEY, category TEXT, value INTEGER)")
+            try db.execute(sql: """
+                WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000)
+                INSERT INTO big SELECT x, 'cat' || (x % 100), (x * 7919) % 100003 FROM c
+                """)
+        }
+        defer { database.remove() }
+        try await withDatabaseSite(database) { server, _, store in
+            store.queryTimeLimit = .milliseconds(200)
+            let client = try await TestConnection(port: server.port)
+            #expect(try await client.request("GET", "/pages/big.json?limit=5").status == 200)
+            // A hundred unindexed groups, each sorted by an unindexed column: seconds of work.
+            let clock = ContinuousClock()
+            let start = clock.now
+            let slow = try await client.request("GET", "/pages/big.json?group=category&sort=-value")
+            let elapsed = clock.now - start
+            #expect(slow.status == 503)
+            #expect(slow.text.contains("longer than the server's limit of 200 ms"))
+            #expect(slow.text.contains("--query-time-limit"))
+            #expect(elapsed < .milliseconds(1200), "answered after \(elapsed)")
+            // Paging an unindexed sort hits the limit in the section route too.
+            store.queryTimeLimit = .seconds(60)
+            let page = try await client.request("GET", "/pages/big.json?sort=value&limit=1")
+            #expect(page.status == 200)
+            store.queryTimeLimit = .milliseconds(1)
+            let section = try await client.request("GET", "/pages/big/sections/all.json?sort=value&after=1&limit=1000")
+            #expect(section.status == 503, "\(section.text)")
+        }
+    }
+}
