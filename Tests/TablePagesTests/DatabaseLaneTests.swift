@@ -18,15 +18,27 @@ struct DatabaseLaneTests {
             #expect(await eventually {
                 (try? await client.request("GET", "/pages/race.json").text.contains("changed while the page was being made")) == true
             })
+            // The first read (the factory) and the re-read both ran on a database lane.
+            #expect(titles.readLanes.count == 2)
+            #expect(!titles.readLanes.contains(nil))
         }
     }
 
-    @Test func blockingFactoriesDoNotHoldSwiftsTaskPool() async throws {
+    @Test func factoriesRunOnADatabaseLaneNotOnSwiftsTaskPool() async throws {
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow())) { server, _ in
+            let page = try await TestConnection(port: server.port).request("GET", "/pages/slow.json")
+            #expect(page.text.contains(#""title":"lane "#), "\(page.text)")
+        }
+    }
+
+    @Test func blockingPagesRunInParallelOnTheirLanesWhileOtherRoutesAnswer() async throws {
         var settings = LiveSettings()
         settings.databaseConcurrency = 4
         try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings) { server, _ in
-            // Four pages whose factories block for 1.5 s: more than the pool has threads on a
-            // small machine.
+            // Four pages whose factories block for 1.5 s: more than the task pool has threads on a
+            // small machine, so on the pool they would run (at best) a pair at a time.
+            let clock = ContinuousClock()
+            let begin = clock.now
             let slow = try await withThrowingTaskGroup(of: Int.self) { group in
                 for n in 1...4 {
                     group.addTask {
@@ -35,7 +47,6 @@ struct DatabaseLaneTests {
                 }
                 try await Task.sleep(for: .milliseconds(300))
                 // Meanwhile an asynchronous route that needs no lane answers at once.
-                let clock = ContinuousClock()
                 let start = clock.now
                 let other = try await TestConnection(port: server.port).request("GET", "/pages/nowhere")
                 let elapsed = clock.now - start
@@ -44,6 +55,7 @@ struct DatabaseLaneTests {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(slow == [200, 200, 200, 200])
+            #expect(clock.now - begin < .milliseconds(2500), "all four took \(clock.now - begin)")
         }
     }
 

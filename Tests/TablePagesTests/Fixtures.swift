@@ -121,13 +121,16 @@ func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.js
 /// Pages whose delegates block, as a page reading a slow database does.
 enum BlockingPages {
     /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
+    /// The page's title says on which database lane the factory ran.
     static func slow() -> PageDefinition {
         PageDefinition(
             name: "slow", title: "Slow",
             resolveVariant: { query throws(PageDefinition.VariantError) in ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0"] }
         ) { variant in
             usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
-            return TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+            let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+            table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
+            return table
         }
     }
 
@@ -149,12 +152,18 @@ enum BlockingPages {
     }
 }
 
-/// Titles that live outside the page, like rows in a database.
+/// Titles that live outside the page, like rows in a database; they note the lanes they were read on.
 final class SharedTitles: Sendable {
     private let titles: Mutex<[String]>
+    private let lanes = Mutex<[Int?]>([])
     init(_ titles: [String]) { self.titles = Mutex(titles) }
-    var current: [String] { titles.withLock { $0 } }
+    var current: [String] {
+        lanes.withLock { $0.append(DatabaseLane.currentIndex) }
+        return titles.withLock { $0 }
+    }
     func set(_ new: [String]) { titles.withLock { $0 = new } }
+    /// The lane of each read, nil for a read off the lanes.
+    var readLanes: [Int?] { lanes.withLock { $0 } }
 }
 
 /// A list of ``SharedTitles`` re-read when its page's feed announces a change.

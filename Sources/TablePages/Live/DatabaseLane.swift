@@ -15,10 +15,17 @@ final class DatabaseLane: SerialExecutor {
     private let queue: DispatchQueue
     private let pendingJobs = Atomic<Int>(0)
 
+    // Marks each lane's queue with the lane's number.
+    private static let indexKey = DispatchSpecificKey<Int>()
+
     init(index: Int) {
         self.index = index
         queue = DispatchQueue(label: "tablepages.database-lane-\(index)")
+        queue.setSpecific(key: Self.indexKey, value: index)
     }
+
+    /// The number of the lane the caller runs on; nil off every lane.
+    static var currentIndex: Int? { DispatchQueue.getSpecific(key: indexKey) }
 
     /// Jobs queued or running: the lane's backlog.
     var pending: Int { pendingJobs.load(ordering: .relaxed) }
