@@ -70,6 +70,8 @@ public final class Store: Sendable {
 
     /// Opens a user's existing database, read-only unless `writable`. It is opened as it is: its
     /// journal mode is left alone, and a missing file is an error rather than an empty new database.
+    /// A database in WAL mode gets a pool of reader connections, so reads run concurrently; in
+    /// another journal mode one connection serves reads one at a time.
     public static func openExisting(path: String, writable: Bool, logger: Logger = Logger(label: "TableStore")) throws -> Store {
         guard FileSystem.isReadableFile(path) else {
             throw OpenError(description: "cannot read the database file '\(path)'")
@@ -77,15 +79,23 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.readonly = !writable
         configuration.busyMode = .timeout(5)
-        let queue: DatabaseQueue
+        let database: any DatabaseWriter
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             // Opening is lazy in SQLite; reading the schema proves it is a database.
             _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            // In WAL mode, readers on connections of their own run side by side (a page's slow
+            // query does not hold up the others); otherwise one connection serves everything.
+            if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") }) == "wal" {
+                try queue.close()
+                database = try DatabasePool(path: path, configuration: configuration)
+            } else {
+                database = queue
+            }
         } catch {
             throw OpenError(description: "'\(path)' is not a readable SQLite database: \(error)")
         }
-        return Store(path: path, reader: queue, writer: writable ? queue : nil, watcher: try ChangeWatcher(path: path, logger: logger))
+        return Store(path: path, reader: database, writer: writable ? database : nil, watcher: try ChangeWatcher(path: path, logger: logger))
     }
 
     /// Reads in a snapshot of the database, for at most ``queryTimeLimit``.

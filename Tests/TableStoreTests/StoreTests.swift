@@ -78,6 +78,18 @@ struct StoreTests {
         #expect(throws: Store.OpenError.self) { try Store.openExisting(path: path + ".missing", writable: false) }
     }
 
+    @Test func anExistingWALDatabaseGetsConcurrentReadersAndOthersOneConnection() throws {
+        let walPath = Self.temporaryPath()
+        _ = try Store.open(path: walPath, migrator: Self.migrator)
+        #expect(try Store.openExisting(path: walPath, writable: false).reader is DatabasePool)
+        #expect(try Store.openExisting(path: walPath, writable: true).writer is DatabasePool)
+        let rollbackPath = Self.temporaryPath()
+        #expect(system("sqlite3 '\(rollbackPath)' 'CREATE TABLE t (x)'") == 0)
+        let rollback = try Store.openExisting(path: rollbackPath, writable: false)
+        #expect(rollback.reader is DatabaseQueue)
+        #expect(try rollback.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete", "left as it was")
+    }
+
     @Test func changesAreNoticedWhileSwiftsTaskPoolIsBlocked() async throws {
         let path = StoreTests.temporaryPath()
         let store = try Store.open(path: path, migrator: StoreTests.migrator)
