@@ -59,6 +59,20 @@ struct DatabaseLaneTests {
         }
     }
 
+    @Test func requestsForAVariantBeingMadeWaitForThatOneBuild() async throws {
+        let builds = BuildCounter()
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow(builds: builds))) { server, _ in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=500&n=7").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 8))
+            #expect(builds.count == 1)
+        }
+    }
+
     @Test func aLaneWithTooMuchWaitingAnswers503WithRetryAfter() async throws {
         var settings = LiveSettings()
         settings.databaseConcurrency = 1

@@ -122,11 +122,12 @@ func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.js
 enum BlockingPages {
     /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
     /// The page's title says on which database lane the factory ran.
-    static func slow() -> PageDefinition {
+    static func slow(builds: BuildCounter = BuildCounter()) -> PageDefinition {
         PageDefinition(
             name: "slow", title: "Slow",
             resolveVariant: { query throws(PageDefinition.VariantError) in ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0"] }
         ) { variant in
+            builds.increment()
             usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
             let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
             table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
@@ -150,6 +151,13 @@ enum BlockingPages {
         for definition in definitions { registry.register(definition) }
         return registry
     }
+}
+
+/// Counts the tables a page's factory made.
+final class BuildCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
 }
 
 /// Titles that live outside the page, like rows in a database; they note the lanes they were read on.

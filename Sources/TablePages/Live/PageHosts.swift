@@ -1,4 +1,5 @@
 import Logging
+import MicroHTTP
 import Synchronization
 
 /// The live hosts, one per page variant, made on first use; at most
@@ -19,6 +20,8 @@ final class PageHosts: Sendable {
 
     private struct State {
         var hosts: [PageVariant: Entry] = [:]
+        // Hosts whose factory is running: requests for the same new variant wait for one build.
+        var building: [PageVariant: Task<PageHost, any Error>] = [:]
         // Increases with every lookup; orders hosts by last use without reading a clock.
         var uses: UInt64 = 0
 
@@ -44,23 +47,43 @@ final class PageHosts: Sendable {
     /// The hosts made so far.
     var all: [PageHost] { state.withLock { $0.hosts.values.map(\.host) } }
 
-    /// The host of `variant`, creating its table on first use, on the least busy lane.
+    /// The host of `variant`, creating its table on first use, on the least busy lane; requests
+    /// for a variant being made wait for that one build instead of starting their own.
     /// - Throws: ``MicroHTTP/HTTPError`` 503 when that lane is too busy, or the factory's error.
     func host(for variant: PageVariant, definition: PageDefinition) async throws -> PageHost {
         if let host = state.withLock({ $0.use(variant) }) { return host }
-        // Built outside the lock and on a lane: a page's factory may be slow (it may read a database).
-        let lane = lanes.leastBusy()
-        try lanes.admit(lane)
-        let (settings, logger) = (settings, logger)
-        let made = try await lane.run {
-            try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger)
+        let build: Task<PageHost, any Error> = try state.withLock { state throws(HTTPError) in
+            // Made meanwhile: rare enough that wrapping it in a task costs nothing that matters.
+            if let host = state.use(variant) { return Task { host } }
+            if let build = state.building[variant] { return build }
+            let lane = lanes.leastBusy()
+            try lanes.admit(lane)
+            let build = Task { try await self.build(variant, definition: definition, on: lane) }
+            state.building[variant] = build
+            return build
         }
-        return state.withLock { state in
-            if let existing = state.use(variant) { return existing }
+        return try await build.value
+    }
+
+    /// Makes the host of `variant` on `lane` (its factory may be slow: it may read a database) and
+    /// keeps it.
+    private func build(_ variant: PageVariant, definition: PageDefinition, on lane: DatabaseLane) async throws -> PageHost {
+        let (settings, logger) = (settings, logger)
+        let made: Result<PageHost, any Error>
+        do {
+            made = .success(try await lane.run {
+                try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger)
+            })
+        } catch {
+            made = .failure(error)
+        }
+        return try state.withLock { state in
+            state.building[variant] = nil
+            let host = try made.get()
             evictUnwatched(ofPage: variant.page, keeping: settings.maxVariantsPerPage - 1, from: &state)
             state.uses += 1
-            state.hosts[variant] = Entry(host: made, lastUse: state.uses)
-            return made
+            state.hosts[variant] = Entry(host: host, lastUse: state.uses)
+            return host
         }
     }
 
