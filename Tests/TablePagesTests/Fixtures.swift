@@ -122,12 +122,29 @@ func pageVersion(_ connection: TestConnection, _ path: String = "/pages/items.js
 enum BlockingPages {
     /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
     /// The page's title says on which database lane the factory ran.
+    /// With `?together=N`, the factory instead waits (up to 2 s) until N factories are running at
+    /// once, and the title says whether they were.
     static func slow(builds: BuildCounter = BuildCounter()) -> PageDefinition {
         PageDefinition(
             name: "slow", title: "Slow",
-            resolveVariant: { query throws(PageDefinition.VariantError) in ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0"] }
+            resolveVariant: { query throws(PageDefinition.VariantError) in
+                ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0", "together": query["together"] ?? "0"]
+            }
         ) { variant in
-            builds.increment()
+            let running = builds.increment()
+            if let together = variant["together"].flatMap({ Int($0) }), together > 0 {
+                var waited = 0
+                while builds.running < together, waited < 2000 {
+                    usleep(10_000)
+                    waited += 10
+                }
+                let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+                table.title = builds.running >= together ? "together" : "alone"
+                usleep(200_000)
+                running.finish()
+                return table
+            }
+            defer { running.finish() }
             usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
             let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
             table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
@@ -153,11 +170,23 @@ enum BlockingPages {
     }
 }
 
-/// Counts the tables a page's factory made.
+/// Counts the tables a page's factory made, and the factories running now.
 final class BuildCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
-    var count: Int { value.load(ordering: .relaxed) }
+    private let started = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
+
+    /// One factory run; call `finish()` when it returns.
+    struct Run {
+        let counter: BuildCounter
+        func finish() { counter.finished.add(1, ordering: .relaxed) }
+    }
+
+    func increment() -> Run {
+        started.add(1, ordering: .relaxed)
+        return Run(counter: self)
+    }
+    var count: Int { started.load(ordering: .relaxed) }
+    var running: Int { started.load(ordering: .relaxed) - finished.load(ordering: .relaxed) }
 }
 
 /// Titles that live outside the page, like rows in a database; they note the lanes they were read on.

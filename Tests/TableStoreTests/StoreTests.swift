@@ -97,7 +97,7 @@ struct StoreTests {
         store.onChange { noticed.record(.now) }
         store.startWatching(every: .milliseconds(20))
         defer { store.stopWatching() }
-        // Every thread of the cooperative pool blocks for a second, and one of them has another
+        // Every thread of the cooperative pool blocks for 0.6 s, and one of them has another
         // writer commit meanwhile: a poll that needed the pool would wait for them.
         let other = try DatabaseQueue(path: path)
         let committed = Moment()
@@ -107,13 +107,13 @@ struct StoreTests {
                 group.addTask {
                     usleep(100_000)
                     if index == 0 { committed.record(Self.insert(into: other)) }
-                    usleep(900_000)
+                    usleep(500_000)
                 }
             }
         }
         let commit = try #require(committed.value)
         let at = try #require(noticed.value)
-        #expect(at - commit < .milliseconds(500), "noticed \(at - commit) after the commit")
+        #expect(at - commit < .milliseconds(350), "noticed \(at - commit) after the commit")
     }
 
     /// The first time something happened.
