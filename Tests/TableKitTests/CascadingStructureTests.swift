@@ -101,17 +101,17 @@ struct CascadingStructureTests {
     }
 
     @Test("Overriding a method and calling super keeps routing to children")
-    func subclassCallsSuper() {
+    func subclassCallsSuper() throws {
         final class CountingRoot: CascadingRootTableDelegate {
             var selections = 0
-            override func didSelectRow(at indexPath: IndexPath) {
+            override func didSelectRow(at indexPath: IndexPath) throws {
                 selections += 1
-                super.didSelectRow(at: indexPath)
+                try super.didSelectRow(at: indexPath)
             }
         }
         let child = RecordingDelegate()
         let root = CountingRoot(childDelegates: [child])
-        root.didSelectRow(at: IndexPath(section: 0, row: 3))
+        try root.didSelectRow(at: IndexPath(section: 0, row: 3))
         #expect(root.selections == 1)
         #expect(child.calls == ["didSelectRow([0, 3])"])
     }

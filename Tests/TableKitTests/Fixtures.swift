@@ -55,7 +55,9 @@ final class RecordingDelegate: CascadingBareTableDelegate {
         return "Remove"
     }
     override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { log("actionsForRow", indexPath); return [Recorded.action] }
-    override func performAction(named name: String, forRowAt indexPath: IndexPath) { log("performAction", name, indexPath) }
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+        log("performAction", name, indexPath, values)
+    }
     override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
         log("targetIndexPathForMove", source, proposed)
         return Recorded.path
@@ -68,6 +70,20 @@ final class RecordingDelegate: CascadingBareTableDelegate {
     override func didEndDisplayingFooter(inSection section: Int) { log("didEndDisplayingFooter", section) }
     override func prefetchRows(at indexPaths: [IndexPath]) { log("prefetchRows", indexPaths) }
     override func cancelPrefetchingForRows(at indexPaths: [IndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
+}
+
+/// A cascading delegate whose every acting method throws ``FixtureFailure``, as a row whose
+/// store refuses writes.
+final class FailingDelegate: CascadingBareTableDelegate {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        throw FixtureFailure()
+    }
+    override func moveRow(from source: IndexPath, to destination: IndexPath) throws { throw FixtureFailure() }
+    override func didSelectRow(at indexPath: IndexPath) throws { throw FixtureFailure() }
+    override func didDeselectRow(at indexPath: IndexPath) throws { throw FixtureFailure() }
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        throw FixtureFailure()
+    }
 }
 
 /// The distinctive answers of ``RecordingDelegate``.
@@ -123,11 +139,17 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     static func row<Result>(
         _ name: String, default defaultValue: Result, unimplemented: Result? = nil, implemented: Result,
         arguments: @escaping @Sendable (IndexPath) -> String = { "\($0)" },
-        _ call: @escaping @Sendable (any TableRoot, IndexPath) -> Result
+        _ call: @escaping @Sendable (any TableRoot, IndexPath) throws -> Result
     ) -> PropagationCase {
         PropagationCase(
             name: name,
-            invoke: { delegate, child, mode in "\(call(delegate, mode.indexPath(child: child)))" },
+            invoke: { delegate, child, mode in
+                do {
+                    return "\(try call(delegate, mode.indexPath(child: child)))"
+                } catch {
+                    return "threw \(error)"
+                }
+            },
             expectedCall: { child, mode in "\(name)(\(arguments(mode.indexPath(child: child))))" },
             defaultResult: "\(defaultValue)",
             unimplementedResult: "\(unimplemented ?? defaultValue)",
@@ -155,11 +177,11 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         .row("rowID", default: RowID(Self.rowIDMarker), implemented: RowID("recorded-row")) { $0.rowID(forRowAt: $1) },
         .row("canEditRow", default: false, implemented: true) { $0.canEditRow(at: $1) },
         .row("commit", default: (), implemented: (), arguments: { "insert, \($0), [\"title\": \"x\"]" }) {
-            $0.commit(.insert, forRowAt: $1, values: ["title": "x"])
+            try $0.commit(.insert, forRowAt: $1, values: ["title": "x"])
         },
         .row("canMoveRow", default: false, implemented: true) { $0.canMoveRow(at: $1) },
         .row("moveRow", default: (), implemented: (), arguments: { "\($0), [4, 4]" }) {
-            $0.moveRow(from: $1, to: IndexPath(section: 4, row: 4))
+            try $0.moveRow(from: $1, to: IndexPath(section: 4, row: 4))
         },
         .row("heightForRow", default: TableHeight.automatic, implemented: .points(77)) { $0.heightForRow(at: $1) },
         .row("estimatedHeightForRow", default: TableHeight?.none, unimplemented: .automatic, implemented: .points(66)) {
@@ -167,15 +189,15 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         },
         .row("indentationLevelForRow", default: 0, implemented: 3) { $0.indentationLevelForRow(at: $1) },
         .row("shouldHighlightRow", default: true, implemented: false) { $0.shouldHighlightRow(at: $1) },
-        .row("didSelectRow", default: (), implemented: ()) { $0.didSelectRow(at: $1) },
-        .row("didDeselectRow", default: (), implemented: ()) { $0.didDeselectRow(at: $1) },
+        .row("didSelectRow", default: (), implemented: ()) { try $0.didSelectRow(at: $1) },
+        .row("didDeselectRow", default: (), implemented: ()) { try $0.didDeselectRow(at: $1) },
         .row("editingStyleForRow", default: EditingStyle.none, implemented: .delete) { $0.editingStyleForRow(at: $1) },
         .row("titleForDeleteConfirmationButtonForRow", default: String?.none, implemented: "Remove") {
             $0.titleForDeleteConfirmationButtonForRow(at: $1)
         },
         .row("actionsForRow", default: [RowAction](), implemented: [Recorded.action]) { $0.actionsForRow(at: $1) },
-        .row("performAction", default: (), implemented: (), arguments: { "archive, \($0)" }) {
-            $0.performAction(named: "archive", forRowAt: $1)
+        .row("performAction", default: (), implemented: (), arguments: { "archive, \($0), [\"note\": \"x\"]" }) {
+            try $0.performAction(named: "archive", forRowAt: $1, values: ["note": "x"])
         },
         .row("willDisplayRow", default: (), implemented: ()) { $0.willDisplayRow(at: $1) },
         .row("didEndDisplayingRow", default: (), implemented: ()) { $0.didEndDisplayingRow(at: $1) },
@@ -235,6 +257,9 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         )
     }
 
+    /// The row methods that act, and so may throw.
+    static let actingNames: Set<String> = ["commit", "moveRow", "didSelectRow", "didDeselectRow", "performAction"]
+
     /// Stands for the index-derived default row identifier, `row-{section}-{row}`.
     static let rowIDMarker = "row-default"
 
@@ -269,6 +294,11 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     var highlight = true
     var selectionRedirect: ((IndexPath) -> IndexPath?)?
     var moveRedirect: ((IndexPath, IndexPath) -> IndexPath)?
+    /// When set, every acting method throws it before changing anything, as a failed store write would.
+    var failure: FixtureFailure?
+    /// Runs inside an acting method before it throws ``failure``: to report updates first, or
+    /// to open a batch it never closes.
+    var beforeFailing: ((FixtureDataSource) -> Void)?
     private(set) var events: [String] = []
 
     init(_ sections: [(String, [String])]) {
@@ -301,13 +331,20 @@ final class FixtureDataSource: CascadingBareTableDelegate {
         guard let selectionRedirect else { return indexPath }
         return selectionRedirect(indexPath)
     }
-    override func didSelectRow(at indexPath: IndexPath) { events.append("didSelect \(indexPath)") }
-    override func didDeselectRow(at indexPath: IndexPath) { events.append("didDeselect \(indexPath)") }
+    override func didSelectRow(at indexPath: IndexPath) throws {
+        try failIfAsked()
+        events.append("didSelect \(indexPath)")
+    }
+    override func didDeselectRow(at indexPath: IndexPath) throws {
+        try failIfAsked()
+        events.append("didDeselect \(indexPath)")
+    }
     override func canEditRow(at indexPath: IndexPath) -> Bool { editable }
     override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
     override func canMoveRow(at indexPath: IndexPath) -> Bool { movable }
     override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { actions }
-    override func performAction(named name: String, forRowAt indexPath: IndexPath) {
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try failIfAsked()
         events.append("action \(name) \(indexPath)")
     }
     override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
@@ -315,7 +352,8 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     }
     override func prefetchRows(at indexPaths: [IndexPath]) { events.append("prefetch \(indexPaths)") }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try failIfAsked()
         events.append("commit \(editingStyle) \(indexPath) \(values)")
         switch editingStyle {
         case .delete:
@@ -330,14 +368,26 @@ final class FixtureDataSource: CascadingBareTableDelegate {
         }
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+        try failIfAsked()
         events.append("move \(source) \(destination)")
         let row = sections[source.section].rows.remove(at: source.row)
         sections[destination.section].rows.insert(row, at: destination.row)
     }
 
+    private func failIfAsked() throws {
+        guard let failure else { return }
+        beforeFailing?(self)
+        throw failure
+    }
+
     /// The row identifiers of a section, for assertions.
     func ids(_ section: Int) -> [String] { sections[section].rows.map(\.id) }
+}
+
+/// The error a failing ``FixtureDataSource`` throws, standing for a store write that failed.
+struct FixtureFailure: Error, Equatable {
+    var reason = "the store is locked"
 }
 
 /// A table over a ``FixtureDataSource`` that records every published changeset.
@@ -346,14 +396,23 @@ final class TableHarness {
     let table: TableView
     private(set) var published: [Changeset] = []
 
-    init(_ sections: [(String, [String])]) {
+    /// - Parameter configure: sets up the data source before the table first reads it.
+    init(_ sections: [(String, [String])], configure: (FixtureDataSource) -> Void = { _ in }) {
         source = FixtureDataSource(sections)
+        configure(source)
         table = TableView(root: source)
         table.onChange = { [unowned self] in self.published.append($0) }
     }
 
     /// The operations of the only changeset published so far.
     var operations: [Changeset.Operation] { published.last?.operations ?? [] }
+
+    /// The row identifiers of the table's committed state, section by section.
+    var committedRows: [[RowID]] {
+        (0..<table.numberOfSections).map { section in
+            (0..<table.numberOfRows(inSection: section)).compactMap { table.rowID(at: IndexPath(section: section, row: $0)) }
+        }
+    }
 }
 
 // MARK: - Rendering helpers

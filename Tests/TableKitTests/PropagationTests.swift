@@ -32,6 +32,17 @@ struct PropagationTests {
         #expect(children[0].calls.isEmpty)
     }
 
+    @Test(
+        "A child's error in an acting method reaches the caller through the parent; out of range, nothing throws",
+        arguments: PropagationCase.rowCases.filter { PropagationCase.actingNames.contains($0.name) }, RoutingMode.allCases
+    )
+    func actingRowErrorsPropagate(_ method: PropagationCase, mode: RoutingMode) {
+        let parent = mode.makeDelegate(children: [CascadingBareTableDelegate(), FailingDelegate()])
+        #expect(method.invoke(parent, 1, mode) == "threw \(FixtureFailure())")
+        #expect(method.invoke(parent, 0, mode) == method.defaultResult)
+        #expect(method.invoke(parent, 2, mode) == method.defaultResult)
+    }
+
     @Test("Out-of-range section index returns the default and reaches no child", arguments: PropagationCase.sectionCases)
     func outOfRangeSection(_ method: PropagationCase) {
         let children = [RecordingDelegate(), RecordingDelegate()]

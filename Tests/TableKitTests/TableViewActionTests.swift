@@ -4,37 +4,37 @@ import TableKit
 @Suite("Actions through the delegate chain")
 struct TableViewActionTests {
     @Test("Selecting a row runs shouldHighlight, willSelect and didSelect")
-    func select() {
+    func select() throws {
         let harness = TableHarness([("s", ["a", "b"])])
-        #expect(harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 1)))
+        #expect(try harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 1)))
         #expect(harness.source.events == ["didSelect [0, 1]"])
     }
 
     @Test("shouldHighlight false or willSelect nil vetoes the selection")
-    func selectionVetoes() {
+    func selectionVetoes() throws {
         let harness = TableHarness([("s", ["a", "b"])])
         harness.source.highlight = false
-        #expect(harness.table.selectRow("a") == .vetoed)
+        #expect(try harness.table.selectRow("a") == .vetoed)
         harness.source.highlight = true
         harness.source.selectionRedirect = { _ in nil }
-        #expect(harness.table.selectRow("a") == .vetoed)
+        #expect(try harness.table.selectRow("a") == .vetoed)
         #expect(harness.source.events.isEmpty)
     }
 
     @Test("willSelect can redirect the selection to another row")
-    func selectionRedirect() {
+    func selectionRedirect() throws {
         let harness = TableHarness([("s", ["a", "b"])])
         harness.source.selectionRedirect = { _ in IndexPath(section: 0, row: 0) }
-        #expect(harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 0)))
+        #expect(try harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 0)))
         #expect(harness.source.events == ["didSelect [0, 0]"])
     }
 
     @Test("Selecting or deselecting an unknown row reports it")
-    func unknownSelection() {
+    func unknownSelection() throws {
         let harness = TableHarness([("s", ["a"])])
-        #expect(harness.table.selectRow("zzz") == .unknownRow)
-        #expect(harness.table.deselectRow("zzz") == .unknownRow)
-        #expect(harness.table.deselectRow("a") == .selected(IndexPath(section: 0, row: 0)))
+        #expect(try harness.table.selectRow("zzz") == .unknownRow)
+        #expect(try harness.table.deselectRow("zzz") == .unknownRow)
+        #expect(try harness.table.deselectRow("a") == .selected(IndexPath(section: 0, row: 0)))
         #expect(harness.source.events == ["didDeselect [0, 0]"])
     }
 

@@ -116,7 +116,7 @@ struct ExamplePagesTests {
         }
     }
 
-    @Test func showLeadsOnlyToPathsOnThisSite() {
+    @Test func showLeadsOnlyToPathsOnThisSite() throws {
         let table = TableView(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
         for outside in ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
             table.show(outside)
@@ -124,7 +124,7 @@ struct ExamplePagesTests {
         }
         table.show("/pages/product?id=3")
         #expect(table.shownLocation == "/pages/product?id=3")
-        _ = table.selectRow("a")
+        _ = try table.selectRow("a")
         #expect(table.shownLocation == nil, "a selection that shows nothing clears the last location")
     }
 

@@ -17,7 +17,7 @@ struct TestItem: Identifiable, Equatable {
 
 /// The test page's delegate: select toggles an item (the row named `locked` vetoes selection),
 /// items can be deleted, moved and added.
-final class TestItems: ListDataSource<TestItem> {
+class TestItems: ListDataSource<TestItem> {
     init(_ items: [TestItem]) {
         super.init(models: items, sectionID: "items", title: "Items") { item, _ in
             TableCell(.subtitle, CellContent(title: item.title, subtitle: item.isDone ? "done" : "open"))
@@ -28,7 +28,7 @@ final class TestItems: ListDataSource<TestItem> {
         models[indexPath.row].id == "locked" ? nil : indexPath
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
+    override func didSelectRow(at indexPath: IndexPath) throws {
         models[indexPath.row].isDone.toggle()
         tableContext?.reloadRows(at: [indexPath])
     }
@@ -37,7 +37,7 @@ final class TestItems: ListDataSource<TestItem> {
     override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
     override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
         if editingStyle == .delete {
             models.remove(at: indexPath.row)
             tableContext?.deleteRows(at: [indexPath])
@@ -47,8 +47,96 @@ final class TestItems: ListDataSource<TestItem> {
         }
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
         models.insert(models.remove(at: source.row), at: destination.row)
+    }
+}
+
+/// The error a ``FaultyItems`` page's writes fail with, switchable while the server runs, as a
+/// store that is locked for a while and then released.
+final class TestStoreFault: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    /// Makes every write fail with `error`; nil lets them succeed again.
+    func set(_ error: (any Error)?) {
+        self.error.withLock { $0 = error }
+    }
+
+    /// Throws the error writes fail with now, if any.
+    func check() throws {
+        if let error = error.withLock({ $0 }) { throw error }
+    }
+}
+
+/// The test items over a store that can fail: every acting method (select, delete, move, insert,
+/// and "rename", which this page adds) asks the fault first and changes nothing when it throws.
+final class FaultyItems: TestItems {
+    private let fault: TestStoreFault
+
+    init(_ items: [TestItem], fault: TestStoreFault) {
+        self.fault = fault
+        super.init(items)
+    }
+
+    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "Title", value: models[indexPath.row].title))]
+    }
+
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try fault.check()
+        models[indexPath.row].title = values["title"] ?? ""
+        tableContext?.reloadRows(at: [indexPath])
+    }
+
+    override func didSelectRow(at indexPath: IndexPath) throws {
+        try fault.check()
+        try super.didSelectRow(at: indexPath)
+    }
+
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try fault.check()
+        try super.commit(editingStyle, forRowAt: indexPath, values: values)
+    }
+
+    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+        try fault.check()
+        try super.moveRow(from: source, to: destination)
+    }
+}
+
+/// Collects what is logged, to check that a failure is logged once and what the line names.
+final class LogRecorder: Sendable {
+    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+
+    /// The messages logged at `level`.
+    func messages(at level: Logger.Level) -> [String] {
+        entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    /// A logger that records into this recorder, from `.notice` up.
+    func logger() -> Logger {
+        var logger = Logger(label: "TablePagesTests") { _ in Handler(recorder: self) }
+        logger.logLevel = .notice
+        return logger
+    }
+
+    fileprivate func record(_ level: Logger.Level, _ message: String) {
+        entries.withLock { $0.append((level, message)) }
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .notice
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.record(event.level, event.message.description)
+        }
     }
 }
 
@@ -68,14 +156,26 @@ enum TestPages {
         })
         return registry
     }
+
+    /// `faulty`: the five items and `locked` over a store whose writes fail while `fault` says so.
+    static func faultyRegistry(fault: TestStoreFault) -> PageRegistry {
+        var registry = PageRegistry()
+        registry.register(PageDefinition(name: "faulty", title: "Faulty") { variant in
+            var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)") }
+            items.append(TestItem(id: "locked", title: "Locked"))
+            return TableView(root: FaultyItems(items, fault: fault), version: variant.initialVersion)
+        })
+        return registry
+    }
 }
 
 /// Starts the real server with the test pages on an ephemeral port.
 func withSite<T>(
-    pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), _ body: (Server, Site) async throws -> T
+    pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), logger: Logger? = nil,
+    _ body: (Server, Site) async throws -> T
 ) async throws -> T {
-    var logger = Logger(label: "TablePagesTests")
-    logger.logLevel = .warning
+    var logger = logger ?? Logger(label: "TablePagesTests")
+    if logger.logLevel < .warning { logger.logLevel = .warning }
     let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2

@@ -92,11 +92,11 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Default false.
     open func canEditRow(at indexPath: IndexPath) -> Bool { DefaultTableDelegate().canEditRow(at: indexPath) }
     /// Default: does nothing.
-    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {}
+    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
     /// Default false.
     open func canMoveRow(at indexPath: IndexPath) -> Bool { DefaultTableDelegate().canMoveRow(at: indexPath) }
     /// Default: does nothing.
-    open func moveRow(from source: IndexPath, to destination: IndexPath) {}
+    open func moveRow(from source: IndexPath, to destination: IndexPath) throws {}
     /// Default nil.
     open func sectionIndexTitles() -> [String]? { DefaultTableDelegate().sectionIndexTitles() }
     /// Default `index`.
@@ -133,11 +133,11 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Default `indexPath`.
     open func willSelectRow(at indexPath: IndexPath) -> IndexPath? { DefaultTableDelegate().willSelectRow(at: indexPath) }
     /// Default: does nothing.
-    open func didSelectRow(at indexPath: IndexPath) {}
+    open func didSelectRow(at indexPath: IndexPath) throws {}
     /// Default `indexPath`.
     open func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { DefaultTableDelegate().willDeselectRow(at: indexPath) }
     /// Default: does nothing.
-    open func didDeselectRow(at indexPath: IndexPath) {}
+    open func didDeselectRow(at indexPath: IndexPath) throws {}
     /// Default `.none`.
     open func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { DefaultTableDelegate().editingStyleForRow(at: indexPath) }
     /// Default nil.
@@ -147,11 +147,7 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Default none.
     open func actionsForRow(at indexPath: IndexPath) -> [RowAction] { DefaultTableDelegate().actionsForRow(at: indexPath) }
     /// Default: does nothing.
-    open func performAction(named name: String, forRowAt indexPath: IndexPath) {}
-    /// Default: ``performAction(named:forRowAt:)``, without the values.
-    open func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
-        performAction(named: name, forRowAt: indexPath)
-    }
+    open func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
     /// Default `proposed`.
     open func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
         DefaultTableDelegate().targetIndexPathForMove(from: source, toProposed: proposed)

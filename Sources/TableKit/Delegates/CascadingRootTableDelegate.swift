@@ -43,16 +43,16 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: indexPath.section)?.canEditRow(at: indexPath) ?? super.canEditRow(at: indexPath)
     }
     /// Routed by section.
-    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
-        childDelegate(at: indexPath.section)?.commit(editingStyle, forRowAt: indexPath, values: values)
+    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try childDelegate(at: indexPath.section)?.commit(editingStyle, forRowAt: indexPath, values: values)
     }
     /// Routed by section.
     open override func canMoveRow(at indexPath: IndexPath) -> Bool {
         childDelegate(at: indexPath.section)?.canMoveRow(at: indexPath) ?? super.canMoveRow(at: indexPath)
     }
     /// Routed by the source's section.
-    open override func moveRow(from source: IndexPath, to destination: IndexPath) {
-        childDelegate(at: source.section)?.moveRow(from: source, to: destination)
+    open override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+        try childDelegate(at: source.section)?.moveRow(from: source, to: destination)
     }
     /// The children's titles in order, or nil when no child has any.
     open override func sectionIndexTitles() -> [String]? {
@@ -125,8 +125,8 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         return child.willSelectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func didSelectRow(at indexPath: IndexPath) {
-        childDelegate(at: indexPath.section)?.didSelectRow(at: indexPath)
+    open override func didSelectRow(at indexPath: IndexPath) throws {
+        try childDelegate(at: indexPath.section)?.didSelectRow(at: indexPath)
     }
     /// Routed by section.
     open override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? {
@@ -134,8 +134,8 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         return child.willDeselectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func didDeselectRow(at indexPath: IndexPath) {
-        childDelegate(at: indexPath.section)?.didDeselectRow(at: indexPath)
+    open override func didDeselectRow(at indexPath: IndexPath) throws {
+        try childDelegate(at: indexPath.section)?.didDeselectRow(at: indexPath)
     }
     /// Routed by section.
     open override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle {
@@ -153,12 +153,8 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: indexPath.section)?.actionsForRow(at: indexPath) ?? super.actionsForRow(at: indexPath)
     }
     /// Routed by section.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath) {
-        childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath)
-    }
-    /// Routed by section.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
-        childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath, values: values)
+    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath, values: values)
     }
     /// Routed by the source's section.
     open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {

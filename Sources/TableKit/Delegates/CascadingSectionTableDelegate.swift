@@ -30,16 +30,16 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: indexPath.row)?.canEditRow(at: indexPath) ?? super.canEditRow(at: indexPath)
     }
     /// Routed by row.
-    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
-        childDelegate(at: indexPath.row)?.commit(editingStyle, forRowAt: indexPath, values: values)
+    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try childDelegate(at: indexPath.row)?.commit(editingStyle, forRowAt: indexPath, values: values)
     }
     /// Routed by row.
     open override func canMoveRow(at indexPath: IndexPath) -> Bool {
         childDelegate(at: indexPath.row)?.canMoveRow(at: indexPath) ?? super.canMoveRow(at: indexPath)
     }
     /// Routed by the source's row.
-    open override func moveRow(from source: IndexPath, to destination: IndexPath) {
-        childDelegate(at: source.row)?.moveRow(from: source, to: destination)
+    open override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+        try childDelegate(at: source.row)?.moveRow(from: source, to: destination)
     }
     /// Routed by row.
     open override func heightForRow(at indexPath: IndexPath) -> TableHeight {
@@ -64,8 +64,8 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
         return child.willSelectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func didSelectRow(at indexPath: IndexPath) {
-        childDelegate(at: indexPath.row)?.didSelectRow(at: indexPath)
+    open override func didSelectRow(at indexPath: IndexPath) throws {
+        try childDelegate(at: indexPath.row)?.didSelectRow(at: indexPath)
     }
     /// Routed by row.
     open override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? {
@@ -73,8 +73,8 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
         return child.willDeselectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func didDeselectRow(at indexPath: IndexPath) {
-        childDelegate(at: indexPath.row)?.didDeselectRow(at: indexPath)
+    open override func didDeselectRow(at indexPath: IndexPath) throws {
+        try childDelegate(at: indexPath.row)?.didDeselectRow(at: indexPath)
     }
     /// Routed by row.
     open override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle {
@@ -92,12 +92,8 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: indexPath.row)?.actionsForRow(at: indexPath) ?? super.actionsForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath) {
-        childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath)
-    }
-    /// Routed by row.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
-        childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath, values: values)
+    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+        try childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath, values: values)
     }
     /// Routed by the source's row.
     open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {

@@ -19,7 +19,8 @@ public protocol TableContext: AnyObject {
     /// - Throws: ``TableError/inconsistentBatch(_:)`` when counts do not add up; subscribers
     ///   are sent a reset before the error is thrown.
     func endUpdates() throws
-    /// Runs `updates` inside one batch.
+    /// Runs `updates` inside one batch; when it throws, the batch is discarded and nothing is
+    /// published for it.
     func performBatchUpdates(_ updates: () throws -> Void) throws
     /// Reloads everything; subscribers are sent a reset when anything changed.
     func reloadData()

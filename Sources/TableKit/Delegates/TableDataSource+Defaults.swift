@@ -18,11 +18,11 @@ extension TableDataSource {
     /// Not editable.
     public func canEditRow(at indexPath: IndexPath) -> Bool { false }
     /// Does nothing.
-    public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {}
+    public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
     /// Not movable.
     public func canMoveRow(at indexPath: IndexPath) -> Bool { false }
     /// Does nothing.
-    public func moveRow(from source: IndexPath, to destination: IndexPath) {}
+    public func moveRow(from source: IndexPath, to destination: IndexPath) throws {}
     /// No section index.
     public func sectionIndexTitles() -> [String]? { nil }
     /// The title's position.

@@ -37,11 +37,15 @@ public protocol TableDataSource {
     ///
     /// The table wraps this call in a batch: update the data, then report the change through
     /// the context (`deleteRows(at:)` / `insertRows(at:)`), as UIKit expects.
-    func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String])
+    /// - Throws: whatever kept the change from being made (a failed store write); throw before
+    ///   changing anything: the table then discards the batch and publishes nothing.
+    func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws
     /// Whether the row can be moved (`canMoveRowAt`). Default false.
     func canMoveRow(at indexPath: IndexPath) -> Bool
-    /// Moves a row in the data (`moveRowAt:to:`); the table records the move itself. Default: does nothing.
-    func moveRow(from source: IndexPath, to destination: IndexPath)
+    /// Moves a row in the data (`moveRowAt:to:`); the table records the move itself once this
+    /// returns. Default: does nothing.
+    /// - Throws: whatever kept the move from being made; the table then records no move.
+    func moveRow(from source: IndexPath, to destination: IndexPath) throws
     /// The titles of the section index (`sectionIndexTitles(for:)`). Default nil (no index).
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).

@@ -22,11 +22,11 @@ extension TableDelegate {
     /// Selects the passed row.
     public func willSelectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
     /// Does nothing.
-    public func didSelectRow(at indexPath: IndexPath) {}
+    public func didSelectRow(at indexPath: IndexPath) throws {}
     /// Deselects the passed row.
     public func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
     /// Does nothing.
-    public func didDeselectRow(at indexPath: IndexPath) {}
+    public func didDeselectRow(at indexPath: IndexPath) throws {}
     /// No editing control.
     public func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .none }
     /// The standard title.
@@ -34,11 +34,7 @@ extension TableDelegate {
     /// No actions.
     public func actionsForRow(at indexPath: IndexPath) -> [RowAction] { [] }
     /// Does nothing.
-    public func performAction(named name: String, forRowAt indexPath: IndexPath) {}
-    /// Performs the action without its values.
-    public func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
-        performAction(named: name, forRowAt: indexPath)
-    }
+    public func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
     /// The proposed path.
     public func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath { proposed }
     /// Does nothing.

@@ -6,14 +6,18 @@
 /// return the passed path, editing style none, indentation 0. Estimated heights default to nil
 /// so a fallback chain can tell that nothing was estimated.
 ///
-///     override func didSelectRow(at indexPath: IndexPath) {
+///     override func didSelectRow(at indexPath: IndexPath) throws {
+///         try store.toggle(todos[indexPath.row].id)
 ///         todos[indexPath.row].done.toggle()
-///         super.didSelectRow(at: indexPath)
+///         tableContext?.reloadRows(at: [indexPath])
 ///     }
 ///
 /// Implementation requirements: answers must be consistent with the data source for the same
 /// render. Selection and editing callbacks may change data; report changes through the table
-/// context's batch updates.
+/// context's batch updates. The callbacks that act (`didSelectRow`, `didDeselectRow`,
+/// `performAction`) throw when the change could not be made, e.g. a store write failed: throw
+/// before changing anything, and the table discards the updates reported so far, publishes
+/// nothing and hands the error to whoever asked for the action.
 public protocol TableDelegate {
     /// The row height (`heightForRowAt`). Default `.automatic`.
     func heightForRow(at indexPath: IndexPath) -> TableHeight
@@ -38,23 +42,24 @@ public protocol TableDelegate {
     /// The row to select instead, or nil to veto (`willSelectRowAt`). Default `indexPath`.
     func willSelectRow(at indexPath: IndexPath) -> IndexPath?
     /// The row was selected (`didSelectRowAt`). Default: does nothing.
-    func didSelectRow(at indexPath: IndexPath)
+    /// - Throws: whatever kept the selection from taking effect; the selection then changed nothing.
+    func didSelectRow(at indexPath: IndexPath) throws
     /// The row to deselect instead, or nil to veto (`willDeselectRowAt`). Default `indexPath`.
     func willDeselectRow(at indexPath: IndexPath) -> IndexPath?
     /// The row was deselected (`didDeselectRowAt`). Default: does nothing.
-    func didDeselectRow(at indexPath: IndexPath)
+    /// - Throws: whatever kept the deselection from taking effect; it then changed nothing.
+    func didDeselectRow(at indexPath: IndexPath) throws
     /// The editing control of an editable row (`editingStyleForRowAt`). Default `.none`.
     func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle
     /// The delete button's title (`titleForDeleteConfirmationButtonForRowAt`). Default nil ("Delete").
     func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String?
     /// The row's named edit/swipe actions (`trailingSwipeActionsConfigurationForRowAt`). Default none.
     func actionsForRow(at indexPath: IndexPath) -> [RowAction]
-    /// Performs one of the row's actions, the handler of a `UIContextualAction`. Default: does nothing.
-    func performAction(named name: String, forRowAt indexPath: IndexPath)
-    /// Performs an action with the fields submitted with it (a new title for "Rename", say): the
-    /// handler of a `UIContextualAction` that asked for input. Default: calls
-    /// ``performAction(named:forRowAt:)``, so actions that need no input implement only that one.
-    func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String])
+    /// Performs one of the row's actions (`actionsForRow`), the handler of a `UIContextualAction`,
+    /// with the fields submitted with it (a new title for "Rename", say; empty for an action that
+    /// asks for no input). Default: does nothing.
+    /// - Throws: whatever kept the action from taking effect; the action then changed nothing.
+    func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws
     /// Where a moved row may land (`targetIndexPathForMoveFromRowAt:toProposedIndexPath:`).
     /// Default `proposed`.
     func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath

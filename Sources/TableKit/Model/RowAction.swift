@@ -1,6 +1,6 @@
 /// A named edit or swipe action a row offers, as `UIContextualAction` without the handler.
 ///
-/// The handler is the delegate's ``TableDelegate/performAction(named:forRowAt:)``, so that an
+/// The handler is the delegate's ``TableDelegate/performAction(named:forRowAt:values:)``, so that an
 /// action posted from a browser (`POST {base}/rows/{row}/actions/{name}`) reaches the same code.
 ///
 ///     [RowAction(name: "archive", title: "Archive"), RowAction(name: "delete", title: "Delete", style: .destructive)]

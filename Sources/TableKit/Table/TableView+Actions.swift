@@ -1,31 +1,41 @@
 // People's actions, addressed by identifier and carried out through the delegate chain.
-// Each runs inside a batch so that the updates a delegate reports become one changeset.
+// Each runs inside a batch so that the updates a delegate reports become one changeset, and a
+// delegate that throws leaves the table as it was: no changeset, no new version.
 extension TableView {
     /// Selects a row as a tap would: `shouldHighlightRow` → `willSelectRow` (nil vetoes, another
     /// path redirects) → `didSelectRow`.
     ///
-    ///     switch table.selectRow("todo-17") { case .selected(let path): …; case .vetoed, .unknownRow: … }
+    ///     switch try table.selectRow("todo-17") { case .selected(let path): …; case .vetoed, .unknownRow: … }
     ///
-    /// Updates reported by `didSelectRow` are committed as one batch; an inconsistent one is
-    /// recovered by sending subscribers a reset. A place the delegate asked to ``TableContext/show(_:)``
-    /// is then in ``shownLocation``.
-    public func selectRow(_ id: RowID) -> SelectionOutcome {
+    /// Updates reported by `didSelectRow` are committed as one batch. A place the delegate asked
+    /// to ``TableContext/show(_:)`` is then in ``shownLocation``.
+    /// - Throws: what `didSelectRow` threw (nothing is then published and ``shownLocation`` is
+    ///   nil), or ``TableError/inconsistentBatch(_:)``.
+    public func selectRow(_ id: RowID) throws -> SelectionOutcome {
         shownLocation = nil
         guard let indexPath = indexPath(forRowID: id) else { return .unknownRow }
         guard root.shouldHighlightRow(at: indexPath),
               let target = root.willSelectRow(at: indexPath),
               rowID(at: target) != nil else { return .vetoed }
-        try? performBatchUpdates { root.didSelectRow(at: target) }
+        do {
+            try performBatchUpdates { try root.didSelectRow(at: target) }
+        } catch {
+            // A selection that did not happen leads nowhere.
+            shownLocation = nil
+            throw error
+        }
         return .selected(target)
     }
 
     /// Deselects a row: `willDeselectRow` (nil vetoes, another path redirects) → `didDeselectRow`.
     /// `.selected(path)` names the row that was deselected.
+    /// - Throws: what `didDeselectRow` threw (nothing is then published), or
+    ///   ``TableError/inconsistentBatch(_:)``.
     @discardableResult
-    public func deselectRow(_ id: RowID) -> SelectionOutcome {
+    public func deselectRow(_ id: RowID) throws -> SelectionOutcome {
         guard let indexPath = indexPath(forRowID: id) else { return .unknownRow }
         guard let target = root.willDeselectRow(at: indexPath), rowID(at: target) != nil else { return .vetoed }
-        try? performBatchUpdates { root.didDeselectRow(at: target) }
+        try performBatchUpdates { try root.didDeselectRow(at: target) }
         return .selected(target)
     }
 
@@ -33,27 +43,29 @@ extension TableView {
     /// `performAction(named:forRowAt:values:)`, with the fields submitted with it.
     ///
     ///     try table.performAction(named: "rename", onRow: "todo-17", values: ["title": "Buy oat milk"])
-    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/noSuchAction(_:row:)``, or an
-    ///   inconsistency in the updates the action reported.
+    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/noSuchAction(_:row:)``, what the
+    ///   delegate threw (nothing is then published), or an inconsistency in the updates the
+    ///   action reported.
     public func performAction(named name: String, onRow id: RowID, values: [String: String] = [:]) throws {
         let indexPath = try existingIndexPath(forRowID: id)
         guard root.actionsForRow(at: indexPath).contains(where: { $0.name == name }) else {
             throw TableError.noSuchAction(name, row: id)
         }
-        try performBatchUpdates { root.performAction(named: name, forRowAt: indexPath, values: values) }
+        try performBatchUpdates { try root.performAction(named: name, forRowAt: indexPath, values: values) }
     }
 
     /// Deletes a row that offers deletion (`canEditRow` and editing style `.delete`) by calling
     /// `commit(.delete, forRowAt:values:)`; the delegate reports the deletion through its context.
     ///
     ///     try table.deleteRow("todo-17")
-    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/notEditable(_:)``, or an inconsistency.
+    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/notEditable(_:)``, what the delegate
+    ///   threw (nothing is then published), or an inconsistency.
     public func deleteRow(_ id: RowID) throws {
         let indexPath = try existingIndexPath(forRowID: id)
         guard root.canEditRow(at: indexPath), root.editingStyleForRow(at: indexPath) == .delete else {
             throw TableError.notEditable(id)
         }
-        try performBatchUpdates { root.commit(.delete, forRowAt: indexPath, values: [:]) }
+        try performBatchUpdates { try root.commit(.delete, forRowAt: indexPath, values: [:]) }
     }
 
     /// Moves a row next to a neighbour: `canMoveRow` → `targetIndexPathForMove` (may adjust the
@@ -62,7 +74,8 @@ extension TableView {
     ///     try table.moveRow("todo-3", toSection: "done", placement: .after("todo-9"))
     /// - Throws: ``TableError/unknownRow(_:)`` (the row or the neighbour),
     ///   ``TableError/unknownSection(_:)``, ``TableError/notMovable(_:)``, ``TableError/vetoed(_:)``
-    ///   when the delegate redirects outside the table.
+    ///   when the delegate redirects outside the table, or what `moveRow(from:to:)` threw (no
+    ///   move is then recorded or published).
     public func moveRow(_ id: RowID, toSection sectionID: SectionID, placement: RowPlacement) throws {
         let source = try existingIndexPath(forRowID: id)
         guard let section = sectionIndex(forSectionID: sectionID) else { throw TableError.unknownSection(sectionID) }
@@ -90,7 +103,8 @@ extension TableView {
         }
         guard destination != source else { return }
         try performBatchUpdates {
-            root.moveRow(from: source, to: destination)
+            try root.moveRow(from: source, to: destination)
+            // Recorded only once the delegate has moved the row in its data.
             moveRow(at: source, to: destination)
         }
     }
@@ -99,11 +113,12 @@ extension TableView {
     /// `commit(.insert, forRowAt:values:)`; the delegate reports the insertion through its context.
     ///
     ///     try table.insertRow(inSection: "open", values: ["title": "Buy milk"])
-    /// - Throws: ``TableError/unknownSection(_:)``, or an inconsistency.
+    /// - Throws: ``TableError/unknownSection(_:)``, what the delegate threw (nothing is then
+    ///   published), or an inconsistency.
     public func insertRow(inSection sectionID: SectionID, values: [String: String]) throws {
         guard let section = sectionIndex(forSectionID: sectionID) else { throw TableError.unknownSection(sectionID) }
         let indexPath = IndexPath(section: section, row: numberOfRows(inSection: section))
-        try performBatchUpdates { root.commit(.insert, forRowAt: indexPath, values: values) }
+        try performBatchUpdates { try root.commit(.insert, forRowAt: indexPath, values: values) }
     }
 
     /// Tells the delegate that these rows will probably be requested soon; unknown ids are ignored.

@@ -17,19 +17,32 @@ extension TableView: TableContext {
         try commit(updates)
     }
 
-    /// Runs `updates` inside one batch; the batch is closed even when `updates` throws.
+    /// Runs `updates` inside one batch and commits it.
     ///
     ///     try table.performBatchUpdates {
+    ///         try store.delete(rows[3].id)
     ///         rows.remove(at: 3)
     ///         table.deleteRows(at: [IndexPath(section: 0, row: 3)])
     ///     }
+    ///
+    /// When `updates` throws, the batch is discarded: the updates it reported are forgotten,
+    /// batches it opened are closed, nothing is published, ``version`` stays, and the error is
+    /// rethrown. Throw before changing the data; should the delegate tree nonetheless no longer
+    /// match the committed state, subscribers are sent ``Changeset/reset``, so that no page keeps
+    /// showing what the data no longer holds.
     public func performBatchUpdates(_ updates: () throws -> Void) throws {
+        let depth = batchDepth
+        let collected = pendingUpdates
         beginUpdates()
         do {
             try updates()
         } catch {
-            // The data may already have changed: commit what was recorded, report the cause.
-            try? endUpdates()
+            batchDepth = depth
+            pendingUpdates = collected
+            if depth == 0 {
+                // Publishes only when the tree differs from what subscribers were sent.
+                reloadEverything()
+            }
             throw error
         }
         try endUpdates()

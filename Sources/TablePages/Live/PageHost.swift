@@ -137,8 +137,9 @@ public actor PageHost {
     }
 
     /// Selects a row; `location` is where the delegate asked to lead the person who selected.
-    func selectRow(_ id: RowID) -> (outcome: SelectionOutcome, location: String?) {
-        let outcome = act { table.selectRow(id) }
+    /// - Throws: what the row's delegate threw; the selection then published nothing.
+    func selectRow(_ id: RowID) throws -> (outcome: SelectionOutcome, location: String?) {
+        let outcome = try act { try table.selectRow(id) }
         return (outcome, table.shownLocation)
     }
     func performAction(named name: String, onRow id: RowID, values: [String: String]) throws {

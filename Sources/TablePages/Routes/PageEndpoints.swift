@@ -110,7 +110,7 @@ struct PageEndpoints: Sendable {
         let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
-        let (outcome, location) = await host.selectRow(row)
+        let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
         switch outcome {
         case .selected:
             return await done(request, input: input, host: host, location: location)
@@ -126,7 +126,7 @@ struct PageEndpoints: Sendable {
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
-        try await mapTableErrors { try await host.performAction(named: name, onRow: row, values: input.values) }
+        try await perform(.init(page: host.variant.page, action: name, row: row)) { try await host.performAction(named: name, onRow: row, values: input.values) }
         return await done(request, input: input, host: host)
     }
 
@@ -137,7 +137,7 @@ struct PageEndpoints: Sendable {
         if request.method == .post, input.fields["_method"]?.uppercased() != "DELETE" {
             throw HTTPError(405, "POST to a row deletes it only with _method=DELETE; use DELETE.", headers: ["Allow": "GET, HEAD, DELETE, OPTIONS"])
         }
-        try await mapTableErrors { try await host.deleteRow(row) }
+        try await perform(.init(page: host.variant.page, action: "delete", row: row)) { try await host.deleteRow(row) }
         return await done(request, input: input, host: host)
     }
 
@@ -157,7 +157,7 @@ struct PageEndpoints: Sendable {
         case .before(row), .after(row): throw HTTPError(400, "A row cannot be placed next to itself.")
         default: break
         }
-        try await mapTableErrors { try await host.moveRow(row, toSection: section, placement: placement) }
+        try await perform(.init(page: host.variant.page, action: "move", row: row)) { try await host.moveRow(row, toSection: section, placement: placement) }
         return await done(request, input: input, host: host)
     }
 
@@ -166,7 +166,7 @@ struct PageEndpoints: Sendable {
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
-        let inserted = try await mapTableErrors { try await host.insertRow(inSection: section, values: input.values) }
+        let inserted = try await perform(.init(page: host.variant.page, action: "insert a row into", section: section)) { try await host.insertRow(inSection: section, values: input.values) }
         guard inserted else {
             throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
         }
@@ -255,6 +255,20 @@ struct PageEndpoints: Sendable {
             throw HTTPError(400, "The \(what) is malformed: it must be 1 to 512 bytes of printable text.")
         }
         return text
+    }
+
+    /// Runs an action: TableKit's errors become the statuses ``mapTableErrors(_:)`` gives, an
+    /// ``HTTPError`` a delegate threw reaches the client as it is, and anything else a delegate
+    /// threw (a failed store write) is logged once and answered as a server failure.
+    private func perform<T>(_ failure: ActionFailure, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await mapTableErrors(body)
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            logger.error("\(failure.logMessage(for: error))")
+            throw failure.httpError(for: error)
+        }
     }
 
     /// Runs a table action, turning TableKit's errors into the statuses a client should see.

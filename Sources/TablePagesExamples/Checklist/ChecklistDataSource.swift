@@ -26,7 +26,7 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
         [RowAction(name: "star", title: models[indexPath.row].isStarred ? "Unstar" : "Star")]
     }
 
-    override func performAction(named name: String, forRowAt indexPath: IndexPath) {
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
         guard name == "star" else { return }
         models[indexPath.row].isStarred.toggle()
         tableContext?.reloadRows(at: [indexPath])

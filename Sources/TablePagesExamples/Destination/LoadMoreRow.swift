@@ -1,4 +1,3 @@
-import Logging
 import TableKit
 
 /// The "Load more" row at the foot of the reviews: selecting it asks the store for more reviews,
@@ -17,11 +16,7 @@ final class LoadMoreRow: CascadingBareTableDelegate {
         TableCell(.button, CellContent(title: "Load \(min(remaining, DestinationGuide.pageSize)) more reviews (\(remaining) not shown)"))
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
-        do {
-            try guide.showMoreReviews()
-        } catch {
-            Logger(label: "TablePagesExamples").error("could not show more reviews: \(error)")
-        }
+    override func didSelectRow(at indexPath: IndexPath) throws {
+        try guide.showMoreReviews()
     }
 }

@@ -1,8 +1,8 @@
-import Logging
 import TableKit
 
 /// The row delegate of one to-do. Selecting toggles it, "Rename" retitles it, deleting removes
-/// it: each writes to the store, and the page refreshes from the store's change signal.
+/// it: each writes to the store, and the page refreshes from the store's change signal. A write
+/// that fails throws, so the request that asked for it fails and no page shows the change.
 final class TodoRow: CascadingBareTableDelegate {
     var todo: Todo
     private let list: TodoList
@@ -18,34 +18,25 @@ final class TodoRow: CascadingBareTableDelegate {
     override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID("todo-\(id)") }
     override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(.subtitle, TodoCell(todo: todo)) }
 
-    override func didSelectRow(at indexPath: IndexPath) {
-        TodoRow.attempt("toggle") { try list.toggle(id) }
+    override func didSelectRow(at indexPath: IndexPath) throws {
+        try list.toggle(id)
     }
 
     override func canEditRow(at indexPath: IndexPath) -> Bool { true }
     override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
     override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
         guard editingStyle == .delete else { return }
-        TodoRow.attempt("delete") { try list.delete(id) }
+        try list.delete(id)
     }
 
     override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
         [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))]
     }
 
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
         guard name == "rename", let title = TodoList.cleanTitle(values["title"]) else { return }
-        TodoRow.attempt("rename") { try list.rename(id, to: title) }
-    }
-
-    /// Runs a write; a failed write changes nothing on the page, so it is only logged.
-    static func attempt(_ what: String, _ write: () throws -> Void) {
-        do {
-            try write()
-        } catch {
-            Logger(label: "TablePagesExamples").error("could not \(what) a to-do: \(error)")
-        }
+        try list.rename(id, to: title)
     }
 }

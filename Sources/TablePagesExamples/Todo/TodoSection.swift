@@ -29,13 +29,13 @@ final class TodoSection: CascadingSectionTableDelegate {
         "Select a to-do to tick it. Everyone watching sees the change."
     }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
         guard editingStyle == .insert else {
-            super.commit(editingStyle, forRowAt: indexPath, values: values)
+            try super.commit(editingStyle, forRowAt: indexPath, values: values)
             return
         }
         guard let title = TodoList.cleanTitle(values["title"]) else { return }
-        TodoRow.attempt("add") { try list.add(title: title) }
+        try list.add(title: title)
     }
 
     /// Moves stay inside this section.
@@ -43,12 +43,13 @@ final class TodoSection: CascadingSectionTableDelegate {
         proposed.section == index ? proposed : source
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) {
-        // The table records the move itself, so the rows must already be in their new order
-        // when it reads them back; the store then keeps that order.
+    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+        // The store keeps the new order first: when it refuses, the rows stay as they were and
+        // the table records no move. The table records the move itself, so the rows must be in
+        // their new order when it reads them back.
         var moved = childDelegates
         moved.insert(moved.remove(at: source.row), at: destination.row)
+        try list.reorder(moved.compactMap { ($0 as? TodoRow)?.id })
         childDelegates = moved
-        TodoRow.attempt("reorder") { try list.reorder(rows.map(\.id)) }
     }
 }
