@@ -14,6 +14,7 @@ public actor PageHost {
     public nonisolated let variant: PageVariant
     /// Where the host's work runs.
     nonisolated let lane: DatabaseLane
+    /// The host runs on its lane.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { lane.asUnownedSerialExecutor() }
     /// The subscribers and recent patches.
     nonisolated let channel: LiveChannel
