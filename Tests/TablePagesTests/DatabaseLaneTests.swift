@@ -112,6 +112,7 @@ struct DatabaseLaneTests {
             }
             let report = try #require(stalled)
             #expect(report.text.contains(#""stalled":["database lane 1"#), "\(report.text)")
+            #expect(report.text.contains("No progress for more than 300 ms."))
             #expect(try await slow.status == 200)
             #expect(await eventually { (try? await health.request("GET", "/healthz").status) == 200 })
         }

@@ -61,7 +61,7 @@ final class StallWatchdog: Sendable {
         let stalled = check()
         guard !stalled.isEmpty else { return .json(#"{"status":"ok"}"#) }
         let list = stalled.map { "\"" + JSONString.escape($0) + "\"" }.joined(separator: ",")
-        let seconds = timeout.components.seconds
-        return .json(#"{"status":"stalled","stalled":["# + list + #"],"message":"No progress for more than \#(seconds) s."}"#, status: 503)
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return .json(#"{"status":"stalled","stalled":["# + list + #"],"message":"No progress for more than \#(milliseconds) ms."}"#, status: 503)
     }
 }
