@@ -1,17 +1,23 @@
+import Dispatch
 import GRDB
 import Logging
 import Synchronization
 
 /// Polls `PRAGMA data_version` on a private read-only connection: its value changes whenever any
 /// other connection (in this process or another) commits to the database.
+///
+/// The poll blocks on SQLite (a busy database makes it wait up to the busy timeout), so it runs on
+/// a dispatch queue of its own rather than on Swift's cooperative pool, where it would hold one of
+/// the few threads every request needs.
 final class ChangeWatcher: Sendable {
     private struct State {
         var lastVersion: Int?
         var observers: [@Sendable () -> Void] = []
-        var task: Task<Void, Never>?
+        var timer: (any DispatchSourceTimer)?
     }
 
     private let connection: DatabaseQueue
+    private let queue = DispatchQueue(label: "tablestore.change-watcher")
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -29,22 +35,22 @@ final class ChangeWatcher: Sendable {
     }
 
     func start(interval: Duration) {
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                self?.checkNow()
-            }
-        }
+        let nanoseconds = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        // Made under the lock: a timer is not Sendable, so it never leaves the state it lives in.
         state.withLock { state in
-            state.task?.cancel()
-            state.task = task
+            state.timer?.cancel()
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+            timer.setEventHandler { [weak self] in self?.checkNow() }
+            timer.resume()
+            state.timer = timer
         }
     }
 
     func stop() {
         state.withLock { state in
-            state.task?.cancel()
-            state.task = nil
+            state.timer?.cancel()
+            state.timer = nil
         }
     }
 

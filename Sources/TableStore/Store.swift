@@ -25,6 +25,26 @@ public final class Store: Sendable {
     /// Writes run here; nil when the database was opened read-only.
     public let writer: (any DatabaseWriter)?
     private let watcher: ChangeWatcher
+    // In nanoseconds; 0 when reads may run for as long as they take.
+    private let queryTimeLimitNanoseconds = Atomic<Int64>(Store.defaultQueryTimeLimitNanoseconds)
+    private static let defaultQueryTimeLimitNanoseconds: Int64 = 1_000_000_000
+
+    /// The longest one ``read(_:)`` may run before SQLite is interrupted and the read throws
+    /// ``QueryTimeLimitExceeded``; nil for no limit. One second by default, as Datasette's
+    /// `sql_time_limit_ms`: long enough for any indexed page, short enough that a request for an
+    /// unindexed sort of a huge table cannot hold a database connection and a core for long.
+    /// Writes are not limited: a write stopped halfway would be rolled back, but its caller has
+    /// no better way to make it cheaper.
+    public var queryTimeLimit: Duration? {
+        get {
+            let nanoseconds = queryTimeLimitNanoseconds.load(ordering: .relaxed)
+            return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
+        }
+        set {
+            let nanoseconds = newValue.map { $0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0
+            queryTimeLimitNanoseconds.store(max(0, nanoseconds), ordering: .relaxed)
+        }
+    }
 
     private init(path: String, reader: any DatabaseReader, writer: (any DatabaseWriter)?, watcher: ChangeWatcher) {
         self.path = path
@@ -50,6 +70,8 @@ public final class Store: Sendable {
 
     /// Opens a user's existing database, read-only unless `writable`. It is opened as it is: its
     /// journal mode is left alone, and a missing file is an error rather than an empty new database.
+    /// A database in WAL mode gets a pool of reader connections, so reads run concurrently; in
+    /// another journal mode one connection serves reads one at a time.
     public static func openExisting(path: String, writable: Bool, logger: Logger = Logger(label: "TableStore")) throws -> Store {
         guard FileSystem.isReadableFile(path) else {
             throw OpenError(description: "cannot read the database file '\(path)'")
@@ -57,20 +79,33 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.readonly = !writable
         configuration.busyMode = .timeout(5)
-        let queue: DatabaseQueue
+        let database: any DatabaseWriter
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             // Opening is lazy in SQLite; reading the schema proves it is a database.
             _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            // In WAL mode, readers on connections of their own run side by side (a page's slow
+            // query does not hold up the others); otherwise one connection serves everything.
+            if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") }) == "wal" {
+                try queue.close()
+                database = try DatabasePool(path: path, configuration: configuration)
+            } else {
+                database = queue
+            }
         } catch {
             throw OpenError(description: "'\(path)' is not a readable SQLite database: \(error)")
         }
-        return Store(path: path, reader: queue, writer: writable ? queue : nil, watcher: try ChangeWatcher(path: path, logger: logger))
+        return Store(path: path, reader: database, writer: writable ? database : nil, watcher: try ChangeWatcher(path: path, logger: logger))
     }
 
-    /// Reads in a snapshot of the database.
+    /// Reads in a snapshot of the database, for at most ``queryTimeLimit``.
+    ///
+    /// It blocks its thread until SQLite answers: call it from a thread that may block (a page's
+    /// delegates run on a database lane of their own), not from Swift's cooperative pool.
+    /// - Throws: ``QueryTimeLimitExceeded`` when the read ran past the limit, or GRDB's errors.
     public func read<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
-        try reader.read(value)
+        guard let limit = queryTimeLimit else { return try reader.read(value) }
+        return try reader.read { db in try QueryDeadline.run(db, limit: limit, value) }
     }
 
     /// Writes in one transaction; when it returns, the change is durable, and live pages are told

@@ -88,6 +88,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bytes of patches kept per page variant for clients that reconnect.")
     var patchLogSize = LiveSettings().patchLogByteLimit
 
+    @Option(help: "Milliseconds one database read may run before it is stopped and answered 503 (0: no limit).")
+    var queryTimeLimit = 1000
+
+    @Option(help: "Pages doing database work at once: each page runs on one of this many database threads.")
+    var databaseConcurrency = LiveSettings().databaseConcurrency
+
+    @Option(help: "Jobs that may wait for one database thread; requests beyond get 503 with Retry-After.")
+    var databaseQueueLimit = LiveSettings().databaseQueueLimit
+
+    @Option(help: "Seconds request handling or a database thread may make no progress before /healthz answers 503.")
+    var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
@@ -109,6 +121,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard maxLiveVariants >= 1, maxVariantsPerPage >= 1 else {
             throw ValidationError("--max-live-variants and --max-variants-per-page must be at least 1.")
+        }
+        guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
+        guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
+            throw ValidationError("--database-concurrency, --database-queue-limit and --stall-timeout must be at least 1.")
         }
     }
 
@@ -145,6 +161,9 @@ struct ServeCommand: AsyncParsableCommand {
         settings.liveVariantsByteLimit = liveVariantsSize
         settings.maxVariantsPerPage = maxVariantsPerPage
         settings.patchLogByteLimit = patchLogSize
+        settings.databaseConcurrency = databaseConcurrency
+        settings.databaseQueueLimit = databaseQueueLimit
+        settings.stallTimeout = .seconds(stallTimeout)
         let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
@@ -177,7 +196,10 @@ struct ServeCommand: AsyncParsableCommand {
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
         }
-        for store in stores { store.startWatching() }
+        for store in stores {
+            store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
+            store.startWatching()
+        }
         return (pages, stores)
     }
 }

@@ -2,6 +2,9 @@ import HTTPTestSupport
 import Logging
 import MicroHTTP
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import TableKit
 import Testing
 @testable import TablePages
@@ -248,13 +251,118 @@ enum LiveBoundsFixtures {
     }
 
     /// The host of `page?query` in `hosts`, made if needed.
-    static func host(_ hosts: PageHosts, _ query: [String: String], page: String = "open") throws -> PageHost {
+    static func host(_ hosts: PageHosts, _ query: [String: String], page: String = "open") async throws -> PageHost {
         let definition = try #require(hosts.registry.page(named: page))
-        return try hosts.host(for: try definition.variant(for: query).get(), definition: definition)
+        return try await hosts.host(for: try definition.variant(for: query).get(), definition: definition)
     }
 
     /// A patch of `size` bytes in each wire format.
     static func patch(_ id: Int, size: Int) -> PatchLog.Entry {
         PatchLog.Entry(id: id, withHTML: Array(repeating: UInt8(ascii: "h"), count: size), withoutHTML: Array(repeating: UInt8(ascii: "j"), count: size))
+    }
+}
+
+/// Pages whose delegates block, as a page reading a slow database does.
+enum BlockingPages {
+    /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
+    /// The page's title says on which database lane the factory ran.
+    /// With `?together=N`, the factory instead waits (up to 2 s) until N factories are running at
+    /// once, and the title says whether they were.
+    static func slow(builds: BuildCounter = BuildCounter()) -> PageDefinition {
+        PageDefinition(
+            name: "slow", title: "Slow",
+            resolveVariant: { query throws(PageDefinition.VariantError) in
+                ["ms": query["ms"] ?? "0", "n": query["n"] ?? "0", "together": query["together"] ?? "0"]
+            }
+        ) { variant in
+            let running = builds.increment()
+            if let together = variant["together"].flatMap({ Int($0) }), together > 0 {
+                var waited = 0
+                while builds.running < together, waited < 2000 {
+                    usleep(10_000)
+                    waited += 10
+                }
+                let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+                table.title = builds.running >= together ? "together" : "alone"
+                usleep(200_000)
+                running.finish()
+                return table
+            }
+            defer { running.finish() }
+            usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
+            let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
+            table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
+            return table
+        }
+    }
+
+    /// `race`: its factory reads the titles, then the titles change and the feed announces it
+    /// before the factory returns — a commit landing between a host's first read and its observation.
+    static func race(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "race", title: "Race", changes: feed) { variant in
+            let table = TableView(root: ReloadableTitles(titles), version: variant.initialVersion)
+            titles.set(["changed while the page was being made"])
+            feed.notify()
+            return table
+        }
+    }
+
+    static func registry(_ definitions: PageDefinition...) -> PageRegistry {
+        var registry = PageRegistry()
+        for definition in definitions { registry.register(definition) }
+        return registry
+    }
+}
+
+/// Counts the tables a page's factory made, and the factories running now.
+final class BuildCounter: Sendable {
+    private let started = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
+
+    /// One factory run; call `finish()` when it returns.
+    struct Run {
+        let counter: BuildCounter
+        func finish() { counter.finished.add(1, ordering: .relaxed) }
+    }
+
+    func increment() -> Run {
+        started.add(1, ordering: .relaxed)
+        return Run(counter: self)
+    }
+    var count: Int { started.load(ordering: .relaxed) }
+    var running: Int { started.load(ordering: .relaxed) - finished.load(ordering: .relaxed) }
+}
+
+/// Titles that live outside the page, like rows in a database; they note the lanes they were read on.
+final class SharedTitles: Sendable {
+    private let titles: Mutex<[String]>
+    private let lanes = Mutex<[Int?]>([])
+    init(_ titles: [String]) { self.titles = Mutex(titles) }
+    var current: [String] {
+        lanes.withLock { $0.append(DatabaseLane.currentIndex) }
+        return titles.withLock { $0 }
+    }
+    func set(_ new: [String]) { titles.withLock { $0 = new } }
+    /// The lane of each read, nil for a read off the lanes.
+    var readLanes: [Int?] { lanes.withLock { $0 } }
+}
+
+/// A list of ``SharedTitles`` re-read when its page's feed announces a change.
+final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
+    private let source: SharedTitles
+
+    init(_ source: SharedTitles) {
+        self.source = source
+        super.init(models: Self.items(source.current), sectionID: "titles", title: "Titles") { item, _ in
+            TableCell(.basic, CellContent(title: item.title))
+        }
+    }
+
+    func reloadFromSource() {
+        models = Self.items(source.current)
+    }
+
+    private static func items(_ titles: [String]) -> [TestItem] {
+        titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
     }
 }

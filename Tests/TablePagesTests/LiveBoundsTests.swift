@@ -201,24 +201,24 @@ struct LiveChannelReplayTests {
 
 @Suite("Live variants bound")
 struct LiveVariantBoundTests {
-    @Test func theProcessKeepsAtMostMaxLiveVariantsAcrossPages() throws {
+    @Test func theProcessKeepsAtMostMaxLiveVariantsAcrossPages() async throws {
         var settings = LiveSettings()
         settings.maxLiveVariants = 5
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(pages: ["a", "b"]), settings: settings)
         for n in 0..<12 {
-            _ = try LiveBoundsFixtures.host(hosts, ["n": String(n)], page: n % 2 == 0 ? "a" : "b")
+            _ = try await LiveBoundsFixtures.host(hosts, ["n": String(n)], page: n % 2 == 0 ? "a" : "b")
         }
         let kept = Set(hosts.all.map { $0.variant.page + ($0.variant["n"] ?? "") })
         #expect(kept == ["b7", "a8", "b9", "a10", "b11"])
     }
 
-    @Test func theProcessKeepsItsVariantsWithinTheirEstimatedBytes() throws {
+    @Test func theProcessKeepsItsVariantsWithinTheirEstimatedBytes() async throws {
         var settings = LiveSettings()
         settings.liveVariantsByteLimit = 2 << 20
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(pages: ["a", "b"]), settings: settings)
         var newest: PageHost?
         for n in 0..<30 {
-            newest = try LiveBoundsFixtures.host(hosts, ["n": String(n), "rows": "200", "width": "1000"], page: n % 2 == 0 ? "a" : "b")
+            newest = try await LiveBoundsFixtures.host(hosts, ["n": String(n), "rows": "200", "width": "1000"], page: n % 2 == 0 ? "a" : "b")
             #expect(hosts.estimatedByteCount <= settings.liveVariantsByteLimit)
         }
         #expect(hosts.all.count >= 2)
@@ -226,14 +226,14 @@ struct LiveVariantBoundTests {
         #expect(hosts.all.contains { $0 === newest })
     }
 
-    @Test func aWatchedVariantIsKeptButCounts() throws {
+    @Test func aWatchedVariantIsKeptButCounts() async throws {
         var settings = LiveSettings()
         settings.maxLiveVariants = 3
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(), settings: settings)
-        let watched = try LiveBoundsFixtures.host(hosts, ["n": "watched"])
+        let watched = try await LiveBoundsFixtures.host(hosts, ["n": "watched"])
         let stream = EventStream()
         watched.channel.subscribe(stream, format: .json, lastSeenID: nil)
-        for n in 0..<10 { _ = try LiveBoundsFixtures.host(hosts, ["n": String(n)]) }
+        for n in 0..<10 { _ = try await LiveBoundsFixtures.host(hosts, ["n": String(n)]) }
         #expect(hosts.all.count == 3)
         #expect(hosts.all.contains { $0 === watched })
     }
@@ -242,18 +242,18 @@ struct LiveVariantBoundTests {
         var settings = LiveSettings()
         settings.maxLiveVariants = 1
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(), settings: settings)
-        let first = try LiveBoundsFixtures.host(hosts, ["n": "1"])
+        let first = try await LiveBoundsFixtures.host(hosts, ["n": "1"])
         let (body, stamp) = await first.renderPage(as: .json)
         hosts.renderCache.store(body, for: RenderCache.Key(variant: first.variant, json: true, limit: nil), stamp: stamp)
         #expect(hosts.renderCache.count == 1)
-        _ = try LiveBoundsFixtures.host(hosts, ["n": "2"])
+        _ = try await LiveBoundsFixtures.host(hosts, ["n": "2"])
         #expect(hosts.renderCache.count == 0)
     }
 
     @Test func theEstimateGrowsWithTheRowsAndIsAtLeastTheirJSON() async throws {
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(), settings: LiveSettings())
-        let small = try LiveBoundsFixtures.host(hosts, ["n": "1", "rows": "10", "width": "500"])
-        let large = try LiveBoundsFixtures.host(hosts, ["n": "2", "rows": "1000", "width": "500"])
+        let small = try await LiveBoundsFixtures.host(hosts, ["n": "1", "rows": "10", "width": "500"])
+        let large = try await LiveBoundsFixtures.host(hosts, ["n": "2", "rows": "1000", "width": "500"])
         let growth = large.estimatedByteCount - small.estimatedByteCount
         let (json, _) = await large.renderPage(as: .json, limit: 1000)
         // 990 more rows, each costed at its fixed cost plus 1.5 times its JSON (within 10 %).

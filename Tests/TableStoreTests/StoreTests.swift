@@ -77,4 +77,59 @@ struct StoreTests {
         #expect(try readOnly.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") } == 1)
         #expect(throws: Store.OpenError.self) { try Store.openExisting(path: path + ".missing", writable: false) }
     }
+
+    @Test func anExistingWALDatabaseGetsConcurrentReadersAndOthersOneConnection() throws {
+        let walPath = Self.temporaryPath()
+        _ = try Store.open(path: walPath, migrator: Self.migrator)
+        #expect(try Store.openExisting(path: walPath, writable: false).reader is DatabasePool)
+        #expect(try Store.openExisting(path: walPath, writable: true).writer is DatabasePool)
+        let rollbackPath = Self.temporaryPath()
+        #expect(system("sqlite3 '\(rollbackPath)' 'CREATE TABLE t (x)'") == 0)
+        let rollback = try Store.openExisting(path: rollbackPath, writable: false)
+        #expect(rollback.reader is DatabaseQueue)
+        #expect(try rollback.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete", "left as it was")
+    }
+
+    @Test func changesAreNoticedWhileSwiftsTaskPoolIsBlocked() async throws {
+        let path = StoreTests.temporaryPath()
+        let store = try Store.open(path: path, migrator: StoreTests.migrator)
+        let noticed = Moment()
+        store.onChange { noticed.record(.now) }
+        store.startWatching(every: .milliseconds(20))
+        defer { store.stopWatching() }
+        // Every thread of the cooperative pool blocks for 0.6 s, and one of them has another
+        // writer commit meanwhile: a poll that needed the pool would wait for them.
+        let other = try DatabaseQueue(path: path)
+        let committed = Moment()
+        let threads = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<threads {
+                group.addTask {
+                    usleep(100_000)
+                    if index == 0 { committed.record(Self.insert(into: other)) }
+                    usleep(500_000)
+                }
+            }
+        }
+        let commit = try #require(committed.value)
+        let at = try #require(noticed.value)
+        #expect(at - commit < .milliseconds(350), "noticed \(at - commit) after the commit")
+    }
+
+    /// The first time something happened.
+    final class Moment: Sendable {
+        private let first = Mutex<ContinuousClock.Instant?>(nil)
+        func record(_ instant: ContinuousClock.Instant?) { first.withLock { $0 = $0 ?? instant } }
+        var value: ContinuousClock.Instant? { first.withLock { $0 } }
+    }
+
+    /// Inserts a row as another writer would; returns when it committed (nil if it failed).
+    static func insert(into queue: DatabaseQueue) -> ContinuousClock.Instant? {
+        do {
+            try queue.write { try $0.execute(sql: "INSERT INTO item (title) VALUES ('elsewhere')") }
+            return .now
+        } catch {
+            return nil
+        }
+    }
 }

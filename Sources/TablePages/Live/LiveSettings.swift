@@ -29,6 +29,15 @@ public struct LiveSettings: Sendable {
     /// ordinary ones: enough for every page people are looking at, while a client walking through
     /// distinct URLs only pushes out the least recently used.
     public var renderCacheByteLimit = 64 << 20
+    /// The most page hosts doing work at once: each host runs on one of this many lanes, where its
+    /// delegates may block on a database. It caps concurrent database work.
+    public var databaseConcurrency = 4
+    /// Jobs that may wait on one lane; a request for a page on a lane this busy is answered 503
+    /// with `Retry-After` rather than queued.
+    public var databaseQueueLimit = 32
+    /// How long request handling (Swift's task pool, or a database lane) may leave a health probe
+    /// unanswered before `/healthz` answers 503.
+    public var stallTimeout: Duration = .seconds(5)
 
     /// The defaults.
     public init() {}

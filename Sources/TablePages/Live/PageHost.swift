@@ -6,11 +6,16 @@ import TableKit
 /// The one live table of a page variant and everything done to it: renders, actions, and the
 /// patches its changes produce, published once to every subscriber.
 ///
-/// An actor, because a table and its delegate tree must stay in one isolation domain; different
-/// variants have different hosts and render in parallel.
+/// An actor, because a table and its delegate tree must stay in one isolation domain. It runs on a
+/// ``DatabaseLane`` rather than Swift's cooperative pool, so its delegates may block on a database;
+/// hosts on different lanes render in parallel.
 public actor PageHost {
     /// The variant this host serves.
     public nonisolated let variant: PageVariant
+    /// Where the host's work runs.
+    nonisolated let lane: DatabaseLane
+    /// The host runs on its lane.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { lane.asUnownedSerialExecutor() }
     /// The subscribers and recent patches.
     nonisolated let channel: LiveChannel
     // Identifies the data the table's renders show within one version (see ``RenderCache/Stamp``).
@@ -21,15 +26,29 @@ public actor PageHost {
     private let renderContext: RenderContext
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
-    private nonisolated let refreshQueued = Atomic<Bool>(false)
+    private nonisolated let refresh: RefreshSignal
     // The feed observation, removed when the host goes (``PageHosts`` drops unwatched variants).
     private nonisolated let changes: ChangeFeed?
-    private nonisolated let changesToken = Atomic<UInt64>(0)
+    private nonisolated let changesToken: UInt64?
 
-    init(definition: PageDefinition, variant: PageVariant, settings: LiveSettings, logger: Logger) throws {
+    /// Builds the variant's table; call it on `lane`, since the page's factory may read a database.
+    init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger) throws {
         self.variant = variant
+        self.lane = lane
         self.logger = logger
-        let table = try definition.makeTable(variant)
+        // Observed before the factory reads, so a change committed after that read is not lost:
+        // it queues a refresh that starts once the host exists.
+        let refresh = RefreshSignal()
+        self.refresh = refresh
+        let token = definition.changes?.observe { refresh.request() }
+        self.changesToken = token
+        let table: TableView
+        do {
+            table = try definition.makeTable(variant)
+        } catch {
+            if let token { definition.changes?.removeObserver(token) }
+            throw error
+        }
         if table.title == nil { table.title = definition.title }
         self.table = table
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
@@ -44,26 +63,26 @@ public actor PageHost {
         table.onChange = { [unowned self] changeset in
             self.assumeIsolated { $0.publish(changeset) }
         }
-        if let token = definition.changes?.observe({ [weak self] in self?.queueRefresh() }) {
-            changesToken.store(token, ordering: .relaxed)
+        refresh.attach { [weak self] in
+            guard let self else { return }
+            Task { await self.refreshIfQueued() }
         }
     }
 
     deinit {
-        changes?.removeObserver(changesToken.load(ordering: .relaxed))
+        if let changesToken { changes?.removeObserver(changesToken) }
     }
 
     /// Re-reads the table's data soon, once however many changes were announced meanwhile.
     nonisolated func queueRefresh() {
-        guard !refreshQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Task { await self.refreshIfQueued() }
+        refresh.request()
     }
 
     /// Re-reads a ``ReloadableDataSource`` root and publishes the rows that differ, if a change was
     /// announced since the last re-read. Actions call it before they return, so that an action
     /// whose delegate wrote to the store answers with (and redirects to) the page it changed.
     func refreshIfQueued() {
-        guard refreshQueued.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard refresh.take() else { return }
         guard let source = table.root as? any ReloadableDataSource else { return }
         // Counts outside the table's rows (a database window's remaining rows) can change without a
         // new version; a new generation keeps a page rendered before from being served after,

@@ -1,4 +1,5 @@
 import Logging
+import MicroHTTP
 import Synchronization
 
 /// The live hosts, one per page variant, made on first use, and the render cache they share.
@@ -12,6 +13,8 @@ final class PageHosts: Sendable {
     let settings: LiveSettings
     /// Rendered pages of every variant, within one budget.
     let renderCache: RenderCache
+    /// Where hosts run: the cap on concurrent database work.
+    let lanes: DatabaseLanes
     private let state = Mutex(State())
 
     let logger: Logger
@@ -23,6 +26,8 @@ final class PageHosts: Sendable {
 
     private struct State {
         var hosts: [PageVariant: Entry] = [:]
+        // Hosts whose factory is running: requests for the same new variant wait for one build.
+        var building: [PageVariant: Task<PageHost, any Error>] = [:]
         // Increases with every lookup; orders hosts by last use without reading a clock.
         var uses: UInt64 = 0
 
@@ -38,6 +43,7 @@ final class PageHosts: Sendable {
         self.settings = settings
         self.logger = logger
         renderCache = RenderCache(byteLimit: settings.renderCacheByteLimit)
+        lanes = DatabaseLanes(count: settings.databaseConcurrency, queueLimit: settings.databaseQueueLimit)
     }
 
     /// The host of `variant` if it exists, without making one (for paths that must not block).
@@ -51,17 +57,43 @@ final class PageHosts: Sendable {
     /// Estimated bytes all hosts hold now.
     var estimatedByteCount: Int { state.withLock { $0.hosts.values.reduce(0) { $0 + $1.host.estimatedByteCount } } }
 
-    /// The host of `variant`, creating its table on first use.
-    func host(for variant: PageVariant, definition: PageDefinition) throws -> PageHost {
+    /// The host of `variant`, creating its table on first use, on the least busy lane; requests
+    /// for a variant being made wait for that one build instead of starting their own.
+    /// - Throws: ``MicroHTTP/HTTPError`` 503 when that lane is too busy, or the factory's error.
+    func host(for variant: PageVariant, definition: PageDefinition) async throws -> PageHost {
         if let host = state.withLock({ $0.use(variant) }) { return host }
-        // Built outside the lock: a page's factory may be slow (it may read a database).
-        let made = try PageHost(definition: definition, variant: variant, settings: settings, logger: logger)
-        let (host, dropped) = state.withLock { state -> (PageHost, [PageVariant]) in
-            if let existing = state.use(variant) { return (existing, []) }
-            let dropped = evictUnwatched(toMake: made, from: &state)
+        let build: Task<PageHost, any Error> = try state.withLock { state throws(HTTPError) in
+            // Made meanwhile: rare enough that wrapping it in a task costs nothing that matters.
+            if let host = state.use(variant) { return Task { host } }
+            if let build = state.building[variant] { return build }
+            let lane = lanes.leastBusy()
+            try lanes.admit(lane)
+            let build = Task { try await self.build(variant, definition: definition, on: lane) }
+            state.building[variant] = build
+            return build
+        }
+        return try await build.value
+    }
+
+    /// Makes the host of `variant` on `lane` (its factory may be slow: it may read a database) and
+    /// keeps it.
+    private func build(_ variant: PageVariant, definition: PageDefinition, on lane: DatabaseLane) async throws -> PageHost {
+        let (settings, logger) = (settings, logger)
+        let made: Result<PageHost, any Error>
+        do {
+            made = .success(try await lane.run {
+                try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger)
+            })
+        } catch {
+            made = .failure(error)
+        }
+        let (host, dropped) = try state.withLock { state -> (PageHost, [PageVariant]) in
+            state.building[variant] = nil
+            let host = try made.get()
+            let dropped = evictUnwatched(toMake: host, from: &state)
             state.uses += 1
-            state.hosts[variant] = Entry(host: made, lastUse: state.uses)
-            return (made, dropped)
+            state.hosts[variant] = Entry(host: host, lastUse: state.uses)
+            return (host, dropped)
         }
         // Outside the lock: the cache has its own, and lookups on the event threads take both.
         for variant in dropped { renderCache.removeAll(of: variant) }

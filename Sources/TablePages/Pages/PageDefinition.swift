@@ -9,13 +9,17 @@ import TableKit
 ///         return table
 ///     }
 public struct PageDefinition: Sendable {
-    /// Builds the table for one variant; called once per variant, inside that variant's host.
+    /// Builds the table for one variant; called once per variant, inside that variant's host, on a
+    /// thread where it may block (read a database). Throwing ``VariantError`` says the variant
+    /// names nothing (e.g. an id no row has): the client gets 404 with its message.
     public typealias TableFactory = @Sendable (PageVariant) throws -> TableView
     /// Chooses variant parameters that no fixed list of values can name (a filter on any column,
     /// a sort key) from a request's whole query: returns the chosen parameters, leaving out those
     /// at their default so equal shapes give equal variants, or throws a message for the client.
     /// It sees every query item, so it ignores the ones that are not about the page's shape
-    /// (`after`, `limit`, `format`, `lastEventId`).
+    /// (`after`, `limit`, `format`, `lastEventId`). It runs on the server's event threads for every
+    /// page request, so it must not block: check the form of values here, and whether they name
+    /// anything in the factory.
     public typealias VariantResolver = @Sendable ([String: String]) throws(VariantError) -> [String: String]
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.

@@ -1,6 +1,7 @@
 import Logging
 import MicroHTTP
 import TableKit
+import TableStore
 
 /// The handlers of `/pages/…`: documents, sections, rows, the live event stream, and actions.
 struct PageEndpoints: Sendable {
@@ -29,7 +30,7 @@ struct PageEndpoints: Sendable {
     // MARK: Reading
 
     func page(_ request: Request) async throws -> Response {
-        let (definition, host) = try resolve(request)
+        let (definition, host) = try await resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
         let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit)
@@ -56,7 +57,7 @@ struct PageEndpoints: Sendable {
     }
 
     func section(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let section = try Self.sectionID(request)
         let query = request.query
         let after = try query["after"].map { try Self.validID($0, what: "after") }.map { RowID($0) }
@@ -73,7 +74,7 @@ struct PageEndpoints: Sendable {
     }
 
     func row(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors { try await host.renderRow(row, as: format) }
@@ -83,7 +84,7 @@ struct PageEndpoints: Sendable {
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
     /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
     func events(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let query = request.query
         let format: PatchFormat
         switch query["format"] {
@@ -106,7 +107,7 @@ struct PageEndpoints: Sendable {
     // MARK: Actions
 
     func select(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
@@ -121,7 +122,7 @@ struct PageEndpoints: Sendable {
     }
 
     func action(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
@@ -130,7 +131,7 @@ struct PageEndpoints: Sendable {
     }
 
     func delete(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         if request.method == .post, input.fields["_method"]?.uppercased() != "DELETE" {
@@ -141,7 +142,7 @@ struct PageEndpoints: Sendable {
     }
 
     func move(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let section = SectionID(try Self.validID(try input.require("section"), what: "section"))
@@ -161,7 +162,7 @@ struct PageEndpoints: Sendable {
     }
 
     func insert(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
@@ -177,7 +178,7 @@ struct PageEndpoints: Sendable {
     /// `POST /pages/{page}/prefetch` with `{"rows": "id1,id2"}` (or a form): the browser is about to
     /// show these rows (`prefetchRows(at:)`).
     func prefetch(_ request: Request) async throws -> Response {
-        let (_, host) = try resolve(request)
+        let (_, host) = try await resolve(request)
         let input = try ActionInput.parse(request)
         let rows = try input.require("rows").split(separator: ",").map { RowID(String($0)) }
         await host.prefetchRows(rows)
@@ -199,8 +200,9 @@ struct PageEndpoints: Sendable {
 
     // MARK: Resolving
 
-    /// The page definition and the live host of the variant the request names.
-    private func resolve(_ request: Request) throws(HTTPError) -> (PageDefinition, PageHost) {
+    /// The page definition and the live host of the variant the request names, admitted to its
+    /// lane (503 when the lane is too busy).
+    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
         let name = request.parameters["page"] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
@@ -210,12 +212,22 @@ struct PageEndpoints: Sendable {
         case .success(let chosen): variant = chosen
         case .failure(let error): throw HTTPError(400, error.message)
         }
+        let host: PageHost
         do {
-            return (definition, try hosts.host(for: variant, definition: definition))
+            host = try await hosts.host(for: variant, definition: definition)
+        } catch let error as HTTPError {
+            throw error
+        } catch let error as PageDefinition.VariantError {
+            // The factory found that the variant names nothing, e.g. a product that does not exist.
+            throw HTTPError(404, error.message)
+        } catch let error as QueryTimeLimitExceeded {
+            throw HTTPError.queryTimeLimitExceeded(error)
         } catch {
             logger.error("page \(name) could not be built: \(error)")
             throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
         }
+        try hosts.lanes.admit(host.lane)
+        return (definition, host)
     }
 
     /// The `limit` query value, rows per section in one response; nil when not given.
@@ -263,6 +275,8 @@ struct PageEndpoints: Sendable {
     private func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as QueryTimeLimitExceeded {
+            throw HTTPError.queryTimeLimitExceeded(error)
         } catch let error as TableError {
             switch error {
             case .unknownRow, .unknownSection:

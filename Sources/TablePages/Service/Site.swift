@@ -18,7 +18,6 @@ public struct Site: Sendable {
         let files = StaticFiles(root: publicDirectory)
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
-        router.immediate(.get, "/healthz") { _ in .json(#"{"status":"ok"}"#) }
         // The API description is a file in Public/, served at the conventional address.
         router.immediate(.get, "/openapi.json") { request in
             var file = request
@@ -29,6 +28,7 @@ public struct Site: Sendable {
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger)
+        router.immediate(.get, "/healthz", StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout).respond)
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts

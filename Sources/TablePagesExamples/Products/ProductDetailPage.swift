@@ -5,34 +5,33 @@ import TableStore
 
 /// A product's detail, the page that selecting a product shows: `/pages/product?id=3`.
 ///
-/// The `id` is checked against the database on each request, so a product added while the
-/// server runs has its detail page at once.
+/// The `id` is checked against the database when the variant's table is made, so a product added
+/// while the server runs has its detail page at once. Only its form is checked when the variant is
+/// chosen: that runs on the server's event threads, which must never wait for a database.
 enum ProductDetailPage {
     static func definition(store: Store, changes: ChangeFeed) throws -> PageDefinition {
         PageDefinition(
             name: "product", title: "Product", summary: "One product's details; selecting a product leads here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
-                let given = query["id"]
-                let id = given.flatMap { Int64($0) } ?? (given == nil ? firstProductID(in: store) : nil)
-                guard let id, productExists(id, in: store) else {
-                    throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")
+                // Without an id, the page shows the first product.
+                guard let given = query["id"] else { return [:] }
+                guard let id = Int64(given) else {
+                    throw PageDefinition.VariantError(message: "id must name a product; got '\(given)'.")
                 }
                 return ["id": String(id)]
             },
             changes: changes
         ) { variant in
-            let productID = Int64(variant["id"] ?? "") ?? 0
-            let title = try store.read { try Product.fetchOne($0, key: productID)?.name } ?? "Product"
-            return ExampleTable.make(root: try ProductDetailDataSource(store: store, productID: productID), title: title, variant: variant)
+            let given = variant["id"]
+            let product = try store.read { db in
+                try given.map { try Product.fetchOne(db, key: Int64($0) ?? 0) } ?? Product.order(Column("id")).fetchOne(db)
+            }
+            guard let product else {
+                // The factory's VariantError is a 404: the id is well formed but names nothing.
+                throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")
+            }
+            return ExampleTable.make(root: try ProductDetailDataSource(store: store, productID: product.id), title: product.name, variant: variant)
         }
-    }
-
-    private static func firstProductID(in store: Store) -> Int64? {
-        try? store.read { try Product.order(Column("id")).fetchOne($0)?.id }
-    }
-
-    private static func productExists(_ id: Int64, in store: Store) -> Bool {
-        (try? store.read { try Product.exists($0, key: id) }) == true
     }
 
     /// The detail page of the product with `id`.
