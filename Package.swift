@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -62,9 +63,9 @@ let package = Package(
         ),
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
-        .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

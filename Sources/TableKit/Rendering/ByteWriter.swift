@@ -5,13 +5,19 @@
 /// than copying a short piece of markup; a row is dozens of such pieces. A writer pays for one
 /// reservation and then copies each piece with a single bounds check.
 ///
-/// Callers reserve an upper bound: the `max…Count` helpers give one per piece. Writing past the
-/// reservation traps instead of corrupting memory.
+/// Callers reserve an upper bound: the `max…Count` helpers give one per piece. A bound that turns
+/// out too small costs speed, never correctness: what does not fit goes to ``overflow`` (and
+/// everything after it, to keep the order), which the buffer appends after the reserved bytes.
+/// Content can therefore never make a render trap, whatever the reservation said.
 struct ByteWriter {
     private let start: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    /// The number of bytes written.
+    // Lowered to `count` on the first overflow, so that every later piece, however small, also
+    // goes to the overflow and the bytes stay in order.
+    private var capacity: Int
+    /// The number of bytes written into the reserved space.
     private(set) var count = 0
+    /// Bytes written after the reserved space ran out; they follow the reserved bytes.
+    private(set) var overflow: [UInt8] = []
 
     /// A writer over `capacity` uninitialized bytes at `start`.
     init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
@@ -44,7 +50,10 @@ struct ByteWriter {
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let length = bytes.count
-        precondition(length <= capacity - count, "ByteWriter: write past the reserved space")
+        guard length <= capacity &- count else {
+            spill(bytes)
+            return
+        }
         let target = UnsafeMutableRawPointer(start + count)
         // Most pieces are a few bytes of markup or a run between escapes, for which a call to
         // memcpy costs more than the copy: move 4 to 16 bytes as two (overlapping) words instead.
@@ -70,9 +79,20 @@ struct ByteWriter {
 
     /// Writes one byte.
     mutating func write(byte: UInt8) {
-        precondition(count < capacity, "ByteWriter: write past the reserved space")
+        guard count < capacity else {
+            withUnsafePointer(to: byte) { spill(UnsafeBufferPointer(start: $0, count: 1)) }
+            return
+        }
         (start + count).initialize(to: byte)
         count += 1
+    }
+
+    /// Keeps bytes that do not fit the reservation, and closes the reservation so that the
+    /// pieces that follow keep their order.
+    @inline(never)
+    private mutating func spill(_ bytes: UnsafeBufferPointer<UInt8>) {
+        capacity = count
+        overflow.append(contentsOf: bytes)
     }
 
     /// Writes an integer in decimal, without allocating a String.

@@ -21,6 +21,10 @@ public struct OutputBuffer: Sendable {
     /// The number of bytes written.
     public var count: Int { bytes.count }
 
+    /// How many reservations were written past (see ``ByteWriter``): always correct output, but
+    /// a sign that a `max…Count` bound is too small. Tests check that it stays 0.
+    private(set) var reservationOverruns = 0
+
     /// Whether nothing has been written.
     public var isEmpty: Bool { bytes.isEmpty }
 
@@ -69,25 +73,35 @@ public struct OutputBuffer: Sendable {
     }
 
     /// Reserves room for `maxCount` bytes and lets `body` write up to that many straight into the
-    /// storage: one capacity check however many pieces it writes (see ``ByteWriter``).
+    /// storage: one capacity check however many pieces it writes (see ``ByteWriter``). Writing
+    /// more is correct but slower: the excess is appended afterwards and counted in
+    /// ``reservationOverruns``.
     mutating func append(maxCount: Int, _ body: (inout ByteWriter) -> Void) {
-        guard maxCount > 0 else { return }
+        // At least one byte, so that the reserved space always has an address.
+        let reserved = max(maxCount, 1)
+        var overflow: [UInt8] = []
         #if compiler(>=6.2)
-        bytes.append(addingCapacity: maxCount) { span in
+        bytes.append(addingCapacity: reserved) { span in
             span.withUnsafeMutableBufferPointer { space, initializedCount in
                 var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
                 body(&writer)
                 initializedCount = writer.count
+                overflow = writer.overflow
             }
         }
         #else
         // Without `OutputSpan`, write into scratch space and copy it in with one append.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { space in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: reserved) { space in
             var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
             body(&writer)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: space[..<writer.count]))
+            overflow = writer.overflow
         }
         #endif
+        if !overflow.isEmpty {
+            bytes.append(contentsOf: overflow)
+            reservationOverruns += 1
+        }
     }
 
     /// Appends `input` transformed by `write` (an escaper), reserving `expansion` bytes per input
