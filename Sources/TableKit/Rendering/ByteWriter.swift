@@ -6,18 +6,18 @@
 /// reservation and then copies each piece with a single bounds check.
 ///
 /// Callers reserve an upper bound: the `max…Count` helpers give one per piece. A bound that turns
-/// out too small costs speed, never correctness: what does not fit goes to ``overflow`` (and
-/// everything after it, to keep the order), which the buffer appends after the reserved bytes.
-/// Content can therefore never make a render trap, whatever the reservation said.
+/// out too small costs speed, never correctness: the writer stops writing, counts what did not
+/// fit (``overflowCount``), and the buffer runs the writing again with room for all of it. No
+/// content can make a render trap or write out of bounds, whatever the reservation said.
 struct ByteWriter {
     private let start: UnsafeMutablePointer<UInt8>
-    // Lowered to `count` on the first overflow, so that every later piece, however small, also
-    // goes to the overflow and the bytes stay in order.
+    // Lowered to `count` on the first overflow, so that every later piece, however small, is
+    // counted rather than written: the bytes written stay a prefix of the output.
     private var capacity: Int
     /// The number of bytes written into the reserved space.
     private(set) var count = 0
-    /// Bytes written after the reserved space ran out; they follow the reserved bytes.
-    private(set) var overflow: [UInt8] = []
+    /// The number of bytes that did not fit and were not written; 0 when everything fit.
+    private(set) var overflowCount = 0
 
     /// A writer over `capacity` uninitialized bytes at `start`.
     init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
@@ -51,7 +51,7 @@ struct ByteWriter {
         guard let source = bytes.baseAddress else { return }
         let length = bytes.count
         guard length <= capacity &- count else {
-            spill(bytes)
+            overflow(by: length)
             return
         }
         let target = UnsafeMutableRawPointer(start + count)
@@ -80,19 +80,19 @@ struct ByteWriter {
     /// Writes one byte.
     mutating func write(byte: UInt8) {
         guard count < capacity else {
-            withUnsafePointer(to: byte) { spill(UnsafeBufferPointer(start: $0, count: 1)) }
+            overflow(by: 1)
             return
         }
         (start + count).initialize(to: byte)
         count += 1
     }
 
-    /// Keeps bytes that do not fit the reservation, and closes the reservation so that the
-    /// pieces that follow keep their order.
+    /// Counts bytes that do not fit the reservation, and closes the reservation so that no
+    /// later piece is written after a missing one.
     @inline(never)
-    private mutating func spill(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func overflow(by length: Int) {
         capacity = count
-        overflow.append(contentsOf: bytes)
+        overflowCount += length
     }
 
     /// Writes an integer in decimal, without allocating a String.
