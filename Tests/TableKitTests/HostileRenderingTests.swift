@@ -172,7 +172,7 @@ struct HostileRenderingTests {
         #expect(out.reservationOverruns == 0)
     }
 
-    @Test("Writing past a reservation appends the excess in order instead of trapping")
+    @Test("Writing past a reservation gives the same bytes, written again with room, instead of trapping")
     func writerOverflow() {
         var out = OutputBuffer()
         out.append("<")
