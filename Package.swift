@@ -62,10 +62,11 @@ let package = Package(
             ]
         ),
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
-        .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,6 +63,13 @@ struct EventStreamTests {
         let bytes = EventStream.encode(event: "patch", id: "7", data: "a\nb")
         #expect(String(decoding: bytes, as: UTF8.self) == "id: 7\nevent: patch\ndata: a\ndata: b\n\n")
     }
+
+    @Test func splitsDataOnEveryLineEndSSERecognises() {
+        // SSE ends a line at CRLF, CR or LF; a raw CR inside a data line would cut it short.
+        let bytes = EventStream.encode(data: "a\r\nb\rc\nd\r\r\ne\r")
+        #expect(String(decoding: bytes, as: UTF8.self) == "data: a\ndata: b\ndata: c\ndata: d\ndata: \ndata: e\ndata: \n\n")
+        #expect(!bytes.contains(0x0d))
+    }
 }
 
 @Suite("Shutdown with requests still arriving")

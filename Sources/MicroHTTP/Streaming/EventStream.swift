@@ -82,7 +82,9 @@ public final class EventStream: Sendable {
         }
     }
 
-    /// Encodes one event in the SSE wire format, one `data:` line per line of `data`.
+    /// Encodes one event in the SSE wire format, one `data:` line per line of `data`. Lines end
+    /// at `\r\n`, `\r` or `\n`, as SSE reads them, so no line end reaches the wire inside a
+    /// `data:` line (a raw `\r` there would end the line early for the client).
     public static func encode(event: String? = nil, id: String? = nil, data: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.utf8.count + 32)
@@ -96,10 +98,27 @@ public final class EventStream: Sendable {
             bytes.append(contentsOf: event.utf8)
             bytes.append(0x0a)
         }
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
-            bytes.append(contentsOf: "data: ".utf8)
-            bytes.append(contentsOf: line.utf8)
-            bytes.append(0x0a)
+        var data = data
+        data.withUTF8 { input in
+            func appendLine(_ line: Slice<UnsafeBufferPointer<UInt8>>) {
+                bytes.append(contentsOf: "data: ".utf8)
+                bytes.append(contentsOf: line)
+                bytes.append(0x0a)
+            }
+            var lineStart = 0
+            var index = 0
+            while index < input.count {
+                let byte = input[index]
+                guard byte == 0x0a || byte == 0x0d else {
+                    index += 1
+                    continue
+                }
+                appendLine(input[lineStart..<index])
+                // "\r\n" is one line end, not an empty line between two.
+                index += byte == 0x0d && index + 1 < input.count && input[index + 1] == 0x0a ? 2 : 1
+                lineStart = index
+            }
+            appendLine(input[lineStart..<input.count])
         }
         bytes.append(0x0a)
         return bytes

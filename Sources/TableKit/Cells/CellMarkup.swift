@@ -9,22 +9,22 @@
 public enum CellMarkup {
     /// `<span class="tk-title">…</span>`.
     public static func title(_ content: CellContent, into out: inout OutputBuffer) {
-        appendSpan(content.title, into: &out) { writeTitle(content, into: &$0) }
+        appendSpan(titleOpen, content.title, into: &out)
     }
 
     /// `<span class="tk-subtitle">…</span>`.
     public static func subtitle(_ content: CellContent, into out: inout OutputBuffer) {
-        appendSpan(content.subtitle, into: &out) { writeSubtitle(content, into: &$0) }
+        appendSpan(subtitleOpen, content.subtitle, into: &out)
     }
 
     /// `<span class="tk-detail">…</span>`.
     public static func detail(_ content: CellContent, into out: inout OutputBuffer) {
-        appendSpan(content.detail, into: &out) { writeDetail(content, into: &$0) }
+        appendSpan(detailOpen, content.detail, into: &out)
     }
 
     /// `<span class="tk-badge">…</span>`.
     public static func badge(_ content: CellContent, into out: inout OutputBuffer) {
-        appendSpan(content.badge, into: &out) { writeBadge(content, into: &$0) }
+        appendSpan(badgeOpen, content.badge, into: &out)
     }
 
     /// One `<span class="tk-field" data-field="…">…</span>` per extra field.
@@ -71,11 +71,12 @@ public enum CellMarkup {
         }
     }
 
-    /// Writes a span of `text` with `write`, in one reservation; nothing when `text` is nil.
-    private static func appendSpan(_ text: String?, into out: inout OutputBuffer, _ write: (inout ByteWriter) -> Void) {
+    /// Writes a span of `text` in one reservation; nothing when `text` is nil.
+    private static func appendSpan(_ open: StaticString, _ text: String?, into out: inout OutputBuffer) {
         guard let text else { return }
-        // Every opening tag and "</span>" together are under 32 bytes.
-        out.append(maxCount: 32 + ByteWriter.maxEscapedCount(text), write)
+        // Sized from the very pieces `writeSpan` writes, so no text can outgrow it.
+        let maxCount = open.utf8CodeUnitCount + spanClose.utf8CodeUnitCount + ByteWriter.maxEscapedCount(text)
+        out.append(maxCount: maxCount) { writeSpan(open, text, into: &$0) }
     }
 
     // MARK: Parts in one reservation
@@ -92,28 +93,34 @@ public enum CellMarkup {
 
     /// ``title(_:into:)`` inside a reservation.
     static func writeTitle(_ content: CellContent, into out: inout ByteWriter) {
-        writeSpan("<span class=\"tk-title\">", content.title, into: &out)
+        writeSpan(titleOpen, content.title, into: &out)
     }
 
     /// ``subtitle(_:into:)`` inside a reservation.
     static func writeSubtitle(_ content: CellContent, into out: inout ByteWriter) {
-        writeSpan("<span class=\"tk-subtitle\">", content.subtitle, into: &out)
+        writeSpan(subtitleOpen, content.subtitle, into: &out)
     }
 
     /// ``detail(_:into:)`` inside a reservation.
     static func writeDetail(_ content: CellContent, into out: inout ByteWriter) {
-        writeSpan("<span class=\"tk-detail\">", content.detail, into: &out)
+        writeSpan(detailOpen, content.detail, into: &out)
     }
 
     /// ``badge(_:into:)`` inside a reservation.
     static func writeBadge(_ content: CellContent, into out: inout ByteWriter) {
-        writeSpan("<span class=\"tk-badge\">", content.badge, into: &out)
+        writeSpan(badgeOpen, content.badge, into: &out)
     }
+
+    private static let titleOpen: StaticString = "<span class=\"tk-title\">"
+    private static let subtitleOpen: StaticString = "<span class=\"tk-subtitle\">"
+    private static let detailOpen: StaticString = "<span class=\"tk-detail\">"
+    private static let badgeOpen: StaticString = "<span class=\"tk-badge\">"
+    private static let spanClose: StaticString = "</span>"
 
     private static func writeSpan(_ open: StaticString, _ text: String?, into out: inout ByteWriter) {
         guard let text else { return }
         out.write(open)
         out.writeEscapedHTML(text)
-        out.write("</span>")
+        out.write(spanClose)
     }
 }

@@ -5,13 +5,19 @@
 /// than copying a short piece of markup; a row is dozens of such pieces. A writer pays for one
 /// reservation and then copies each piece with a single bounds check.
 ///
-/// Callers reserve an upper bound: the `max…Count` helpers give one per piece. Writing past the
-/// reservation traps instead of corrupting memory.
+/// Callers reserve an upper bound: the `max…Count` helpers give one per piece. A bound that turns
+/// out too small costs speed, never correctness: the writer stops writing, counts what did not
+/// fit (``overflowCount``), and the buffer runs the writing again with room for all of it. No
+/// content can make a render trap or write out of bounds, whatever the reservation said.
 struct ByteWriter {
     private let start: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    /// The number of bytes written.
+    // Lowered to `count` on the first overflow, so that every later piece, however small, is
+    // counted rather than written: the bytes written stay a prefix of the output.
+    private var capacity: Int
+    /// The number of bytes written into the reserved space.
     private(set) var count = 0
+    /// The number of bytes that did not fit and were not written; 0 when everything fit.
+    private(set) var overflowCount = 0
 
     /// A writer over `capacity` uninitialized bytes at `start`.
     init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
@@ -44,7 +50,10 @@ struct ByteWriter {
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let length = bytes.count
-        precondition(length <= capacity - count, "ByteWriter: write past the reserved space")
+        guard length <= capacity &- count else {
+            overflow(by: length)
+            return
+        }
         let target = UnsafeMutableRawPointer(start + count)
         // Most pieces are a few bytes of markup or a run between escapes, for which a call to
         // memcpy costs more than the copy: move 4 to 16 bytes as two (overlapping) words instead.
@@ -70,9 +79,20 @@ struct ByteWriter {
 
     /// Writes one byte.
     mutating func write(byte: UInt8) {
-        precondition(count < capacity, "ByteWriter: write past the reserved space")
+        guard count < capacity else {
+            overflow(by: 1)
+            return
+        }
         (start + count).initialize(to: byte)
         count += 1
+    }
+
+    /// Counts bytes that do not fit the reservation, and closes the reservation so that no
+    /// later piece is written after a missing one.
+    @inline(never)
+    private mutating func overflow(by length: Int) {
+        capacity = count
+        overflowCount += length
     }
 
     /// Writes an integer in decimal, without allocating a String.

@@ -21,6 +21,10 @@ public struct OutputBuffer: Sendable {
     /// The number of bytes written.
     public var count: Int { bytes.count }
 
+    /// How many reservations were written past and written again (see ``ByteWriter``): the
+    /// output is still correct, but a `max…Count` bound was too small. Tests check that it stays 0.
+    private(set) var reservationOverruns = 0
+
     /// Whether nothing has been written.
     public var isEmpty: Bool { bytes.isEmpty }
 
@@ -70,24 +74,48 @@ public struct OutputBuffer: Sendable {
 
     /// Reserves room for `maxCount` bytes and lets `body` write up to that many straight into the
     /// storage: one capacity check however many pieces it writes (see ``ByteWriter``).
+    ///
+    /// Writing more is correct but slower: what was written is dropped and `body` runs again with
+    /// room for everything it wrote, which is counted in ``reservationOverruns``. `body` must
+    /// therefore write the same bytes each time it runs (it only copies and escapes values).
     mutating func append(maxCount: Int, _ body: (inout ByteWriter) -> Void) {
-        guard maxCount > 0 else { return }
+        // At least one byte, so that the reserved space always has an address.
+        var reserved = max(maxCount, 1)
+        while let needed = append(reserving: reserved, body) {
+            reservationOverruns += 1
+            reserved = needed
+        }
+    }
+
+    /// Runs `body` over at least `reserved` bytes at the end and keeps what it wrote when it all
+    /// fit; otherwise keeps nothing and returns how many bytes it wanted to write.
+    private mutating func append(reserving reserved: Int, _ body: (inout ByteWriter) -> Void) -> Int? {
+        var needed: Int?
         #if compiler(>=6.2)
-        bytes.append(addingCapacity: maxCount) { span in
+        bytes.append(addingCapacity: reserved) { span in
             span.withUnsafeMutableBufferPointer { space, initializedCount in
                 var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
                 body(&writer)
-                initializedCount = writer.count
+                if writer.overflowCount == 0 {
+                    initializedCount = writer.count
+                } else {
+                    needed = writer.count + writer.overflowCount
+                }
             }
         }
         #else
         // Without `OutputSpan`, write into scratch space and copy it in with one append.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { space in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: reserved) { space in
             var writer = ByteWriter(start: space.baseAddress.unsafelyUnwrapped, capacity: space.count)
             body(&writer)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: space[..<writer.count]))
+            if writer.overflowCount == 0 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: space[..<writer.count]))
+            } else {
+                needed = writer.count + writer.overflowCount
+            }
         }
         #endif
+        return needed
     }
 
     /// Appends `input` transformed by `write` (an escaper), reserving `expansion` bytes per input

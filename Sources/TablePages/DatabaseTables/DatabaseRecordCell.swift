@@ -5,14 +5,32 @@ import TableKit
 /// The cell of a database row: every column as a name and a value.
 ///
 /// HTML shows each value formatted for reading: numbers as SQLite returns them (`12.5`, `42`),
-/// NULL as a marked `NULL`, text cut to ``maxShownCharacters`` with an ellipsis, a blob as its size.
-/// JSON carries the values themselves in `fields`: numbers as numbers, NULL as `null`, text whole,
-/// a blob as a base64 string.
+/// NULL as a marked `NULL`, text as it is, a blob as its size. JSON carries the values themselves
+/// in `fields`: numbers as numbers, NULL as `null`, text as a string, a blob as a base64 string.
+///
+/// Values are bounded in bytes, so that one huge value cannot make a page (or the live table that
+/// holds its rows) huge: in a page, text longer than ``maxShownBytes`` is cut on a character
+/// boundary to end with `…` (U+2026) within that bound, in HTML and JSON alike, and so is a
+/// blob's base64. The
+/// row's own URL (`/pages/{table}/rows/{id}`) shows every value whole up to
+/// ``maxRowValueBytes``, and a blob's first bytes in hexadecimal.
 enum DatabaseRecordCell {
     /// The cell kind's reuse identifier.
     static let reuseIdentifier = "record"
-    /// Text longer than this many characters is cut in HTML; JSON has it whole.
-    static let maxShownCharacters = 200
+    /// The most bytes of UTF-8 one value takes in a page; longer values are cut.
+    static let maxShownBytes = 256
+    /// The most bytes of UTF-8 one value takes on its row's own URL; longer values are cut.
+    static let maxRowValueBytes = 1 << 20
+    /// The most bytes of a blob shown in hexadecimal on its row's own URL.
+    static let maxHexBytes = 1024
+
+    /// How much of each value a cell shows.
+    enum Extent {
+        /// A row in a page: values cut to ``maxShownBytes``, blobs as their size.
+        case page
+        /// A row on its own URL: values up to ``maxRowValueBytes``, blobs' first bytes in hex.
+        case row
+    }
 
     /// `<span class="tk-field" data-field="{column}"><span class="tk-field-name">{column}</span>
     /// <span class="tk-field-value">{value}</span></span>` per column.
@@ -29,37 +47,64 @@ enum DatabaseRecordCell {
             case .string?: out.append("<span class=\"tk-field-value tk-blob\">")
             case .bool?, nil: out.append("<span class=\"tk-field-value\">")
             }
-            out.appendEscapedHTML(shortened(field.value))
+            out.appendEscapedHTML(field.value)
             out.append("</span></span>")
         }
     }
 
     /// The cell of a row with these columns and values.
-    static func cell(columns: [String], values: some Sequence<DatabaseValue>) -> TableCell {
-        TableCell(reuseIdentifier: reuseIdentifier, content: CellContent(fields: zip(columns, values).map(field)))
+    static func cell(columns: [String], values: some Sequence<DatabaseValue>, extent: Extent = .page) -> TableCell {
+        TableCell(reuseIdentifier: reuseIdentifier, content: CellContent(fields: zip(columns, values).map { field($0, $1, extent: extent) }))
     }
 
     /// A column's value as a field: the text shown, and the JSON value when it is not that text.
-    static func field(_ column: String, _ value: DatabaseValue) -> CellField {
+    static func field(_ column: String, _ value: DatabaseValue, extent: Extent = .page) -> CellField {
+        let maxBytes = extent == .page ? maxShownBytes : maxRowValueBytes
         switch value.storage {
-        case .null: CellField(name: column, value: "NULL", json: .null)
-        case .int64(let integer): CellField(name: column, value: String(integer), json: .integer(integer))
-        case .double(let double): CellField(name: column, value: String(double), json: .number(double))
-        case .string(let text): CellField(name: column, value: text)
+        case .null:
+            return CellField(name: column, value: "NULL", json: .null)
+        case .int64(let integer):
+            return CellField(name: column, value: String(integer), json: .integer(integer))
+        case .double(let double):
+            return CellField(name: column, value: String(double), json: .number(double))
+        case .string(let text):
+            return CellField(name: column, value: shortened(text, maxBytes: maxBytes))
         case .blob(let data):
-            CellField(name: column, value: data.count == 1 ? "1 byte" : "\(data.count) bytes", json: .string(data.base64EncodedString()))
+            var shown = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+            if extent == .row && !data.isEmpty {
+                shown += ": " + hex(data.prefix(maxHexBytes)) + (data.count > maxHexBytes ? "\u{2026}" : "")
+            }
+            // Base64 takes four bytes per three: encode no more than fits the bound.
+            let encodable = (data.count + 2) / 3 * 4 <= maxBytes ? data.count : (maxBytes - ellipsisBytes) / 4 * 3
+            let encoded = data.prefix(encodable).base64EncodedString()
+            return CellField(name: column, value: shown, json: .string(encodable < data.count ? encoded + "\u{2026}" : encoded))
         }
     }
 
     /// A group's value as a section header.
     static func headerTitle(column: String, value: DatabaseValue) -> String {
-        column + ": " + shortened(field(column, value).value)
+        column + ": " + field(column, value).value
     }
 
-    /// `text`, cut to ``maxShownCharacters`` with an ellipsis.
-    private static func shortened(_ text: String) -> String {
-        // Counting UTF-8 first skips the slower character count for the usual short value.
-        guard text.utf8.count > maxShownCharacters, text.count > maxShownCharacters else { return text }
-        return String(text.prefix(maxShownCharacters)) + "\u{2026}"
+    /// The UTF-8 of the ellipsis that ends a cut value.
+    private static let ellipsisBytes = 3
+
+    /// `text`, or when it takes more than `maxBytes` of UTF-8, its start and an ellipsis in
+    /// `maxBytes`.
+    private static func shortened(_ text: String, maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        return String(text.prefix(maxUTF8Count: maxBytes - ellipsisBytes)) + "\u{2026}"
+    }
+
+    /// Lower-case hexadecimal digits, two per byte.
+    private static func hex(_ bytes: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -84,6 +84,20 @@ struct DatabaseTableReader: Sendable {
         }
     }
 
+    /// The row with id `row`, every value shown as on the row's own URL (whole up to
+    /// ``DatabaseRecordCell/maxRowValueBytes``), whichever section it is in.
+    /// - Throws: ``TableKit/TableError/unknownRow(_:)`` when no row of the table has that id.
+    func record(_ row: RowID) throws -> DatabaseSection.Row {
+        guard let key = key(of: row) else { throw TableError.unknownRow(row) }
+        return try store.read { db in
+            let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
+            guard let found = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(key)) else {
+                throw TableError.unknownRow(row)
+            }
+            return makeRow(found.databaseValues, extent: .row)
+        }
+    }
+
     // MARK: Identifiers
 
     /// The group value a section id stands for; nil for the ungrouped page's section.
@@ -143,6 +157,9 @@ struct DatabaseTableReader: Sendable {
     }
 
     private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
+
+    /// The key columns, then every column: what a row is read with (see ``makeRow(_:extent:)``).
+    private var selectedColumns: String { (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ") }
 
     /// The position of the row with key `key`, or nil when there is no such row.
     private func position(ofKey key: [DatabaseValue], in db: Database) throws -> Position? {
@@ -210,20 +227,24 @@ struct DatabaseTableReader: Sendable {
 
     private func fetchRows(_ db: Database, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
         let clause = whereClause(groupValue: groupValue, after: position)
-        let columns = (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ")
-        let sql = "SELECT \(columns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(limit)"
-        let keyCount = schema.key.count
+        let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(limit)"
         var rows: [DatabaseSection.Row] = []
         rows.reserveCapacity(limit)
         let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(clause.arguments))
         while let row = try cursor.next() {
-            let values = row.databaseValues
-            rows.append(DatabaseSection.Row(
-                id: rowID(key: Array(values.prefix(keyCount))),
-                cell: DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount))
-            ))
+            // Cut here, row by row, so that only one row's whole values are ever held.
+            rows.append(makeRow(row.databaseValues, extent: .page))
         }
         return rows
+    }
+
+    /// A row from its key values followed by its column values.
+    private func makeRow(_ values: some Collection<DatabaseValue>, extent: DatabaseRecordCell.Extent) -> DatabaseSection.Row {
+        let keyCount = schema.key.count
+        return DatabaseSection.Row(
+            id: rowID(key: Array(values.prefix(keyCount))),
+            cell: DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
+        )
     }
 
     /// How many rows follow `position`: exact below ``countBound``, estimated above it.

@@ -5,9 +5,10 @@ import TableKit
 /// As a page's live root it holds the first rows of each section (the window), re-reads them when
 /// the database changes (``ReloadableDataSource``), counts the rest as rows after the window
 /// (``TableKit/TableWindowDataSource``) and serves every later page by a keyset query
-/// (``RowPagingSource``) in a table of its own, rendered with the same cells. Rows show but are
-/// not selectable or editable: the page reads the database and never writes it.
-final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource {
+/// (``RowPagingSource``) in a table of its own, rendered with the same cells; a row's own URL
+/// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
+/// selectable or editable: the page reads the database and never writes it.
+final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
     // One estimate for every row: a record cell's height grows with its column count.
@@ -42,6 +43,18 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
         let page = try reader.page(of: section, after: row, limit: limit, total: total)
         return Self.makeTable(reader: reader, sections: [page])
     }
+
+    // MARK: RowDetailSource
+
+    func table(ofRow row: RowID) throws -> TableView? {
+        let record = try reader.record(row)
+        return Self.makeTable(reader: reader, sections: [DatabaseSection(
+            id: Self.detailSection, headerTitle: nil, rows: [record], rowsAfter: 0, total: 1
+        )])
+    }
+
+    /// The section of the table that shows one row alone.
+    private static let detailSection: SectionID = "row"
 
     // MARK: TableWindowDataSource
 

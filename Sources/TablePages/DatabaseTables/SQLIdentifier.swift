@@ -2,14 +2,18 @@
 enum SQLIdentifier {
     /// `name` as a quoted SQL identifier: wrapped in double quotes, with each double quote inside
     /// doubled. (GRDB's `quotedDatabaseIdentifier` does not double inner quotes.)
+    ///
+    /// Works on Unicode scalars, as SQLite reads bytes: a `"` followed by a combining mark is one
+    /// `Character` that is not equal to `"`, yet its quote still ends the identifier in SQL.
     static func quoted(_ name: String) -> String {
-        var quoted = "\""
+        var quoted = String.UnicodeScalarView()
         quoted.reserveCapacity(name.utf8.count + 2)
-        for character in name {
-            if character == "\"" { quoted.append("\"") }
-            quoted.append(character)
+        quoted.append("\"")
+        for scalar in name.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
         }
         quoted.append("\"")
-        return quoted
+        return String(quoted)
     }
 }

@@ -139,10 +139,12 @@ public actor PageHost {
         return out.bytes
     }
 
-    /// One row.
+    /// One row; a ``RowDetailSource`` root is asked for it first.
     func renderRow(_ id: RowID, as format: RenderFormat) throws -> [UInt8] {
         var out = OutputBuffer()
-        try TableRenderer(table: table, context: renderContext).renderRow(id, as: format, into: &out)
+        // A ``RowDetailSource`` root shows the row in full, which its live table may not hold.
+        let detail = try (table.root as? any RowDetailSource)?.table(ofRow: id)
+        try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
     }
 

@@ -4,6 +4,8 @@ import TableKit
 /// starred, deleted, reordered and added. Each change is reported to the table through the
 /// delegate's narrow context, as a UIKit data source reports to its table view.
 final class ChecklistDataSource: ListDataSource<ChecklistItem> {
+    /// The most bytes of UTF-8 a new item's title keeps; longer titles are cut.
+    static let maxTitleBytes = 400
     private var nextNumber: Int
 
     init(items: [ChecklistItem]) {
@@ -42,7 +44,7 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
             models.remove(at: indexPath.row)
             tableContext?.deleteRows(at: [indexPath])
         case .insert:
-            let title = values["title"].map { String($0.prefix(200)) } ?? ""
+            let title = values["title"].map { String($0.prefix(maxUTF8Count: Self.maxTitleBytes)) } ?? ""
             guard !title.isEmpty else { return }
             models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
             nextNumber += 1

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TableKit
 import TableStore
 
 /// The to-do list's writes. Every change goes to the store; the page learns about it from the
@@ -47,9 +48,13 @@ struct TodoList: Sendable {
         }
     }
 
-    /// A title as people typed it, or nil when there is nothing left after trimming.
+    /// The most bytes of UTF-8 a title keeps; longer titles are cut.
+    static let maxTitleBytes = 400
+
+    /// A title as people typed it, cut to ``maxTitleBytes``, or nil when there is nothing left
+    /// after trimming.
     static func cleanTitle(_ text: String?) -> String? {
         let trimmed = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : String(trimmed.prefix(200))
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(maxUTF8Count: maxTitleBytes))
     }
 }
