@@ -19,8 +19,8 @@ public final class Server: Sendable {
 
     private struct Running {
         var daemon: DaemonHandle
-        var heartbeat: Task<Void, Never>
-        var deadlineSweeper: Task<Void, Never>?
+        var heartbeat: RepeatingTimer
+        var deadlineSweeper: RepeatingTimer?
         var port: Int
     }
 
@@ -73,21 +73,13 @@ public final class Server: Sendable {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
         }
         let port = Int(tp_daemon_port(daemon))
-        let heartbeat = Task { [core] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: core.configuration.heartbeatInterval)
-                if Task.isCancelled { break }
-                core.streams.sendHeartbeats()
-            }
+        let heartbeat = RepeatingTimer(label: "microhttp.heartbeat", every: core.configuration.heartbeatInterval) { [core] in
+            core.streams.sendHeartbeats()
         }
-        let deadlineSweeper = core.deadlines.timeout > .zero ? Task { [core] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: core.deadlines.sweepInterval)
-                if Task.isCancelled { break }
-                let disconnected = core.deadlines.sweep()
-                if disconnected > 0 {
-                    core.logger.debug("disconnected \(disconnected) clients that took longer than \(core.deadlines.timeout) to send a request")
-                }
+        let deadlineSweeper = core.deadlines.timeout > .zero ? RepeatingTimer(label: "microhttp.deadlines", every: core.deadlines.sweepInterval) { [core] in
+            let disconnected = core.deadlines.sweep()
+            if disconnected > 0 {
+                core.logger.debug("disconnected \(disconnected) clients that took longer than \(core.deadlines.timeout) to send a request")
             }
         } : nil
         running.withLock {
