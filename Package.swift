@@ -47,9 +47,13 @@ let package = Package(
                 "TableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["EmbedPublicFiles"]
         ),
-        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
+        // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
+        .executableTarget(name: "PublicFilesEmbedder"),
+        .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
         .executableTarget(
             name: "tablepages",
             dependencies: [

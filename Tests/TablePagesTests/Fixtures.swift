@@ -177,7 +177,7 @@ func withSite<T>(
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger)
+    let site = Site(pages: pages, settings: settings, logger: logger)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     let server = Server(configuration: configuration, responder: site.router, logger: logger)
