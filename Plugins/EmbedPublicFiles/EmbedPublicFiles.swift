@@ -26,7 +26,7 @@ struct EmbedPublicFiles: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedPublicFiles.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(paths.count) files of Public/ in \(target.name)",
+                displayName: "Embedding public files in \(target.name)",
                 executable: try context.tool(named: "PublicFilesEmbedder").url,
                 arguments: [output.path, publicDirectory.path] + paths,
                 inputFiles: paths.map { publicDirectory.appending(path: $0) },

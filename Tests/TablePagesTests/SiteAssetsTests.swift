@@ -1,12 +1,12 @@
 import Foundation
 import HTTPTestSupport
-import Logging
 import MicroHTTP
 import TablePages
 import TablePagesExamples
 import Testing
 
-/// The site's files as a library user gets them: built in, with no folder to configure.
+/// The site's files as a library user gets them: built in, with no folder to configure
+/// (`withSite` builds its `Site` with no public directory unless given one).
 @Suite("Site assets")
 struct SiteAssetsTests {
     /// `Public/` of this checkout, found from this file rather than the working directory.
@@ -17,26 +17,6 @@ struct SiteAssetsTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: publicDirectory + "/" + path)))
     }
 
-    /// Serves `pages` as a library user would: `Site(pages:)`, nothing else (but the development
-    /// folder when one is given).
-    static func withLibraryUserSite<T>(_ pages: PageRegistry, publicDirectory: String? = nil, _ body: (Server) async throws -> T) async throws -> T {
-        var logger = Logger(label: "SiteAssetsTests")
-        logger.logLevel = .warning
-        let site = publicDirectory.map { Site(pages: pages, publicDirectory: $0, logger: logger) } ?? Site(pages: pages, logger: logger)
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
-        configuration.threads = 2
-        let server = Server(configuration: configuration, responder: site.router, logger: logger)
-        try server.start()
-        do {
-            let result = try await body(server)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
-    }
-
     @Test(arguments: [
         ("/public/table-pages.js", "table-pages.js", "text/javascript; charset=utf-8"),
         ("/public/table-pages.css", "table-pages.css", "text/css; charset=utf-8"),
@@ -45,7 +25,7 @@ struct SiteAssetsTests {
     ])
     func aSiteWithoutAPublicDirectoryServesTheBuiltInAssets(url: String, file: String, contentType: String) async throws {
         let expected = try Self.bytes(ofPublicFile: file)
-        try await Self.withLibraryUserSite(TestPages.registry()) { server in
+        try await withSite { server, _ in
             let connection = try await TestConnection(port: server.port)
             let response = try await connection.request("GET", url)
             #expect(response.status == 200)
@@ -62,14 +42,14 @@ struct SiteAssetsTests {
         var pages = PageRegistry()
         ExamplePages.register(in: &pages)
         let expected = try Self.bytes(ofPublicFile: "images/gallery/alpine-lake.svg")
-        try await Self.withLibraryUserSite(pages) { server in
+        try await withSite(pages: pages) { server, _ in
             let connection = try await TestConnection(port: server.port)
             let picture = try await connection.request("GET", "/public/images/gallery/alpine-lake.svg")
             #expect(picture.status == 200)
             #expect(picture.header("Content-Type") == "image/svg+xml")
             #expect(picture.body == expected)
         }
-        try await Self.withLibraryUserSite(TestPages.registry()) { server in
+        try await withSite { server, _ in
             let connection = try await TestConnection(port: server.port)
             #expect(try await connection.request("GET", "/public/images/gallery/alpine-lake.svg").status == 404)
         }
@@ -96,7 +76,7 @@ struct SiteAssetsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("body { background: pink; }".utf8).write(to: folder.appendingPathComponent("table-pages.css"))
         let script = try Self.bytes(ofPublicFile: "table-pages.js")
-        try await Self.withLibraryUserSite(TestPages.registry(), publicDirectory: folder.path) { server in
+        try await withSite(publicDirectory: folder.path) { server, _ in
             let connection = try await TestConnection(port: server.port)
             #expect(try await connection.request("GET", "/public/table-pages.css").text == "body { background: pink; }")
             #expect(try await connection.request("GET", "/public/table-pages.js").body == script)
