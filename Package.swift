@@ -47,9 +47,13 @@ let package = Package(
                 "TableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["EmbedPublicFiles"]
         ),
-        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
+        // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
+        .executableTarget(name: "PublicFilesEmbedder"),
+        .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
         .executableTarget(
             name: "tablepages",
             dependencies: [
@@ -63,7 +67,7 @@ let package = Package(
         ),
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),

@@ -1,3 +1,4 @@
+import MicroHTTP
 import TablePages
 import TableStore
 
@@ -6,7 +7,7 @@ import TableStore
 ///
 ///     let store = try ExamplePages.open(at: "tablepages.sqlite")
 ///     var pages = PageRegistry()
-///     try ExamplePages.register(store: store, publicDirectory: "Public", in: &pages)
+///     try ExamplePages.register(store: store, in: &pages)
 ///     store.startWatching()   // also pick up changes other processes make
 public enum ExamplePages {
     /// The database file `tablepages serve` uses when given no other.
@@ -18,20 +19,20 @@ public enum ExamplePages {
         try ExampleDatabase.open(at: path)
     }
 
-    /// Registers every example page over `store`, and connects the store's change signal to the
-    /// pages so that a change from any writer reaches every open page.
-    /// - Parameter publicDirectory: the folder served under `/public/`; the gallery makes its
-    ///   thumbnails from the pictures in its `images/gallery` folder.
-    public static func register(store: Store, publicDirectory: String = "Public", in registry: inout PageRegistry) throws {
+    /// The pictures the examples show, under `images/`, compiled in from `Public/images` at build
+    /// time (by the EmbedPublicFiles plugin).
+    public static let publicFiles = BuiltInFiles(base64Encoded: generatedPublicFiles)
+
+    /// Registers every example page over `store`, with the pictures they show, and connects the
+    /// store's change signal to the pages so that a change from any writer reaches every open page.
+    public static func register(store: Store, in registry: inout PageRegistry) throws {
         let changes = ChangeFeed()
         let galleryChanges = ChangeFeed()
         store.onChange {
             changes.notify()
             galleryChanges.notify()
         }
-        let thumbnails = ThumbnailService(
-            directory: publicDirectory + "/images/gallery", urlPrefix: "/public/images/gallery/", onReady: galleryChanges.notify
-        )
+        let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/", onReady: galleryChanges.notify)
         let catalog = ProductCatalog(store: store)
         registry.register(ProductsPage.definition(catalog: catalog, changes: changes))
         registry.register(try ProductDetailPage.definition(store: store, changes: changes))
@@ -42,8 +43,9 @@ public enum ExamplePages {
         register(in: &registry)
     }
 
-    /// Registers the pages that need no database: the in-memory checklist.
+    /// Registers the pages that need no database: the in-memory checklist; and the pictures.
     public static func register(in registry: inout PageRegistry) {
+        registry.register(publicFiles: publicFiles)
         registry.register(ChecklistPage.definition())
     }
 }

@@ -27,8 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Event threads (default: one per core).")
     var threads = ProcessInfoLite.activeProcessorCount
 
-    @Option(help: "Folder served under /public/.")
-    var publicDirectory = "Public"
+    @Option(help: ArgumentHelp(
+        "For development: a folder whose files are served under /public/ instead of the built-in ones of the same name (e.g. Public in the checkout).",
+        discussion: "Without it the built-in table-pages.js, table-pages.css, favicon.svg, openapi.json and example pictures are served. Each file is read once, then kept in memory.",
+        valueName: "folder"
+    ))
+    var publicDirectory: String?
 
     @Option(help: ArgumentHelp(
         "A SQLite database whose tables to serve as pages, instead of the examples.",
@@ -185,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
         var stores: [Store] = []
         if database == nil || examples {
             let store = try ExamplePages.open(at: examplesDatabase)
-            try ExamplePages.register(store: store, publicDirectory: publicDirectory, in: &pages)
+            try ExamplePages.register(store: store, in: &pages)
             stores.append(store)
             logger.notice("serving the example pages from \(examplesDatabase)")
         }

@@ -28,7 +28,7 @@ func withExampleSite<T>(file: ExampleDatabaseFile, _ body: (Server, Store) async
     store.startWatching(every: .milliseconds(50))
     defer { store.stopWatching() }
     var pages = PageRegistry()
-    try ExamplePages.register(store: store, publicDirectory: "Public", in: &pages)
+    try ExamplePages.register(store: store, in: &pages)
     return try await withSite(pages: pages) { server, _ in try await body(server, store) }
 }
 

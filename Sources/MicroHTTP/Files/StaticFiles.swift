@@ -5,7 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Serves the files of one folder, cached in memory, with `ETag`/`If-None-Match` revalidation.
+/// Serves the files of one folder, cached in memory, with `ETag`/`If-None-Match` revalidation: files
+/// compiled into the program, and files read from a folder on disk, which win over built-in ones
+/// at the same path.
 ///
 /// Paths that try to leave the folder (`..`, `.`, an encoded `/` or `\` inside a segment) are refused
 /// with 403, whether they arrived encoded or not.
@@ -33,16 +35,29 @@ public final class StaticFiles: Sendable {
         }
     }
 
-    /// The folder the files come from.
-    public let root: String
+    /// The folder the files come from, before the built-in ones; nil serves only the built-in ones.
+    public let root: String?
     /// The `Cache-Control` value sent with every file.
     public let cacheControl: String
     private let cache = Mutex<[String: CachedFile]>([:])
+    /// The built-in files, with their validators and responses made once, here.
+    private let builtIn: [String: CachedFile]
 
-    /// Serves files under `root`; `cacheControl` lets browsers reuse a file for a while, then revalidate.
-    public init(root: String, cacheControl: String = "public, max-age=300") {
+    /// Serves files under `root`, else from `builtIn`; `cacheControl` lets browsers reuse a file for
+    /// a while, then revalidate.
+    public init(root: String?, builtIn: BuiltInFiles = BuiltInFiles(), cacheControl: String = "public, max-age=300") {
         self.root = root
         self.cacheControl = cacheControl
+        var prepared: [String: CachedFile] = [:]
+        for (path, bytes) in builtIn.contents {
+            prepared[path] = CachedFile(bytes: bytes, etag: Self.etag(for: bytes), contentType: MediaType.forFile(named: path), cacheControl: cacheControl)
+        }
+        self.builtIn = prepared
+    }
+
+    /// Serves only the files compiled into the program.
+    public convenience init(builtIn: BuiltInFiles, cacheControl: String = "public, max-age=300") {
+        self.init(root: nil, builtIn: builtIn, cacheControl: cacheControl)
     }
 
     /// Answers a request whose route captured the file's relative path as the `path` parameter.
@@ -89,7 +104,13 @@ public final class StaticFiles: Sendable {
 
     func file(at relativePath: String) -> CachedFile? {
         if let cached = cache.withLock({ $0[relativePath] }) { return cached }
-        guard let bytes = Self.readFile(atPath: root + "/" + relativePath) else { return nil }
+        guard let root else { return builtIn[relativePath] }
+        guard let bytes = Self.readFile(atPath: root + "/" + relativePath) else {
+            // Remembered, so that a built-in file is not looked for on disk at every request.
+            guard let file = builtIn[relativePath] else { return nil }
+            cache.withLock { $0[relativePath] = file }
+            return file
+        }
         let file = CachedFile(bytes: bytes, etag: Self.etag(for: bytes), contentType: MediaType.forFile(named: relativePath), cacheControl: cacheControl)
         cache.withLock { $0[relativePath] = file }
         return file

@@ -1,10 +1,15 @@
-/// The pages the service offers, in index order.
+import MicroHTTP
+
+/// The pages the service offers, in index order, and the files they use besides the site's own.
 ///
 ///     var pages = PageRegistry()
 ///     pages.register(todoPage)
+///     pages.register(publicFiles: BuiltInFiles(["images/todo.svg": iconBytes]))
 public struct PageRegistry: Sendable {
     /// The pages, in the order they were registered.
     public private(set) var pages: [PageDefinition] = []
+    /// Files the pages use (pictures, say), served under `/public/` beside ``SiteAssets``.
+    public private(set) var publicFiles = BuiltInFiles()
 
     /// Creates an empty registry.
     public init() {}
@@ -13,6 +18,11 @@ public struct PageRegistry: Sendable {
     public mutating func register(_ page: PageDefinition) {
         pages.removeAll { $0.name == page.name }
         pages.append(page)
+    }
+
+    /// Adds files the pages use; a file at a path already here, or in ``SiteAssets``, is replaced.
+    public mutating func register(publicFiles files: BuiltInFiles) {
+        publicFiles.add(files)
     }
 
     /// The page named `name`, or nil.

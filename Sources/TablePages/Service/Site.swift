@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTP
 
@@ -6,19 +7,27 @@ import MicroHTTP
 ///
 ///     var pages = PageRegistry()
 ///     pages.register(todoPage)
-///     let site = Site(pages: pages, publicDirectory: "Public")
+///     let site = Site(pages: pages)
 ///     let server = Server(configuration: configuration, responder: site.router)
 public struct Site: Sendable {
     /// The routes, ready to hand to a ``MicroHTTP/Server``.
     public let router: Router
     let hosts: PageHosts
 
-    /// Builds the routes over `pages`.
-    public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
-        let files = StaticFiles(root: publicDirectory)
+    /// Builds the routes over `pages`. Under `/public/` it serves ``SiteAssets`` and the pages'
+    /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
+    /// whose files win over the built-in ones at the same path (read once, then kept in memory).
+    public init(pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
+        var builtIn = SiteAssets.files
+        builtIn.add(pages.publicFiles)
+        var isDirectory: ObjCBool = false
+        if let publicDirectory, !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            logger.warning("the public directory \(publicDirectory) does not exist; serving the built-in files only")
+        }
+        let files = StaticFiles(root: publicDirectory, builtIn: builtIn)
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
-        // The API description is a file in Public/, served at the conventional address.
+        // The API description is one of the public files, served at the conventional address.
         router.immediate(.get, "/openapi.json") { request in
             var file = request
             file.parameters["path"] = "openapi.json"

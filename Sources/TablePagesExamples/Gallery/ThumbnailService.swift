@@ -1,11 +1,11 @@
-import Foundation
+import MicroHTTP
 import Synchronization
 
 /// Makes the gallery's thumbnails in the background, each with the delay real image work has,
 /// and says when one is ready. Pages read finished thumbnails synchronously from their own
 /// isolation; the work itself never runs there.
 ///
-///     let thumbnails = ThumbnailService(directory: "Public/images/gallery", urlPrefix: "/public/images/gallery/") { feed.notify() }
+///     let thumbnails = ThumbnailService(pictures: ExamplePages.publicFiles, folder: "images/gallery/") { feed.notify() }
 ///     thumbnails.prepare(["alpine-lake.svg"])
 ///     thumbnails.thumbnail(for: "alpine-lake.svg") // nil, then a Thumbnail about a second later
 final class ThumbnailService: Sendable {
@@ -14,18 +14,19 @@ final class ThumbnailService: Sendable {
         var ready: [String: Thumbnail] = [:]
     }
 
-    private let directory: String
-    private let urlPrefix: String
+    private let pictures: BuiltInFiles
+    private let folder: String
     private let onReady: @Sendable () -> Void
     private let state = Mutex(State())
 
     /// - Parameters:
-    ///   - directory: where the pictures are read from.
-    ///   - urlPrefix: where the browser loads them from.
+    ///   - pictures: the public files the pictures are among (built in, so no disk is read).
+    ///   - folder: the pictures' folder in `pictures`, ending in `/`; the browser loads them from
+    ///     the same folder under `/public/`.
     ///   - onReady: called, on any thread, after each thumbnail is ready.
-    init(directory: String, urlPrefix: String, onReady: @escaping @Sendable () -> Void) {
-        self.directory = directory
-        self.urlPrefix = urlPrefix
+    init(pictures: BuiltInFiles, folder: String, onReady: @escaping @Sendable () -> Void) {
+        self.pictures = pictures
+        self.folder = folder
         self.onReady = onReady
     }
 
@@ -53,7 +54,7 @@ final class ThumbnailService: Sendable {
     }
 
     private func make(_ file: String) -> Thumbnail {
-        let svg = (try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? ""
-        return Thumbnail.fitting(svg: svg, url: urlPrefix + file)
+        let svg = pictures[folder + file].map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Thumbnail.fitting(svg: svg, url: "/public/" + folder + file)
     }
 }
