@@ -84,9 +84,13 @@ struct ShutdownRaceTests {
         // A kept-alive connection, idle when shutdown begins.
         let idle = try await TestConnection(port: server.port)
         #expect(try await idle.request("GET", "/hello").status == 200)
+        // The answered request has ended (libmicrohttpd ends it once the answer is written out).
+        #expect(await eventually { server.inFlightRequestCount == 0 })
         // A half-sent body keeps the grace period running.
         let partial = try await TestConnection(port: server.port)
         try await partial.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789".utf8))
+        // Shutdown waits for it only once the event thread has taken its head in.
+        #expect(await eventually { server.inFlightRequestCount == 1 })
 
         let stopping = Task { await server.shutdown() }
         try await Task.sleep(for: .milliseconds(200))

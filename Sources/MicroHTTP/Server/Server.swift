@@ -38,6 +38,9 @@ public final class Server: Sendable {
     /// The number of client connections open now.
     public var openConnectionCount: Int { core.deadlines.count }
 
+    /// The number of requests begun and not yet ended (a request counts from its complete head on).
+    public var inFlightRequestCount: Int { core.inFlightCount.load(ordering: .relaxed) }
+
     /// The number of event streams open now.
     public var openStreamCount: Int { core.streams.count }
 
