@@ -13,8 +13,9 @@ public struct Site: Sendable {
     public let router: Router
     let hosts: PageHosts
 
-    /// Builds the routes over `pages`.
-    public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
+    /// Builds the routes over `pages`; with `metrics`, counts what the pages do and serves
+    /// `GET /metrics` (see ``ServiceMetrics``).
+    public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil) {
         let files = StaticFiles(root: publicDirectory)
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
@@ -27,8 +28,11 @@ public struct Site: Sendable {
         router.immediate(.get, "/") { request in
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
-        let hosts = PageHosts(registry: pages, settings: settings, logger: logger)
+        let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         router.immediate(.get, "/healthz", StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout).respond)
+        if let metrics {
+            router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
+        }
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts
