@@ -173,13 +173,14 @@ enum TestPages {
 /// Starts the real server with the test pages on an ephemeral port.
 func withSite<T>(
     pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), logger: Logger? = nil,
-    _ body: (Server, Site) async throws -> T
+    metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger)
+    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger, metrics: metrics)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
+    configuration.observer = metrics?.serverObserver
     let server = Server(configuration: configuration, responder: site.router, logger: logger)
     try server.start()
     do {
