@@ -28,6 +28,13 @@ public final class Store: Sendable {
     // In nanoseconds; 0 when reads may run for as long as they take.
     private let queryTimeLimitNanoseconds = Atomic<Int64>(Store.defaultQueryTimeLimitNanoseconds)
     private static let defaultQueryTimeLimitNanoseconds: Int64 = 1_000_000_000
+    private let metricsBox = Mutex<StoreMetrics?>(nil)
+
+    /// Where reads and writes are counted and timed; nil (the default) for nowhere, at no cost.
+    public var metrics: StoreMetrics? {
+        get { metricsBox.withLock { $0 } }
+        set { metricsBox.withLock { $0 = newValue } }
+    }
 
     /// The longest one ``read(_:)`` may run before SQLite is interrupted and the read throws
     /// ``QueryTimeLimitExceeded``; nil for no limit. One second by default, as Datasette's
@@ -104,6 +111,11 @@ public final class Store: Sendable {
     /// delegates run on a database lane of their own), not from Swift's cooperative pool.
     /// - Throws: ``QueryTimeLimitExceeded`` when the read ran past the limit, or GRDB's errors.
     public func read<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
+        guard let metrics else { return try unmeasuredRead(value) }
+        return try metrics.measure(metrics.reads) { try unmeasuredRead(value) }
+    }
+
+    private func unmeasuredRead<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
         guard let limit = queryTimeLimit else { return try reader.read(value) }
         return try reader.read { db in try QueryDeadline.run(db, limit: limit, value) }
     }
@@ -112,7 +124,7 @@ public final class Store: Sendable {
     /// at once instead of at the next poll.
     public func write<T: Sendable>(_ updates: (Database) throws -> T) throws -> T {
         guard let writer else { throw OpenError(description: "the database '\(path)' is open read-only") }
-        let result = try writer.write(updates)
+        let result = try metrics.map { try $0.measure($0.writes) { try writer.write(updates) } } ?? writer.write(updates)
         watcher.checkNow()
         return result
     }

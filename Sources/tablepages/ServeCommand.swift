@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Logging
 import MicroHTTP
 import TablePages
@@ -104,6 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds request handling or a database thread may make no progress before /healthz answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
+    @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (--no-metrics: no /metrics, nothing counted).")
+    var metrics = true
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
@@ -168,7 +172,14 @@ struct ServeCommand: AsyncParsableCommand {
         settings.databaseConcurrency = databaseConcurrency
         settings.databaseQueueLimit = databaseQueueLimit
         settings.stallTimeout = .seconds(stallTimeout)
-        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger)
+        let serviceMetrics = metrics ? ServiceMetrics() : nil
+        if let serviceMetrics {
+            // Once per process; libraries that use swift-metrics land in the same registry.
+            MetricsSystem.bootstrap(serviceMetrics.factory)
+            configuration.observer = serviceMetrics.serverObserver
+            for store in stores { store.metrics = serviceMetrics.store }
+        }
+        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger, metrics: serviceMetrics)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()

@@ -22,7 +22,9 @@ WORKERS = 8
 # allocator's slack. Measured: 160-230 MB; main grew to 810-820 MB on the 2,000 limits.
 RSS_BOUND_MB = 300
 # No bound per page, so that the process's own bound in bytes is the one that has to hold.
-SERVER_OPTIONS = ("--max-variants-per-page", "100000", "--live-variants-size", str(64 << 20))
+# The query time limit is raised out of the way: this suite measures memory, and on a loaded machine a
+# debug build's window read can pass the default second (test_hostile_queries.py covers the limit).
+SERVER_OPTIONS = ("--max-variants-per-page", "100000", "--live-variants-size", str(64 << 20), "--query-time-limit", "30000")
 
 
 def make_database(path):
@@ -102,7 +104,7 @@ def big_server(tmp_path_factory):
 def check(process, statuses, label):
     assert process.poll() is None, f"the server died during {label}"
     server_errors = [status for status in statuses if status >= 500]
-    assert not server_errors, f"{len(server_errors)} answers of 5xx during {label}"
+    assert not server_errors, f"{len(server_errors)} answers of 5xx ({sorted(set(server_errors))}) during {label}"
     assert all(status == 200 for status in statuses), f"unexpected statuses during {label}: {set(statuses)}"
     rss = resident_mb(process.pid)
     print(f"{label}: {len(statuses)} requests, server resident memory {rss:.0f} MB, server CPU {cpu_seconds(process.pid):.0f} s so far")

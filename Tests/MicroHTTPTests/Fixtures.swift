@@ -100,3 +100,28 @@ func loopbackSocketPair() throws -> (server: Int32, client: Int32) {
     }
     return (server, client)
 }
+
+/// A ``ServerObserver`` that keeps what it was told.
+final class RecordingObserver: ServerObserver {
+    struct Answer: Equatable {
+        let method: HTTPMethod
+        let route: String?
+        let status: Int
+        let duration: Duration
+    }
+
+    private let recorded = Mutex<[Answer]>([])
+    private let opened = Atomic<Int>(0)
+    private let closed = Atomic<Int>(0)
+
+    var answers: [Answer] { recorded.withLock { $0 } }
+    var openedCount: Int { opened.load(ordering: .relaxed) }
+    var closedCount: Int { closed.load(ordering: .relaxed) }
+
+    func requestAnswered(method: HTTPMethod, route: String?, status: Int, duration: Duration) {
+        recorded.withLock { $0.append(Answer(method: method, route: route, status: status, duration: duration)) }
+    }
+
+    func eventStreamOpened() { opened.add(1, ordering: .relaxed) }
+    func eventStreamClosed() { closed.add(1, ordering: .relaxed) }
+}

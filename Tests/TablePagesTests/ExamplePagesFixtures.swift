@@ -23,13 +23,14 @@ struct ExampleDatabaseFile {
 
 /// Starts the real server with the example pages over the examples database at `file` (opened,
 /// migrated and seeded as `tablepages serve` does), watching the file for other writers.
-func withExampleSite<T>(file: ExampleDatabaseFile, _ body: (Server, Store) async throws -> T) async throws -> T {
+func withExampleSite<T>(file: ExampleDatabaseFile, metrics: ServiceMetrics? = nil, _ body: (Server, Store) async throws -> T) async throws -> T {
     let store = try ExamplePages.open(at: file.path)
+    store.metrics = metrics?.store
     store.startWatching(every: .milliseconds(50))
     defer { store.stopWatching() }
     var pages = PageRegistry()
     try ExamplePages.register(store: store, in: &pages)
-    return try await withSite(pages: pages) { server, _ in try await body(server, store) }
+    return try await withSite(pages: pages, metrics: metrics) { server, _ in try await body(server, store) }
 }
 
 /// Runs `body` with a fresh database file, then removes it.

@@ -174,13 +174,14 @@ enum TestPages {
 /// built-in ones, as a library user's are, unless `publicDirectory` overrides them.
 func withSite<T>(
     pages: PageRegistry = TestPages.registry(), publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(), logger: Logger? = nil,
-    _ body: (Server, Site) async throws -> T
+    metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger)
+    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger, metrics: metrics)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
+    configuration.observer = metrics?.serverObserver
     let server = Server(configuration: configuration, responder: site.router, logger: logger)
     try server.start()
     do {

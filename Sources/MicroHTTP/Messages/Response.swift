@@ -21,6 +21,10 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: Body
+    /// The pattern of the route that produced this response, e.g. `/pages/:page`: set by ``Router``
+    /// for a server's ``ServerObserver``, which may label metrics with it (never with the raw path,
+    /// whose values are unbounded). Nil when no route answered.
+    public var route: String?
 
     /// Creates a response from bytes.
     public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {

@@ -11,18 +11,19 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
 
     let components: [Component]
 
+    /// The pattern as written, normalised. Kept rather than computed: every response a route
+    /// answers carries it (``Response/route``).
+    public let description: String
+
     /// Parses a pattern; segments are split on `/` and empty segments ignored.
     public init(_ pattern: String) {
-        components = pattern.split(separator: "/").map { segment in
+        let components: [Component] = pattern.split(separator: "/").map { segment in
             if segment.hasPrefix(":") { return .parameter(String(segment.dropFirst())) }
             if segment.hasPrefix("*") { return .remainder(String(segment.dropFirst())) }
             return .literal(String(segment))
         }
-    }
-
-    /// The pattern as written, normalised.
-    public var description: String {
-        "/" + components.map { component in
+        self.components = components
+        description = "/" + components.map { component in
             switch component {
             case .literal(let text): text
             case .parameter(let name): ":" + name

@@ -28,9 +28,10 @@ public struct Router: HTTPResponder {
         let handler: Handler
     }
 
-    /// What a request matched.
+    /// What a request matched: a route (its handler, the request with its parameters, and the
+    /// pattern, which the route's responses carry as ``Response/route``), or a response at once.
     enum Resolution {
-        case route(Handler, Request)
+        case route(Handler, Request, pattern: String)
         case response(Response)
     }
 
@@ -67,11 +68,11 @@ public struct Router: HTTPResponder {
         switch resolve(request) {
         case .response(let response):
             return response
-        case .route(.immediate(let handler), let request):
-            return handler(request)
-        case .route(.eitherWay(let immediate, _), let request):
-            return immediate(request)
-        case .route(.asynchronous, _):
+        case .route(.immediate(let handler), let request, let pattern):
+            return Self.labelled(handler(request), pattern)
+        case .route(.eitherWay(let immediate, _), let request, let pattern):
+            return immediate(request).map { Self.labelled($0, pattern) }
+        case .route(.asynchronous, _, _):
             return nil
         }
     }
@@ -81,20 +82,27 @@ public struct Router: HTTPResponder {
         switch resolve(request) {
         case .response(let response):
             return response
-        case .route(.immediate(let handler), let request):
-            return handler(request)
-        case .route(.asynchronous(let handler), let request), .route(.eitherWay(_, let handler), let request):
+        case .route(.immediate(let handler), let request, let pattern):
+            return Self.labelled(handler(request), pattern)
+        case .route(.asynchronous(let handler), let request, let pattern), .route(.eitherWay(_, let handler), let request, let pattern):
             do {
-                return try await handler(request)
+                return Self.labelled(try await handler(request), pattern)
             } catch let error as HTTPError {
                 var response = Response.error(error.status, error.message, for: request)
                 for (name, value) in error.headers { response.headers[name] = value }
-                return response
+                return Self.labelled(response, pattern)
             } catch {
                 // Not the client's fault and not for the client's eyes: the server logs the status.
-                return Response.error(500, "The server could not answer this request.", for: request)
+                return Self.labelled(Response.error(500, "The server could not answer this request.", for: request), pattern)
             }
         }
+    }
+
+    /// `response`, marked as answered by the route with `pattern`.
+    private static func labelled(_ response: Response, _ pattern: String) -> Response {
+        var response = response
+        response.route = pattern
+        return response
     }
 
     func resolve(_ request: Request) -> Resolution {
@@ -105,8 +113,8 @@ public struct Router: HTTPResponder {
             // `/.json` is the root as JSON.
             let stem = String(last.dropLast(5))
             let stripped = Array(request.pathSegments.dropLast()) + (stem.isEmpty ? [] : [stem])
-            if case .route(let handler, let matched) = resolve(request, segments: stripped, includingRemainders: false) {
-                return .route(handler, matched)
+            if case .route(let handler, let matched, let pattern) = resolve(request, segments: stripped, includingRemainders: false) {
+                return .route(handler, matched, pattern: pattern)
             }
         }
         return resolve(request, segments: request.pathSegments, includingRemainders: true)
@@ -121,7 +129,7 @@ public struct Router: HTTPResponder {
             if route.method == lookupMethod {
                 var request = request
                 request.parameters = parameters
-                return .route(route.handler, request)
+                return .route(route.handler, request, pattern: route.pattern.description)
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }

@@ -20,7 +20,7 @@ func handleAccess(
 
     let watch = connectionWatch(of: connection)
     guard let stored = requestState.pointee else {
-        let context = RequestContext(startedAt: core.requestLog.isEnabled ? .now : nil)
+        let context = RequestContext(startedAt: core.timesRequests ? .now : nil)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
         watch?.headReceived(at: .now)
@@ -68,6 +68,7 @@ func handleAccess(
             watch?.requestReceived()
             ImmediateRefusal.send(refusal, on: tp_connection_fd(connection))
             core.requestLog.record(method: HTTPMethod(cString: method), path: String(cString: url), status: refusal.status, startedAt: context.startedAt, request: nil)
+            core.observe(method: HTTPMethod(cString: method), response: refusal, context: context)
             return .NO
         }
         return .YES

@@ -22,8 +22,8 @@ final class RequestContext: Sendable {
         var isStream = false
     }
 
-    /// When the request arrived, for the request log; nil when the log is off, which spares a clock
-    /// read per request.
+    /// When the request arrived, for the request log and the server's observer; nil when neither is
+    /// on, which spares a clock read per request.
     let startedAt: ContinuousClock.Instant?
     let state = Mutex(State())
 

@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long shutdown waits for in-flight requests before it answers them `503`.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Told of every request answered and every event stream opened and closed, e.g. to count them
+    /// for metrics; nil (the default) costs nothing per request.
+    public var observer: (any ServerObserver)?
 
     /// Creates the default configuration.
     public init() {}

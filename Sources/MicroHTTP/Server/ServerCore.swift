@@ -17,6 +17,9 @@ final class ServerCore: Sendable {
     let isShuttingDown = Atomic<Bool>(false)
     private let waiting = Mutex<[ObjectIdentifier: (RequestContext, ConnectionHandle)]>([:])
 
+    /// Whether requests are timed (``RequestContext/startedAt``): for the request log or the observer.
+    let timesRequests: Bool
+
     /// The per-connection memory limit in force (the configured one, at least 8 KiB).
     let connectionMemoryLimit: Int
 
@@ -26,6 +29,7 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.logger = logger
         self.requestLog = RequestLog(logger: logger)
+        self.timesRequests = requestLog.isEnabled || configuration.observer != nil
         self.deadlines = ReceiveDeadlines(timeout: configuration.requestTimeout)
     }
 
@@ -72,6 +76,7 @@ final class ServerCore: Sendable {
                 // Shared, not built: libmicrohttpd takes its own reference while it sends it.
                 let queued = MHD_queue_response(connection, UInt32(response.status), handle.pointer) == .YES
                 requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
+                observe(method: method, response: response, context: context)
                 return queued
             }
             // Header fields changed after it was prepared: built per request like `.bytes`.
@@ -81,12 +86,21 @@ final class ServerCore: Sendable {
             guard streams.add(stream, client: client, limit: configuration.maxStreamsPerClient) else {
                 // Ends the stream at once, so its owner lets go of it too.
                 stream.detach()
-                let refusal = Response.error(429, "This client already has \(configuration.maxStreamsPerClient) live streams open, the most this server allows; close one first.", json: request?.prefersJSON ?? false)
+                var refusal = Response.error(429, "This client already has \(configuration.maxStreamsPerClient) live streams open, the most this server allows; close one first.", json: request?.prefersJSON ?? false)
+                refusal.route = response.route
                 return queue(refusal, on: connection, for: request, context: context, method: method, path: path)
             }
             stream.attach(to: ConnectionHandle(pointer: connection))
             context.state.withLock { $0.isStream = true }
-            stream.onTermination { [streams] in streams.remove(stream) }
+            if let observer = configuration.observer {
+                observer.eventStreamOpened()
+                stream.onTermination { [streams] in
+                    streams.remove(stream)
+                    observer.eventStreamClosed()
+                }
+            } else {
+                stream.onTermination { [streams] in streams.remove(stream) }
+            }
             // A stream opened after shutdown began sends what it has and ends, never sleeps.
             if isShuttingDown.load(ordering: .acquiring) { stream.finish() }
             // The stream is retained by the response and released in its free callback.
@@ -103,7 +117,14 @@ final class ServerCore: Sendable {
         }
         let queued = MHD_queue_response(connection, UInt32(response.status), mhdResponse) == .YES
         requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
+        observe(method: method, response: response, context: context)
         return queued
+    }
+
+    /// Tells the observer, if there is one, that `response` was queued.
+    func observe(method: HTTPMethod, response: Response, context: RequestContext) {
+        guard let observer = configuration.observer, let startedAt = context.startedAt else { return }
+        observer.requestAnswered(method: method, route: response.route, status: response.status, duration: .now - startedAt)
     }
 
     private static func makeResponse(copying bytes: [UInt8]) -> OpaquePointer? {

@@ -20,9 +20,11 @@ final class LiveChannel: Sendable {
     /// Bytes a subscriber may have unread before it is sent `reset` and dropped.
     let subscriberBufferLimit: Int
     private let state: Mutex<State>
+    private let metrics: LiveMetrics?
 
-    init(latestID: Int, logCapacity: Int, logByteLimit: Int = .max, subscriberBufferLimit: Int) {
+    init(latestID: Int, logCapacity: Int, logByteLimit: Int = .max, subscriberBufferLimit: Int, metrics: LiveMetrics? = nil) {
         self.subscriberBufferLimit = subscriberBufferLimit
+        self.metrics = metrics
         state = Mutex(State(log: PatchLog(capacity: logCapacity, byteLimit: logByteLimit, latestID: latestID)))
     }
 
@@ -40,13 +42,20 @@ final class LiveChannel: Sendable {
             if let lastSeenID {
                 switch state.log.replay(after: lastSeenID) {
                 case .upToDate:
-                    break
+                    metrics?.replayed(bytes: 0)
                 case .entries(let missed) where stream.bufferedByteCount
                     + missed.reduce(0, { $0 + $1.bytes(for: format).count }) <= subscriberBufferLimit:
-                    for entry in missed { stream.write(entry.bytes(for: format)) }
+                    var bytes = 0
+                    for entry in missed {
+                        let patch = entry.bytes(for: format)
+                        stream.write(patch)
+                        bytes += patch.count
+                    }
+                    metrics?.replayed(bytes: bytes)
                 case .entries, .reset:
                     stream.write(Self.resetEvent(latestID: state.log.latestID))
                     stream.finish()
+                    metrics?.resets.increment()
                     return false
                 }
             }
@@ -62,20 +71,24 @@ final class LiveChannel: Sendable {
     /// Records a patch and writes it to every subscriber; a subscriber too far behind is sent `reset`
     /// and dropped instead, so a slow reader never makes memory grow without bound.
     func publish(_ entry: PatchLog.Entry) {
-        let dropped = state.withLock { state -> [EventStream] in
+        let (dropped, sent) = state.withLock { state -> ([EventStream], Int) in
             state.log.append(entry)
             var dropped: [EventStream] = []
+            var sent = 0
             for (key, subscriber) in state.subscribers {
                 let bytes = entry.bytes(for: subscriber.format)
                 if subscriber.stream.bufferedByteCount + bytes.count > subscriberBufferLimit {
                     dropped.append(subscriber.stream)
                     state.subscribers[key] = nil
-                } else if !subscriber.stream.write(bytes) {
+                } else if subscriber.stream.write(bytes) {
+                    sent += bytes.count
+                } else {
                     state.subscribers[key] = nil
                 }
             }
-            return dropped
+            return (dropped, sent)
         }
+        metrics?.published(bytesSent: sent, dropped: dropped.count)
         let reset = Self.resetEvent(latestID: entry.id)
         for stream in dropped {
             // Past its limit, but the reset is tiny and tells the client to refetch and reconnect.

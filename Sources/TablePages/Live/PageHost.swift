@@ -32,7 +32,7 @@ public actor PageHost {
     private nonisolated let changesToken: UInt64?
 
     /// Builds the variant's table; call it on `lane`, since the page's factory may read a database.
-    init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger) throws {
+    init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) throws {
         self.variant = variant
         self.lane = lane
         self.logger = logger
@@ -54,7 +54,7 @@ public actor PageHost {
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
         self.channel = LiveChannel(
             latestID: table.version, logCapacity: settings.patchLogCapacity, logByteLimit: settings.patchLogByteLimit,
-            subscriberBufferLimit: settings.subscriberBufferLimit
+            subscriberBufferLimit: settings.subscriberBufferLimit, metrics: metrics
         )
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes

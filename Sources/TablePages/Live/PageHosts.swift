@@ -18,6 +18,8 @@ final class PageHosts: Sendable {
     private let state = Mutex(State())
 
     let logger: Logger
+    /// Where the live machinery is counted; nil when nothing is.
+    let metrics: LiveMetrics?
 
     private struct Entry {
         let host: PageHost
@@ -38,10 +40,11 @@ final class PageHosts: Sendable {
         }
     }
 
-    init(registry: PageRegistry, settings: LiveSettings, logger: Logger) {
+    init(registry: PageRegistry, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) {
         self.registry = registry
         self.settings = settings
         self.logger = logger
+        self.metrics = metrics
         renderCache = RenderCache(byteLimit: settings.renderCacheByteLimit)
         lanes = DatabaseLanes(count: settings.databaseConcurrency, queueLimit: settings.databaseQueueLimit)
     }
@@ -78,11 +81,11 @@ final class PageHosts: Sendable {
     /// Makes the host of `variant` on `lane` (its factory may be slow: it may read a database) and
     /// keeps it.
     private func build(_ variant: PageVariant, definition: PageDefinition, on lane: DatabaseLane) async throws -> PageHost {
-        let (settings, logger) = (settings, logger)
+        let (settings, logger, metrics) = (settings, logger, metrics)
         let made: Result<PageHost, any Error>
         do {
             made = .success(try await lane.run {
-                try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger)
+                try PageHost(definition: definition, variant: variant, lane: lane, settings: settings, logger: logger, metrics: metrics)
             })
         } catch {
             made = .failure(error)

@@ -46,13 +46,16 @@ struct PageEndpoints: Sendable {
         let query = request.query
         guard let definition = registry.page(named: request.parameters["page"] ?? ""),
               case .success(let variant) = definition.variant(for: query),
-              let host = hosts.existingHost(for: variant),
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
-        guard let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit), stamp: host.renderStamp) else {
+        guard let host = hosts.existingHost(for: variant),
+              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit), stamp: host.renderStamp) else {
+            // A page about to be rendered (a request the async path will refuse is no miss).
+            hosts.metrics?.renderCacheMisses.increment()
             return nil
         }
+        hosts.metrics?.renderCacheHits.increment()
         return json ? .json(body) : PageDocument.document(body)
     }
 

@@ -17,7 +17,8 @@ public struct Site: Sendable {
     /// Builds the routes over `pages`. Under `/public/` it serves ``SiteAssets`` and the pages'
     /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
     /// whose files win over the built-in ones at the same path (read once, then kept in memory).
-    public init(pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
+    /// With `metrics`, it counts what the pages do and serves `GET /metrics` (see ``ServiceMetrics``).
+    public init(pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
         var isDirectory: ObjCBool = false
@@ -36,8 +37,11 @@ public struct Site: Sendable {
         router.immediate(.get, "/") { request in
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
-        let hosts = PageHosts(registry: pages, settings: settings, logger: logger)
+        let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         router.immediate(.get, "/healthz", StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout).respond)
+        if let metrics {
+            router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
+        }
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts

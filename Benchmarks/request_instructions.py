@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Instructions and CPU time one `tablepages serve` spends per request, counted by `perf stat` on the
+server process while one keep-alive client sends exactly N requests for PATH, one at a time.
+
+Counts, unlike wrk's req/s, hardly move with the machine's load, so a small cost (such as
+--metrics against --no-metrics) shows up in a single run. Needs perf (Debian's linux-perf) with
+access to the hardware counters (`perf stat -e instructions true` says whether).
+
+    Benchmarks/request_instructions.py .build/release/tablepages /public/table-pages.css 20000 --metrics
+    Benchmarks/request_instructions.py .build/release/tablepages /public/table-pages.css 20000 --no-metrics
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def main():
+    binary, path, count, *flags = sys.argv[1:]
+    count = int(count)
+    folder = tempfile.mkdtemp()
+    log_path = os.path.join(folder, "server.log")
+    server = subprocess.Popen(
+        [binary, "serve", "--port", "0", "--threads", "2", "--log-level", "notice", *flags,
+         "--examples-database", os.path.join(folder, "tablepages.sqlite"), "--public-directory", os.path.join(ROOT, "Public")],
+        stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
+    )
+    try:
+        port = None
+        for _ in range(300):
+            found = re.search(r"listening on http://\S*:(\d+)", open(log_path).read())
+            if found:
+                port = int(found.group(1))
+                break
+            time.sleep(0.05)
+        if port is None:
+            sys.exit("the server did not start: " + open(log_path).read())
+        connection = socket.create_connection(("127.0.0.1", port))
+        request = f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+        buffer = b""
+
+        def send(requests):
+            nonlocal buffer
+            for _ in range(requests):
+                connection.sendall(request)
+                while True:
+                    end = buffer.find(b"\r\n\r\n")
+                    if end >= 0:
+                        length = int(re.search(rb"content-length: (\d+)", buffer[:end], re.I).group(1))
+                        if len(buffer) >= end + 4 + length:
+                            if not buffer.startswith(b"HTTP/1.1 200"):
+                                sys.exit(f"{path} answered {buffer[:40]!r}")
+                            buffer = buffer[end + 4 + length:]
+                            break
+                    buffer += connection.recv(65536)
+
+        send(2000)  # warm: caches filled, series made
+        perf = subprocess.Popen(["perf", "stat", "-x,", "-e", "instructions,task-clock", "-p", str(server.pid)],
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)
+        send(count)
+        time.sleep(0.3)
+        perf.send_signal(signal.SIGINT)
+        figures = {}
+        for line in perf.communicate()[1].splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and re.fullmatch(r"[\d.]+", fields[0]):
+                figures[fields[2]] = float(fields[0])
+        if "instructions" not in figures:
+            sys.exit("perf counted no instructions (no access to hardware counters?)")
+        print(f"{' '.join(flags) or '(defaults)'} {path}: {figures['instructions'] / count:.0f} instructions/request, "
+              f"{figures['task-clock'] / count * 1000:.1f} µs CPU/request")
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
