@@ -13,7 +13,7 @@ TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis
 
-.PHONY: run test build deps test-deps bench clean
+.PHONY: run test container-test build deps test-deps bench clean
 
 run: deps
 	$(SWIFT) build -c release --product tablepages
@@ -28,6 +28,10 @@ test: test-deps
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/EndToEnd
+
+# Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh).
+container-test:
+	docker/container-test.sh
 
 deps:
 	@.ci/install-packages $(APT_PACKAGES)
