@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 
 # The toolchain and the package mirror are found as the calling user, before any sudo.
 if [ -z "${TOOLCHAIN:-}" ]; then
+  command -v swift > /dev/null || { echo "container-test: swift is not on PATH (or set TOOLCHAIN)" >&2; exit 1; }
   swift_driver=$(readlink -f "$(command -v swift)")
   TOOLCHAIN=$(dirname "$(dirname "$(dirname "$swift_driver")")")
 fi
@@ -80,7 +81,7 @@ EOF
   find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
   rm -rf "$rootfs"/usr/share/{man,info,locale,lintian}/* "$rootfs"/var/lib/apt/lists/* \
     "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/log/*.log
-  tar -C "$rootfs" -c . | podman import --change 'CMD ["bash"]' - "$BASE_IMAGE" > /dev/null
+  tar -C "$rootfs" -c . | podman import -q --change 'CMD ["bash"]' - "$BASE_IMAGE" > /dev/null
   rm -rf "$rootfs"
   trap - EXIT
   say "$BASE_IMAGE made in $(seconds_since "$t") s"
@@ -90,7 +91,8 @@ if ! podman image exists "$BUILDER_IMAGE"; then
   t=$(date +%s)
   podman build -q --network host --build-arg BASE_IMAGE="$BASE_IMAGE" \
     --build-arg TOOLCHAIN="$TOOLCHAIN" --build-arg GIT_MIRROR="$GIT_MIRROR" \
-    -f docker/swift-builder.Dockerfile -t "$BUILDER_IMAGE" docker > /dev/null
+    -f docker/swift-builder.Dockerfile -t "$BUILDER_IMAGE" docker > /var/tmp/tablepages-builder.log 2>&1 \
+    || { tail -20 /var/tmp/tablepages-builder.log; fail "building $BUILDER_IMAGE"; }
   say "$BUILDER_IMAGE made in $(seconds_since "$t") s"
 fi
 
