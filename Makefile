@@ -13,7 +13,7 @@ TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis
 
-.PHONY: run test build deps test-deps bench clean
+.PHONY: run test container-test build deps test-deps bench clean
 
 run: deps
 	$(SWIFT) build -c release --product tablepages
@@ -30,6 +30,10 @@ test: test-deps
 	@# tests, and CPU-heavy property tests running beside them starve it on a 2-core machine.
 	$(SWIFT) test --skip-build --no-parallel
 	$(PYTHON) -m pytest -q Tests/EndToEnd
+
+# Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh).
+container-test:
+	docker/container-test.sh
 
 deps:
 	@.ci/install-packages $(APT_PACKAGES)
