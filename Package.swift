@@ -62,7 +62,7 @@ let package = Package(
             ]
         ),
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),

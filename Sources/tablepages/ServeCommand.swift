@@ -49,6 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).")
+    var logFormat: LogFormat = .text
+
+    @Option(help: "Bytes of access log lines waiting to be written (written at least every second); lines past it are dropped and counted, never waited for.")
+    var accessLogBufferSize = ServerConfiguration().accessLogBufferSize
+
     @Option(help: "Most connections open at once.")
     var connectionLimit = 10_000
 
@@ -97,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Jobs that may wait for one database thread; requests beyond get 503 with Retry-After.")
     var databaseQueueLimit = LiveSettings().databaseQueueLimit
 
-    @Option(help: "Seconds request handling or a database thread may make no progress before /healthz answers 503.")
+    @Option(help: "Seconds request handling or a database thread may make no progress before /healthz (request handling) or /readyz (either) answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
     func validate() throws {
@@ -112,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard connectionMemoryLimit >= 8192 else { throw ValidationError("--connection-memory-limit must be at least 8192.") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
+        guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
@@ -129,11 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
+        let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            LineLogHandler(label: label, format: format, output: .standardError, logLevel: level)
         }
         let logger = Logger(label: "tablepages")
         var configuration = ServerConfiguration(host: host, port: port)
@@ -146,6 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodySize = maxBodySize
         configuration.connectionMemoryLimit = connectionMemoryLimit
         configuration.heartbeatInterval = .seconds(heartbeatInterval)
+        configuration.accessLogFormat = logFormat
+        configuration.accessLogBufferSize = accessLogBufferSize
 
         let pages: PageRegistry
         let stores: [Store]
@@ -164,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.databaseConcurrency = databaseConcurrency
         settings.databaseQueueLimit = databaseQueueLimit
         settings.stallTimeout = .seconds(stallTimeout)
-        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger)
+        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, stores: stores, logger: logger)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()
@@ -174,6 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
+        site.beginShutdown()
         await server.shutdown()
         for store in stores { store.stopWatching() }
     }
@@ -205,3 +213,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}

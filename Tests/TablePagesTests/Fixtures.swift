@@ -6,6 +6,7 @@ import Synchronization
 import Glibc
 #endif
 import TableKit
+import TableStore
 import Testing
 @testable import TablePages
 
@@ -172,12 +173,12 @@ enum TestPages {
 
 /// Starts the real server with the test pages on an ephemeral port.
 func withSite<T>(
-    pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), logger: Logger? = nil,
+    pages: PageRegistry = TestPages.registry(), settings: LiveSettings = LiveSettings(), stores: [Store] = [], logger: Logger? = nil,
     _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, logger: logger)
+    let site = Site(pages: pages, publicDirectory: "Public", settings: settings, stores: stores, logger: logger)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     let server = Server(configuration: configuration, responder: site.router, logger: logger)

@@ -41,6 +41,15 @@ public final class Server: Sendable {
     /// The number of event streams open now.
     public var openStreamCount: Int { core.streams.count }
 
+    /// Access log lines dropped because the log's buffer was full
+    /// (``ServerConfiguration/accessLogBufferSize``), since the server was created.
+    public var droppedAccessLogLines: Int { core.requestLog.droppedCount }
+
+    /// Writes every access log line recorded so far; returns once they are written.
+    public func flushAccessLog() async {
+        await core.requestLog.flushNow()
+    }
+
     /// Binds and starts serving on libmicrohttpd's threads; returns once the socket is listening.
     public func start() throws {
         let configuration = core.configuration
@@ -73,6 +82,7 @@ public final class Server: Sendable {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
         }
         let port = Int(tp_daemon_port(daemon))
+        core.requestLog.start()
         let heartbeat = Task { [core] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: core.configuration.heartbeatInterval)
@@ -122,6 +132,8 @@ public final class Server: Sendable {
         core.streams.finishAll()
         try? await Task.sleep(for: .milliseconds(100))
         MHD_stop_daemon(state.daemon.pointer)
+        // Every request is answered now: the log's last lines go out before shutdown returns.
+        await core.requestLog.stop()
         core.logger.notice("stopped")
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import TableStore
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
 /// public assets and the health check, as one router.
@@ -12,9 +13,13 @@ public struct Site: Sendable {
     /// The routes, ready to hand to a ``MicroHTTP/Server``.
     public let router: Router
     let hosts: PageHosts
+    private let readiness: ReadinessCheck
 
-    /// Builds the routes over `pages`.
-    public init(pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages")) {
+    /// Builds the routes over `pages`; `/readyz` checks that `stores` answer.
+    public init(
+        pages: PageRegistry, publicDirectory: String, settings: LiveSettings = LiveSettings(),
+        stores: [Store] = [], logger: Logger = Logger(label: "TablePages")
+    ) {
         let files = StaticFiles(root: publicDirectory)
         var router = Router()
         router.immediate(.get, "/public/*path", files.respond)
@@ -28,9 +33,21 @@ public struct Site: Sendable {
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger)
-        router.immediate(.get, "/healthz", StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout).respond)
+        let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
+        router.immediate(.get, "/healthz", watchdog.respond)
+        let readiness = ReadinessCheck(
+            watchdog: watchdog, stores: StoreProbe(stores: stores, lanes: hosts.lanes), timeout: settings.readinessTimeout
+        )
+        router.on(.get, "/readyz", use: readiness.respond)
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts
+        self.readiness = readiness
+    }
+
+    /// Makes `/readyz` answer 503 from now on; call it when shutdown begins, before
+    /// ``MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
+    public func beginShutdown() {
+        readiness.beginShutdown()
     }
 }
