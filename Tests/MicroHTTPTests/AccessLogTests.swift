@@ -22,7 +22,8 @@ struct AccessLogTests {
 
     static func line(_ entry: RequestLog.Entry, _ format: LogFormat) -> String {
         var line = LogLine(format: format)
-        RequestLog.append(entry, time: time, label: "tablepages", to: &line)
+        guard case .text(let peer)? = entry.peer else { preconditionFailure("test entries carry their peer as text") }
+        RequestLog.append(entry, peer: peer, time: time, label: "tablepages", to: &line)
         return String(decoding: line.bytes, as: UTF8.self)
     }
 

@@ -39,6 +39,10 @@ final class RequestLog: Sendable {
         var line: LogLine
         /// The entries array handed back after each flush, so its memory is reused.
         var spare: [Entry] = []
+        /// The last peer formatted: consecutive requests mostly come from the same few clients
+        /// (keep-alive), and formatting an address is a system call and an allocation.
+        var lastPeer: PeerAddress?
+        var lastPeerText: String?
     }
 
     let logger: Logger
@@ -148,8 +152,20 @@ final class RequestLog: Sendable {
             let wallNow = LogTime.now
             let monotonicNow = ContinuousClock.now
             writer.line.removeAll()
+            let label = logger.label
             for entry in entries {
-                Self.append(entry, time: wallNow.earlier(by: monotonicNow - entry.finishedAt), label: logger.label, to: &writer.line)
+                let peer: String?
+                switch entry.peer {
+                case .socket(let address)?:
+                    if address != writer.lastPeer {
+                        writer.lastPeer = address
+                        writer.lastPeerText = address.text
+                    }
+                    peer = writer.lastPeerText
+                case .text(let text)?: peer = text
+                case nil: peer = nil
+                }
+                Self.append(entry, peer: peer, time: wallNow.earlier(by: monotonicNow - entry.finishedAt), label: label, to: &writer.line)
             }
             if dropped > 0 {
                 droppedTotal.add(dropped, ordering: .relaxed)
@@ -171,7 +187,7 @@ final class RequestLog: Sendable {
     }
 
     /// Appends `entry`'s line: `GET /path 200 0.42ms peer=… actor=…`, or the same fields in JSON.
-    static func append(_ entry: Entry, time: LogTime, label: String, to line: inout LogLine) {
+    static func append(_ entry: Entry, peer: String?, time: LogTime, label: String, to line: inout LogLine) {
         let elapsed = entry.finishedAt - entry.startedAt
         let microseconds = Int(elapsed.components.seconds) * 1_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000)
         line.begin(time: time, level: .info, label: label)
@@ -192,15 +208,8 @@ final class RequestLog: Sendable {
             line.field("status", entry.status)
             line.field("duration_ms", microseconds: microseconds)
         }
-        if let peer = entry.peer.flatMap(Self.text(of:)) { line.field("peer", peer) }
+        if let peer { line.field("peer", peer) }
         if let actor = entry.actor { line.field("actor", actor) }
         line.end()
-    }
-
-    private static func text(of remote: Request.Remote) -> String? {
-        switch remote {
-        case .text(let text): text
-        case .socket(let address): address.text
-        }
     }
 }
