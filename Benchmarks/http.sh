@@ -2,7 +2,7 @@
 # HTTP throughput of our MicroHTTP server against a Hummingbird 2 peer serving the same bytes.
 # Two of our servers run: one with the default logging (an access log line per request, at info,
 # written to a file) and one at --log-level warning (no request lines), so the cost of the access
-# log shows in the same run.
+# log shows in the same run. The three take turns in an order that rotates each round.
 #
 # Both servers and wrk share this machine's cores, so absolute req/s mean little; what counts
 # is the ratio within one run. Rounds alternate between the servers so that drift in machine
@@ -133,9 +133,14 @@ info=()
 ours=()
 peer=()
 for round in $(seq "$BENCH_ROUNDS"); do
-    info+=("$(run_wrk "$info_url")")
-    ours+=("$(run_wrk "$ours_url")")
-    peer+=("$(run_wrk "$peer_url")")
+    # The order rotates each round, so none of the three always runs first (after a pause) or last.
+    for turn in 0 1 2; do
+        case $(((round + turn) % 3)) in
+            1) info+=("$(run_wrk "$info_url")") ;;
+            2) ours+=("$(run_wrk "$ours_url")") ;;
+            0) peer+=("$(run_wrk "$peer_url")") ;;
+        esac
+    done
     printf 'round %d: microhttp (log info) %10.2f req/s   microhttp (log warning) %10.2f req/s   hummingbird %10.2f req/s\n' \
         "$round" "${info[-1]}" "${ours[-1]}" "${peer[-1]}"
 done
