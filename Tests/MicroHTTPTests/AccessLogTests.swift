@@ -88,6 +88,7 @@ struct AccessLogTests {
                 #expect(try await connection.request("GET", "/hello?n=\(n)").status == 200)
             }
             #expect(captured.lines.isEmpty)
+            #expect(server.droppedAccessLogLines == 0)
         }
         let lines = captured.lines
         #expect(lines.count == count)

@@ -48,8 +48,12 @@ public struct LogOutput: Sendable {
                     let written = systemWrite(descriptor, all.baseAddress! + offset, end - offset)
                     if written > 0 {
                         offset += written
-                    } else if written < 0, errno == EINTR || errno == EAGAIN {
+                    } else if written < 0, errno == EINTR {
                         continue
+                    } else if written < 0, errno == EAGAIN {
+                        // A non-blocking descriptor that is full: wait until it drains, not spin.
+                        var wait = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&wait, 1, 100)
                     } else {
                         return  // Standard error is gone (closed pipe): nowhere to say so either.
                     }

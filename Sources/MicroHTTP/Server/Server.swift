@@ -45,11 +45,6 @@ public final class Server: Sendable {
     /// (``ServerConfiguration/accessLogBufferSize``), since the server was created.
     public var droppedAccessLogLines: Int { core.requestLog.droppedCount }
 
-    /// Writes every access log line recorded so far; returns once they are written.
-    public func flushAccessLog() async {
-        await core.requestLog.flushNow()
-    }
-
     /// Binds and starts serving on libmicrohttpd's threads; returns once the socket is listening.
     public func start() throws {
         let configuration = core.configuration
