@@ -54,6 +54,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).")
+    var logFormat: LogFormat = .text
+
+    @Option(help: "Bytes of access log lines waiting to be written (written at least every second); lines past it are dropped and counted, never waited for.")
+    var accessLogBufferSize = ServerConfiguration().accessLogBufferSize
+
     @Option(help: "Most connections open at once.")
     var connectionLimit = 10_000
 
@@ -102,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Jobs that may wait for one database thread; requests beyond get 503 with Retry-After.")
     var databaseQueueLimit = LiveSettings().databaseQueueLimit
 
-    @Option(help: "Seconds request handling or a database thread may make no progress before /healthz answers 503.")
+    @Option(help: "Seconds request handling or a database thread may make no progress before /healthz (request handling) or /readyz (either) answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
     @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (--no-metrics: no /metrics, nothing counted).")
@@ -120,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard connectionMemoryLimit >= 8192 else { throw ValidationError("--connection-memory-limit must be at least 8192.") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
+        guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
@@ -137,11 +144,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
+        let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            LineLogHandler(label: label, format: format, output: .standardError, logLevel: level)
         }
         let logger = Logger(label: "tablepages")
         var configuration = ServerConfiguration(host: host, port: port)
@@ -154,6 +159,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodySize = maxBodySize
         configuration.connectionMemoryLimit = connectionMemoryLimit
         configuration.heartbeatInterval = .seconds(heartbeatInterval)
+        configuration.accessLogFormat = logFormat
+        configuration.accessLogBufferSize = accessLogBufferSize
 
         let pages: PageRegistry
         let stores: [Store]
@@ -179,7 +186,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.observer = serviceMetrics.serverObserver
             for store in stores { store.metrics = serviceMetrics.store }
         }
-        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, logger: logger, metrics: serviceMetrics)
+        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, stores: stores, logger: logger, metrics: serviceMetrics)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()
@@ -189,6 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
+        site.beginShutdown()
         await server.shutdown()
         for store in stores { store.stopWatching() }
     }
@@ -220,3 +228,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}

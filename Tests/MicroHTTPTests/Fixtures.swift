@@ -8,14 +8,14 @@ import Glibc
 
 /// Starts a real server on an ephemeral port for one test and stops it afterwards.
 func withServer<T>(
-    _ router: Router, configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ router: Router, logLevel: Logger.Level = .warning, configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (Server) async throws -> T
 ) async throws -> T {
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configure(&configuration)
     var logger = Logger(label: "MicroHTTPTests")
-    logger.logLevel = .warning
+    logger.logLevel = logLevel
     let server = Server(configuration: configuration, responder: router, logger: logger)
     try server.start()
     do {

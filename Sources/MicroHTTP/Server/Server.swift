@@ -44,6 +44,10 @@ public final class Server: Sendable {
     /// The number of event streams open now.
     public var openStreamCount: Int { core.streams.count }
 
+    /// Access log lines dropped because the log's buffer was full
+    /// (``ServerConfiguration/accessLogBufferSize``), since the server was created.
+    public var droppedAccessLogLines: Int { core.requestLog.droppedCount }
+
     /// Binds and starts serving on libmicrohttpd's threads; returns once the socket is listening.
     public func start() throws {
         let configuration = core.configuration
@@ -76,6 +80,7 @@ public final class Server: Sendable {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
         }
         let port = Int(tp_daemon_port(daemon))
+        core.requestLog.start()
         let heartbeat = RepeatingTimer(label: "microhttp.heartbeat", every: core.configuration.heartbeatInterval) { [core] in
             core.streams.sendHeartbeats()
         }
@@ -117,6 +122,8 @@ public final class Server: Sendable {
         core.streams.finishAll()
         try? await Task.sleep(for: .milliseconds(100))
         MHD_stop_daemon(state.daemon.pointer)
+        // Every request is answered now: the log's last lines go out before shutdown returns.
+        await core.requestLog.stop()
         core.logger.notice("stopped")
     }
 }

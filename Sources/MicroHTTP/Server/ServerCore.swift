@@ -28,7 +28,10 @@ final class ServerCore: Sendable {
         self.connectionMemoryLimit = max(8 * 1024, configuration.connectionMemoryLimit)
         self.responder = responder
         self.logger = logger
-        self.requestLog = RequestLog(logger: logger)
+        self.requestLog = RequestLog(
+            logger: logger, format: configuration.accessLogFormat, byteLimit: configuration.accessLogBufferSize,
+            flushInterval: configuration.accessLogFlushInterval, output: configuration.accessLogOutput
+        )
         self.timesRequests = requestLog.isEnabled || configuration.observer != nil
         self.deadlines = ReceiveDeadlines(timeout: configuration.requestTimeout)
     }

@@ -36,8 +36,11 @@ public struct LiveSettings: Sendable {
     /// with `Retry-After` rather than queued.
     public var databaseQueueLimit = 32
     /// How long request handling (Swift's task pool, or a database lane) may leave a health probe
-    /// unanswered before `/healthz` answers 503.
+    /// unanswered before `/healthz` (the task pool) or `/readyz` (either) answers 503.
     public var stallTimeout: Duration = .seconds(5)
+    /// How long `/readyz` waits for the stores to answer a read before it answers 503: shorter
+    /// than the one second load balancers commonly give a probe, so they get the 503.
+    public var readinessTimeout: Duration = .milliseconds(500)
 
     /// The defaults.
     public init() {}

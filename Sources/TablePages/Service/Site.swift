@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import TableStore
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
 /// public assets and the health check, as one router.
@@ -13,12 +14,17 @@ public struct Site: Sendable {
     /// The routes, ready to hand to a ``MicroHTTP/Server``.
     public let router: Router
     let hosts: PageHosts
+    private let readiness: ReadinessCheck
 
     /// Builds the routes over `pages`. Under `/public/` it serves ``SiteAssets`` and the pages'
     /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
     /// whose files win over the built-in ones at the same path (read once, then kept in memory).
-    /// With `metrics`, it counts what the pages do and serves `GET /metrics` (see ``ServiceMetrics``).
-    public init(pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(), logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil) {
+    /// `/readyz` checks that `stores` answer. With `metrics`, it counts what the pages do and
+    /// serves `GET /metrics` (see ``ServiceMetrics``).
+    public init(
+        pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
+        stores: [Store] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
+    ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
         var isDirectory: ObjCBool = false
@@ -38,12 +44,24 @@ public struct Site: Sendable {
             request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
-        router.immediate(.get, "/healthz", StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout).respond)
+        let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
+        router.immediate(.get, "/healthz", watchdog.respond)
+        let readiness = ReadinessCheck(
+            watchdog: watchdog, stores: StoreProbe(stores: stores, lanes: hosts.lanes), timeout: settings.readinessTimeout
+        )
+        router.on(.get, "/readyz", use: readiness.respond)
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
         PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
         self.router = router
         self.hosts = hosts
+        self.readiness = readiness
+    }
+
+    /// Makes `/readyz` answer 503 from now on; call it when shutdown begins, before
+    /// ``MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
+    public func beginShutdown() {
+        readiness.beginShutdown()
     }
 }

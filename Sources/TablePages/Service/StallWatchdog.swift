@@ -1,9 +1,15 @@
 import MicroHTTP
 import Synchronization
 
-/// Tells `/healthz` whether requests are being handled: it sends a probe to Swift's task pool
-/// (where every asynchronous route runs) and to each database lane, and reports as stalled any
-/// that left its probe unanswered for longer than the stall timeout.
+/// Tells whether requests are being handled: it sends a probe to Swift's task pool (where every
+/// asynchronous route runs) and to each database lane, and reports as stalled any that left its
+/// probe unanswered for longer than the stall timeout.
+///
+/// `/healthz` (liveness) reports only a stalled task pool: nothing in this process may block it, so
+/// a stall there is a deadlock no wait will cure, and restarting is the remedy. A stalled lane is
+/// slow queries or a locked database, which pass: `/readyz` (readiness) reports it, so a load
+/// balancer sends requests elsewhere meanwhile, where a restart would only drop every live
+/// subscriber and leave the database as slow.
 ///
 /// Probes are sent by ``check()`` itself, when the previous one was answered, so an idle server
 /// does no work for its health checks; `check()` never blocks (a lock held for a few assignments,
@@ -26,12 +32,13 @@ final class StallWatchdog: Sendable {
     }
 
     /// What is stalled, e.g. `["database lane 2 (40 jobs waiting)"]`; empty when all is well.
-    func check() -> [String] {
+    /// Without `lanes`, only the task pool is probed and reported.
+    func check(lanes includeLanes: Bool = true) -> [String] {
         let now = ContinuousClock.now
         var send: [Int] = []
         let stalled: [Int] = probes.withLock { probes in
             var stalled: [Int] = []
-            for index in probes.indices {
+            for index in includeLanes ? Array(probes.indices) : [0] {
                 if let sentAt = probes[index].sentAt {
                     if now - sentAt > timeout { stalled.append(index) }
                 } else {
@@ -56,10 +63,14 @@ final class StallWatchdog: Sendable {
         }
     }
 
-    /// `/healthz`: 200 `{"status":"ok"}`, or 503 naming what is stalled.
+    /// `/healthz`: 200 `{"status":"ok"}`, or 503 when request handling is stalled.
     func respond(to request: Request) -> Response {
-        let stalled = check()
-        guard !stalled.isEmpty else { return .json(#"{"status":"ok"}"#) }
+        report(check(lanes: false)) ?? .json(#"{"status":"ok"}"#)
+    }
+
+    /// The 503 naming what is stalled; nil when nothing is.
+    func report(_ stalled: [String]) -> Response? {
+        guard !stalled.isEmpty else { return nil }
         let list = stalled.map { "\"" + JSONString.escape($0) + "\"" }.joined(separator: ",")
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         return .json(#"{"status":"stalled","stalled":["# + list + #"],"message":"No progress for more than \#(milliseconds) ms."}"#, status: 503)

@@ -1,0 +1,75 @@
+import GRDB
+import Synchronization
+import TableStore
+
+/// Asks the stores whether they answer: a read of each one's schema table, on a database lane,
+/// for `/readyz`.
+///
+/// At most one probe is outstanding: callers that arrive while it runs wait for the same answer,
+/// each for at most its own timeout. A lane held by a slow page therefore gets one probe queued
+/// behind it, however often a load balancer asks.
+final class StoreProbe: Sendable {
+    private struct State {
+        var sentAt: ContinuousClock.Instant?
+        var waiters: [Int: CheckedContinuation<String?, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let stores: [Store]
+    private let lanes: DatabaseLanes
+    private let state = Mutex(State())
+
+    init(stores: [Store], lanes: DatabaseLanes) {
+        self.stores = stores
+        self.lanes = lanes
+    }
+
+    /// nil when every store answered within `timeout`; otherwise what went wrong.
+    func check(timeout: Duration) async -> String? {
+        guard !stores.isEmpty else { return nil }
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let late = "The database did not answer within \(milliseconds) ms."
+        return await withCheckedContinuation { continuation in
+            let now = ContinuousClock.now
+            let (waiter, send, waitFor) = state.withLock { state -> (Int, Bool, Duration) in
+                let waiter = state.nextWaiter
+                state.nextWaiter += 1
+                state.waiters[waiter] = continuation
+                if let sentAt = state.sentAt { return (waiter, false, timeout - (now - sentAt)) }
+                state.sentAt = now
+                return (waiter, true, timeout)
+            }
+            if send {
+                lanes.leastBusy().submit { [self] in answer(readAll()) }
+            }
+            // The timer answers this caller alone; the probe stays queued and answers later callers.
+            Task { [self] in
+                if waitFor > .zero { try? await Task.sleep(for: waitFor) }
+                state.withLock { $0.waiters.removeValue(forKey: waiter) }?.resume(returning: late)
+            }
+        }
+    }
+
+    /// Runs on a lane: reads every store, and says what failed.
+    private func readAll() -> String? {
+        for store in stores {
+            do {
+                _ = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            } catch {
+                return "The database \(store.path) could not be read: \(error)"
+            }
+        }
+        return nil
+    }
+
+    private func answer(_ failure: String?) {
+        let waiters = state.withLock { state in
+            defer {
+                state.waiters.removeAll()
+                state.sentAt = nil
+            }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: failure) }
+    }
+}

@@ -1,0 +1,84 @@
+import GRDB
+import HTTPTestSupport
+import MicroHTTP
+import TableStore
+import Testing
+@testable import TablePages
+
+@Suite("Readiness: /readyz against /healthz")
+struct ReadinessTests {
+    static func withStore<T>(_ body: (Store) async throws -> T) async throws -> T {
+        let database = try TestDatabase { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        defer { database.remove() }
+        let store = try Store.openExisting(path: database.path, writable: false)
+        return try await body(store)
+    }
+
+    @Test func readyzIs200WhenTheStoreAnswers() async throws {
+        try await Self.withStore { store in
+            try await withSite(stores: [store]) { server, _ in
+                let answer = try await TestConnection(port: server.port).request("GET", "/readyz")
+                #expect(answer.status == 200)
+                #expect(answer.text == #"{"status":"ready"}"#)
+                #expect(answer.header("Content-Type")?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    @Test func readyzIs503OnceShutdownBeginsWhileHealthzStays200() async throws {
+        try await withSite { server, site in
+            let client = try await TestConnection(port: server.port)
+            #expect(try await client.request("GET", "/readyz").status == 200)
+            site.beginShutdown()
+            let answer = try await client.request("GET", "/readyz")
+            #expect(answer.status == 503)
+            #expect(answer.text.contains(#""status":"shutting down""#))
+            #expect(try await client.request("GET", "/healthz").status == 200)
+        }
+    }
+
+    @Test func readyzIs503DuringTheServersGracefulShutdown() async throws {
+        try await withSite(pages: BlockingPages.registry(BlockingPages.slow())) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            #expect(try await client.request("GET", "/readyz").status == 200)
+            // A slow page keeps the server in its grace period; a kept-alive client asks meanwhile.
+            async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=1500")
+            try await Task.sleep(for: .milliseconds(300))
+            async let stopped: Void = server.shutdown()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await client.request("GET", "/readyz").status == 503)
+            #expect(try await slow.status == 200)
+            await stopped
+        }
+    }
+
+    @Test func readyzIs503WhenTheStoreDoesNotAnswerInTimeThen200Again() async throws {
+        var settings = LiveSettings()
+        settings.databaseConcurrency = 1
+        settings.readinessTimeout = .milliseconds(300)
+        // Longer than the slow page: what /readyz reports is the store, not a stall.
+        settings.stallTimeout = .seconds(30)
+        try await Self.withStore { store in
+            try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings, stores: [store]) { server, site in
+                let client = try await TestConnection(port: server.port)
+                #expect(try await client.request("GET", "/readyz").status == 200)
+                let lane = try #require(site.hosts.lanes.lanes.first)
+                async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=2000&n=1")
+                #expect(await eventually { lane.pending >= 1 })
+                let clock = ContinuousClock()
+                let start = clock.now
+                let answer = try await client.request("GET", "/readyz")
+                #expect(clock.now - start < .seconds(1.5), "it waits the readiness timeout, not for the lane")
+                #expect(answer.status == 503)
+                #expect(answer.text.contains("The database did not answer within 300 ms."), "\(answer.text)")
+                // Asked again and again, it queues no further probe behind the slow page: the lane
+                // holds the page, one store probe and one stall probe.
+                for _ in 0..<5 { _ = try await client.request("GET", "/readyz") }
+                #expect(lane.pending <= 3)
+                #expect(try await client.request("GET", "/healthz").status == 200)
+                #expect(try await slow.status == 200)
+                #expect(await eventually { (try? await client.request("GET", "/readyz").status) == 200 })
+            }
+        }
+    }
+}
