@@ -72,7 +72,7 @@ enum DatabaseRecordCell {
         case .blob(let data):
             var shown = data.count == 1 ? "1 byte" : "\(data.count) bytes"
             if extent == .row && !data.isEmpty {
-                shown += ": " + hex(data.prefix(maxHexBytes)) + (data.count > maxHexBytes ? "\u{2026}" : "")
+                shown += ": " + DatabaseValueCoding.hex(data.prefix(maxHexBytes)) + (data.count > maxHexBytes ? "\u{2026}" : "")
             }
             // Base64 takes four bytes per three: encode no more than fits the bound.
             let encodable = (data.count + 2) / 3 * 4 <= maxBytes ? data.count : (maxBytes - ellipsisBytes) / 4 * 3
@@ -94,17 +94,5 @@ enum DatabaseRecordCell {
     private static func shortened(_ text: String, maxBytes: Int) -> String {
         guard text.utf8.count > maxBytes else { return text }
         return String(text.prefix(maxUTF8Count: maxBytes - ellipsisBytes)) + "\u{2026}"
-    }
-
-    /// Lower-case hexadecimal digits, two per byte.
-    private static func hex(_ bytes: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

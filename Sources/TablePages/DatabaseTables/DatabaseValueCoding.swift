@@ -57,7 +57,8 @@ enum DatabaseValueCoding {
         }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    /// Lower-case hexadecimal digits, two per byte (also how a row page shows a blob's bytes).
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
