@@ -35,22 +35,7 @@ fi
 OURS_BIN=${OURS_BIN:-.build/release/tablepages}
 PEER_BIN=Benchmarks/HummingbirdPeer/.build/release/HummingbirdPeer
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do
-        # A server slow to honour SIGTERM must not hold the script up for long.
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives us
-trap 'exit 143' TERM
+source Benchmarks/servers.sh
 
 # A port nothing answers on; if another process binds it first, wait_ready sees the server die.
 free_port() {

@@ -24,30 +24,18 @@ if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
 fi
 OURS_BIN=${OURS_BIN:-.build/release/tablepages}
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+source Benchmarks/servers.sh
 
-start() {  # name flag -> the server's port on stdout, read from its own log line
+start() {  # name flag -> the server's port in $started_port, read from its own log line
+    # Not called as $(start …): in a subshell its pid would never reach $pids, and the server
+    # would outlive the script.
     "$OURS_BIN" serve --host 127.0.0.1 --port 0 --threads 2 --log-level notice "$2" \
         --examples-database "$tmp/$1.sqlite" >"$tmp/$1.log" 2>&1 &
     pids+=($!)
     local port=""
     for _ in $(seq 150); do
         port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$tmp/$1.log" | head -1)
-        [[ -n $port ]] && curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port$URL_PATH" && { echo "$port"; return; }
+        [[ -n $port ]] && curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port$URL_PATH" && { started_port=$port; return; }
         sleep 0.1
     done
     echo "metrics.sh: $1 did not answer 200 on $URL_PATH; its output:" >&2
@@ -69,8 +57,10 @@ median() {
         awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
-with_port=$(start with --metrics)
-without_port=$(start without --no-metrics)
+start with --metrics
+with_port=$started_port
+start without --no-metrics
+without_port=$started_port
 curl -fs -o /dev/null "http://127.0.0.1:$with_port/metrics" || { echo "metrics.sh: no /metrics with --metrics" >&2; exit 1; }
 if curl -fs -o /dev/null "http://127.0.0.1:$without_port/metrics"; then echo "metrics.sh: /metrics with --no-metrics" >&2; exit 1; fi
 
