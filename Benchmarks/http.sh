@@ -35,7 +35,7 @@ fi
 OURS_BIN=${OURS_BIN:-.build/release/tablepages}
 PEER_BIN=Benchmarks/HummingbirdPeer/.build/release/HummingbirdPeer
 
-source Benchmarks/servers.sh
+source Benchmarks/common.sh
 
 # A port nothing answers on; if another process binds it first, wait_ready sees the server die.
 free_port() {
@@ -59,27 +59,6 @@ wait_ready() {  # name pid url
     done
     echo "http.sh: $1 did not answer 200 on $3 within 15s" >&2
     exit 1
-}
-
-run_wrk() {  # url -> req/s on stdout
-    local out
-    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
-    # Error responses are cheap to produce and would flatter a broken server.
-    if grep -q 'Non-2xx' <<<"$out"; then
-        echo "http.sh: non-2xx responses from $1:" >&2
-        echo "$out" >&2
-        exit 1
-    fi
-    grep 'Socket errors' <<<"$out" >&2 || true
-    local rps
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
-    [[ -n $rps ]] || { echo "http.sh: no Requests/sec in wrk's output:" >&2; echo "$out" >&2; exit 1; }
-    echo "$rps"
-}
-
-median() {
-    printf '%s\n' "$@" | sort -g |
-        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
 start_ours() {  # name port log-level

@@ -24,7 +24,7 @@ if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
 fi
 OURS_BIN=${OURS_BIN:-.build/release/tablepages}
 
-source Benchmarks/servers.sh
+source Benchmarks/common.sh
 
 start() {  # name flag -> the server's port in $started_port, read from its own log line
     # Not called as $(start …): in a subshell its pid would never reach $pids, and the server
@@ -41,20 +41,6 @@ start() {  # name flag -> the server's port in $started_port, read from its own 
     echo "metrics.sh: $1 did not answer 200 on $URL_PATH; its output:" >&2
     cat "$tmp/$1.log" >&2
     exit 1
-}
-
-run_wrk() {  # url -> req/s on stdout
-    local out rps
-    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
-    if grep -q 'Non-2xx' <<<"$out"; then echo "metrics.sh: non-2xx responses from $1:" >&2; echo "$out" >&2; exit 1; fi
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
-    [[ -n $rps ]] || { echo "metrics.sh: no Requests/sec in wrk's output:" >&2; echo "$out" >&2; exit 1; }
-    echo "$rps"
-}
-
-median() {
-    printf '%s\n' "$@" | sort -g |
-        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
 start with --metrics

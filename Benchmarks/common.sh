@@ -1,0 +1,40 @@
+# Sourced by the wrk benchmark scripts (http.sh, metrics.sh): a scratch folder in $tmp; $pids, the
+# servers to stop on the way out (SIGTERM, then SIGKILL for any still there after 5 s), however the
+# script ends; run_wrk and median. Expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
+bench=${0##*/}
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        # A server slow to honour SIGTERM must not hold the script up for long.
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives the script
+trap 'exit 143' TERM
+
+run_wrk() {  # url -> req/s on stdout
+    local out rps
+    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
+    # Error responses are cheap to produce and would flatter a broken server.
+    if grep -q 'Non-2xx' <<<"$out"; then
+        echo "$bench: non-2xx responses from $1:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    grep 'Socket errors' <<<"$out" >&2 || true
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
+    [[ -n $rps ]] || { echo "$bench: no Requests/sec in wrk's output:" >&2; echo "$out" >&2; exit 1; }
+    echo "$rps"
+}
+
+median() {
+    printf '%s\n' "$@" | sort -g |
+        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
