@@ -52,16 +52,16 @@ struct CascadingStructureTests {
     @Test("Estimated row height falls back to the child's estimate, then its height, then automatic")
     func estimatedRowHeightChain() {
         final class HeightOnly: CascadingBareTableDelegate {
-            override func heightForRow(at indexPath: IndexPath) -> TableHeight { .points(50) }
+            override func heightForRow(at indexPath: TableIndexPath) -> TableHeight { .points(50) }
         }
         final class Both: CascadingBareTableDelegate {
-            override func heightForRow(at indexPath: IndexPath) -> TableHeight { .points(50) }
-            override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { .points(40) }
+            override func heightForRow(at indexPath: TableIndexPath) -> TableHeight { .points(50) }
+            override func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { .points(40) }
         }
         let section = CascadingSectionTableDelegate(childDelegates: [Both(), HeightOnly(), CascadingBareTableDelegate()])
-        #expect(section.estimatedHeightForRow(at: IndexPath(section: 0, row: 0)) == .points(40))
-        #expect(section.estimatedHeightForRow(at: IndexPath(section: 0, row: 1)) == .points(50))
-        #expect(section.estimatedHeightForRow(at: IndexPath(section: 0, row: 2)) == .automatic)
+        #expect(section.estimatedHeightForRow(at: TableIndexPath(section: 0, row: 0)) == .points(40))
+        #expect(section.estimatedHeightForRow(at: TableIndexPath(section: 0, row: 1)) == .points(50))
+        #expect(section.estimatedHeightForRow(at: TableIndexPath(section: 0, row: 2)) == .automatic)
     }
 
     @Test("Estimated header and footer heights fall back to the child's height, then 0")
@@ -94,7 +94,7 @@ struct CascadingStructureTests {
     func prefetchGrouping() {
         let children = [RecordingDelegate(), RecordingDelegate()]
         let root = CascadingRootTableDelegate(childDelegates: children)
-        let paths = [IndexPath(section: 0, row: 1), IndexPath(section: 1, row: 0), IndexPath(section: 0, row: 2), IndexPath(section: 5, row: 0)]
+        let paths = [TableIndexPath(section: 0, row: 1), TableIndexPath(section: 1, row: 0), TableIndexPath(section: 0, row: 2), TableIndexPath(section: 5, row: 0)]
         root.prefetchRows(at: paths)
         #expect(children[0].calls == ["prefetchRows([[0, 1], [0, 2]])"])
         #expect(children[1].calls == ["prefetchRows([[1, 0]])"])
@@ -104,14 +104,14 @@ struct CascadingStructureTests {
     func subclassCallsSuper() throws {
         final class CountingRoot: CascadingRootTableDelegate {
             var selections = 0
-            override func didSelectRow(at indexPath: IndexPath) throws {
+            override func didSelectRow(at indexPath: TableIndexPath) throws {
                 selections += 1
                 try super.didSelectRow(at: indexPath)
             }
         }
         let child = RecordingDelegate()
         let root = CountingRoot(childDelegates: [child])
-        try root.didSelectRow(at: IndexPath(section: 0, row: 3))
+        try root.didSelectRow(at: TableIndexPath(section: 0, row: 3))
         #expect(root.selections == 1)
         #expect(child.calls == ["didSelectRow([0, 3])"])
     }

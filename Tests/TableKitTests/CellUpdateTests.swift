@@ -30,8 +30,8 @@ private final class LiveRow: CascadingBareTableDelegate {
         title.updateDelegate = self
     }
 
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { title.row }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(.basic, CellContent(title: title.text)) }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { title.row }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.basic, CellContent(title: title.text)) }
 }
 
 @Suite("Cell-level update signals")

@@ -8,10 +8,10 @@ struct ChangesetTests {
         let harness = TableHarness([("s", ["a", "b", "c", "d"])])
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows.removeAll { ["b", "d"].contains($0.id) }
-            harness.table.deleteRows(at: [IndexPath(section: 0, row: 3), IndexPath(section: 0, row: 1)])
+            harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 3), TableIndexPath(section: 0, row: 1)])
         }
         #expect(harness.operations == [.deleteRow("b"), .deleteRow("d")])
-        #expect(harness.table.indexPath(forRowID: "c") == IndexPath(section: 0, row: 1))
+        #expect(harness.table.indexPath(forRowID: "c") == TableIndexPath(section: 0, row: 1))
     }
 
     @Test("Inserts are addressed by index paths after the batch and placed after their neighbour")
@@ -19,7 +19,7 @@ struct ChangesetTests {
         let harness = TableHarness([("s", ["a", "b"])])
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows = ["x", "a", "y", "b"].map { FixtureRow(id: $0, title: $0) }
-            harness.table.insertRows(at: [IndexPath(section: 0, row: 0), IndexPath(section: 0, row: 2)])
+            harness.table.insertRows(at: [TableIndexPath(section: 0, row: 0), TableIndexPath(section: 0, row: 2)])
         }
         #expect(harness.operations == [
             .insertRow("x", section: "s", placement: .start),
@@ -32,8 +32,8 @@ struct ChangesetTests {
         let harness = TableHarness([("s", ["a", "b", "c"])])
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows = ["b", "c", "z"].map { FixtureRow(id: $0, title: $0) }
-            harness.table.deleteRows(at: [IndexPath(section: 0, row: 0)])
-            harness.table.insertRows(at: [IndexPath(section: 0, row: 2)])
+            harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
+            harness.table.insertRows(at: [TableIndexPath(section: 0, row: 2)])
         }
         #expect(harness.operations == [.deleteRow("a"), .insertRow("z", section: "s", placement: .after("c"))])
         #expect(harness.table.version == 1)
@@ -45,8 +45,8 @@ struct ChangesetTests {
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows = ["c", "a"].map { FixtureRow(id: $0, title: $0.uppercased()) }
             harness.source.sections[1].rows = ["d", "b"].map { FixtureRow(id: $0, title: $0.uppercased()) }
-            harness.table.moveRow(at: IndexPath(section: 0, row: 2), to: IndexPath(section: 0, row: 0))
-            harness.table.moveRow(at: IndexPath(section: 0, row: 1), to: IndexPath(section: 1, row: 1))
+            harness.table.moveRow(at: TableIndexPath(section: 0, row: 2), to: TableIndexPath(section: 0, row: 0))
+            harness.table.moveRow(at: TableIndexPath(section: 0, row: 1), to: TableIndexPath(section: 1, row: 1))
         }
         #expect(harness.operations == [
             .moveRow("c", section: "s", placement: .start),
@@ -82,16 +82,16 @@ struct ChangesetTests {
         #expect(throws: TableError.self) {
             try harness.table.performBatchUpdates {
                 harness.source.sections[0].rows.append(FixtureRow(id: "c", title: "C"))
-                harness.table.deleteRows(at: [IndexPath(section: 0, row: 0)])
+                harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
             }
         }
         #expect(harness.published == [.reset])
         #expect(harness.table.version == 1)
-        #expect(harness.table.indexPath(forRowID: "c") == IndexPath(section: 0, row: 2))
+        #expect(harness.table.indexPath(forRowID: "c") == TableIndexPath(section: 0, row: 2))
 
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows.removeLast()
-            harness.table.deleteRows(at: [IndexPath(section: 0, row: 2)])
+            harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 2)])
         }
         #expect(harness.published.last == Changeset([.deleteRow("c")]))
     }
@@ -105,11 +105,11 @@ struct ChangesetTests {
         #expect(throws: TableError.self) {
             try table.performBatchUpdates {
                 switch kind {
-                case "delete past end": table.deleteRows(at: [IndexPath(section: 0, row: 5)])
-                case "insert past end": table.insertRows(at: [IndexPath(section: 0, row: 5)])
+                case "delete past end": table.deleteRows(at: [TableIndexPath(section: 0, row: 5)])
+                case "insert past end": table.insertRows(at: [TableIndexPath(section: 0, row: 5)])
                 case "reload and delete":
-                    table.reloadRows(at: [IndexPath(section: 0, row: 0)])
-                    table.deleteRows(at: [IndexPath(section: 0, row: 0)])
+                    table.reloadRows(at: [TableIndexPath(section: 0, row: 0)])
+                    table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
                 default: table.insertSections([1])
                 }
             }
@@ -126,13 +126,13 @@ struct ChangesetTests {
     @Test("Reloading an unchanged row produces nothing; a changed row produces one replace")
     func reloadsOnlyChangedRows() throws {
         let harness = TableHarness([("s", ["a", "b"])])
-        harness.table.reloadRows(at: [IndexPath(section: 0, row: 0)])
+        harness.table.reloadRows(at: [TableIndexPath(section: 0, row: 0)])
         #expect(harness.published.isEmpty)
         #expect(harness.table.version == 0)
 
         harness.source.sections[0].rows[1].title = "Bee"
         try harness.table.performBatchUpdates {
-            harness.table.reloadRows(at: [IndexPath(section: 0, row: 0), IndexPath(section: 0, row: 1)])
+            harness.table.reloadRows(at: [TableIndexPath(section: 0, row: 0), TableIndexPath(section: 0, row: 1)])
         }
         #expect(harness.published == [Changeset([.replaceRow("b")])])
         #expect(harness.table.version == 1)
@@ -142,7 +142,7 @@ struct ChangesetTests {
     func reloadWithNewIdentity() throws {
         let harness = TableHarness([("s", ["a", "b"])])
         harness.source.sections[0].rows[1] = FixtureRow(id: "x", title: "X")
-        harness.table.reloadRows(at: [IndexPath(section: 0, row: 1)])
+        harness.table.reloadRows(at: [TableIndexPath(section: 0, row: 1)])
         #expect(harness.operations == [.deleteRow("b"), .insertRow("x", section: "s", placement: .after("a"))])
     }
 
@@ -162,11 +162,11 @@ struct ChangesetTests {
         harness.table.beginUpdates()
         harness.table.beginUpdates()
         harness.source.sections[0].rows.removeFirst()
-        harness.table.deleteRows(at: [IndexPath(section: 0, row: 0)])
+        harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
         try harness.table.endUpdates()
         #expect(harness.published.isEmpty)
         harness.source.sections[0].rows.removeFirst()
-        harness.table.deleteRows(at: [IndexPath(section: 0, row: 1)])
+        harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 1)])
         try harness.table.endUpdates()
         #expect(harness.published == [Changeset([.deleteRow("a"), .deleteRow("b")])])
     }

@@ -21,14 +21,14 @@ struct DataSourceTests {
         Pet(id: "fido", name: "Fido", species: "Dog"),
     ]
 
-    static func cell(_ pet: Pet, _ indexPath: IndexPath) -> TableCell { TableCell(.subtitle, PetCell(pet: pet)) }
+    static func cell(_ pet: Pet, _ indexPath: TableIndexPath) -> TableCell { TableCell(.subtitle, PetCell(pet: pet)) }
 
     @Test("A list shows every model in one section, identified by the model's id")
     func list() {
         let table = TableView(root: ListDataSource(models: Self.pets, title: "Pets", cell: Self.cell))
         #expect(table.numberOfSections == 1)
-        #expect(table.indexPath(forRowID: "fido") == IndexPath(section: 0, row: 2))
-        #expect(table.rowRecord(at: IndexPath(section: 0, row: 1)).cell.content == CellContent(title: "Tom", subtitle: "Cat"))
+        #expect(table.indexPath(forRowID: "fido") == TableIndexPath(section: 0, row: 2))
+        #expect(table.rowRecord(at: TableIndexPath(section: 0, row: 1)).cell.content == CellContent(title: "Tom", subtitle: "Cat"))
         #expect(table.sectionRecord(at: 0).headerTitle == "Pets")
     }
 
@@ -37,8 +37,8 @@ struct DataSourceTests {
         let source = SectionsDataSource(models: Self.pets, sectionKey: \.species, cell: Self.cell)
         let table = TableView(root: source)
         #expect(table.sectionID(at: 0) == "Dog" && table.sectionID(at: 1) == "Cat")
-        #expect(table.indexPath(forRowID: "fido") == IndexPath(section: 0, row: 1))
-        #expect(source.model(at: IndexPath(section: 1, row: 0)).name == "Tom")
+        #expect(table.indexPath(forRowID: "fido") == TableIndexPath(section: 0, row: 1))
+        #expect(source.model(at: TableIndexPath(section: 1, row: 0)).name == "Tom")
     }
 
     @Test("A page switches between a list and sections at runtime, and subscribers get a reset")
@@ -59,7 +59,7 @@ struct DataSourceTests {
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         list.models[1] = Pet(id: "tom", name: "Thomas", species: "Cat")
-        table.reloadRows(at: [IndexPath(section: 0, row: 0), IndexPath(section: 0, row: 1)])
+        table.reloadRows(at: [TableIndexPath(section: 0, row: 0), TableIndexPath(section: 0, row: 1)])
         #expect(published == [Changeset([.replaceRow("tom")])])
     }
 }

@@ -49,8 +49,8 @@ struct FailingActionTests {
         let harness = failingHarness()
         // A delegate that reports a change and then fails to store it.
         harness.source.beforeFailing = { source in
-            source.tableContext?.deleteRows(at: [IndexPath(section: 0, row: 0)])
-            source.tableContext?.moveRow(at: IndexPath(section: 0, row: 1), to: IndexPath(section: 1, row: 0))
+            source.tableContext?.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
+            source.tableContext?.moveRow(at: TableIndexPath(section: 0, row: 1), to: TableIndexPath(section: 1, row: 0))
         }
         #expect(throws: FixtureFailure()) { try action.run(harness.table) }
         #expect(harness.published.isEmpty)
@@ -72,7 +72,7 @@ struct FailingActionTests {
 
         // Outside any batch a lone update commits at once, as it did before the failure.
         harness.source.sections[0].rows[0].title = "Apple"
-        harness.table.reloadRows(at: [IndexPath(section: 0, row: 0)])
+        harness.table.reloadRows(at: [TableIndexPath(section: 0, row: 0)])
         #expect(harness.published == [Changeset([.replaceRow("a")])])
         #expect(harness.table.version == 1)
     }
@@ -112,10 +112,10 @@ struct FailingActionTests {
         let table = harness.table
         try table.performBatchUpdates {
             harness.source.sections[0].rows[0].title = "Apple"
-            table.reloadRows(at: [IndexPath(section: 0, row: 0)])
+            table.reloadRows(at: [TableIndexPath(section: 0, row: 0)])
             #expect(throws: FixtureFailure()) {
                 try table.performBatchUpdates {
-                    table.deleteRows(at: [IndexPath(section: 0, row: 1)])
+                    table.deleteRows(at: [TableIndexPath(section: 0, row: 1)])
                     throw FixtureFailure()
                 }
             }

@@ -15,23 +15,23 @@ final class RecordingDelegate: CascadingBareTableDelegate {
     }
 
     override func numberOfRows(inSection section: Int) -> Int { log("numberOfRows", section); return 7 }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { log("cell", indexPath); return Recorded.cell }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { log("cell", indexPath); return Recorded.cell }
     override func sectionID(forSection section: Int) -> SectionID { log("sectionID", section); return "recorded-section" }
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { log("rowID", indexPath); return "recorded-row" }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { log("rowID", indexPath); return "recorded-row" }
     override func titleForHeader(inSection section: Int) -> String? { log("titleForHeader", section); return "Header" }
     override func titleForFooter(inSection section: Int) -> String? { log("titleForFooter", section); return "Footer" }
-    override func canEditRow(at indexPath: IndexPath) -> Bool { log("canEditRow", indexPath); return true }
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { log("canEditRow", indexPath); return true }
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) {
         log("commit", editingStyle, indexPath, values)
     }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { log("canMoveRow", indexPath); return true }
-    override func moveRow(from source: IndexPath, to destination: IndexPath) { log("moveRow", source, destination) }
-    override func heightForRow(at indexPath: IndexPath) -> TableHeight { log("heightForRow", indexPath); return .points(77) }
-    override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? {
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { log("canMoveRow", indexPath); return true }
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) { log("moveRow", source, destination) }
+    override func heightForRow(at indexPath: TableIndexPath) -> TableHeight { log("heightForRow", indexPath); return .points(77) }
+    override func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
         log("estimatedHeightForRow", indexPath)
         return .points(66)
     }
-    override func indentationLevelForRow(at indexPath: IndexPath) -> Int { log("indentationLevelForRow", indexPath); return 3 }
+    override func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { log("indentationLevelForRow", indexPath); return 3 }
     override func heightForHeader(inSection section: Int) -> TableHeight { log("heightForHeader", section); return .points(30) }
     override func heightForFooter(inSection section: Int) -> TableHeight { log("heightForFooter", section); return .points(20) }
     override func estimatedHeightForHeader(inSection section: Int) -> TableHeight? {
@@ -44,44 +44,44 @@ final class RecordingDelegate: CascadingBareTableDelegate {
     }
     override func viewForHeader(inSection section: Int) -> TableCell? { log("viewForHeader", section); return Recorded.cell }
     override func viewForFooter(inSection section: Int) -> TableCell? { log("viewForFooter", section); return Recorded.cell }
-    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { log("shouldHighlightRow", indexPath); return false }
-    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? { log("willSelectRow", indexPath); return Recorded.path }
-    override func didSelectRow(at indexPath: IndexPath) { log("didSelectRow", indexPath) }
-    override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { log("willDeselectRow", indexPath); return Recorded.path }
-    override func didDeselectRow(at indexPath: IndexPath) { log("didDeselectRow", indexPath) }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { log("editingStyleForRow", indexPath); return .delete }
-    override func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? {
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { log("shouldHighlightRow", indexPath); return false }
+    override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { log("willSelectRow", indexPath); return Recorded.path }
+    override func didSelectRow(at indexPath: TableIndexPath) { log("didSelectRow", indexPath) }
+    override func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { log("willDeselectRow", indexPath); return Recorded.path }
+    override func didDeselectRow(at indexPath: TableIndexPath) { log("didDeselectRow", indexPath) }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { log("editingStyleForRow", indexPath); return .delete }
+    override func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
         log("titleForDeleteConfirmationButtonForRow", indexPath)
         return "Remove"
     }
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { log("actionsForRow", indexPath); return [Recorded.action] }
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { log("actionsForRow", indexPath); return [Recorded.action] }
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) {
         log("performAction", name, indexPath, values)
     }
-    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    override func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         log("targetIndexPathForMove", source, proposed)
         return Recorded.path
     }
-    override func willDisplayRow(at indexPath: IndexPath) { log("willDisplayRow", indexPath) }
-    override func didEndDisplayingRow(at indexPath: IndexPath) { log("didEndDisplayingRow", indexPath) }
+    override func willDisplayRow(at indexPath: TableIndexPath) { log("willDisplayRow", indexPath) }
+    override func didEndDisplayingRow(at indexPath: TableIndexPath) { log("didEndDisplayingRow", indexPath) }
     override func willDisplayHeader(inSection section: Int) { log("willDisplayHeader", section) }
     override func didEndDisplayingHeader(inSection section: Int) { log("didEndDisplayingHeader", section) }
     override func willDisplayFooter(inSection section: Int) { log("willDisplayFooter", section) }
     override func didEndDisplayingFooter(inSection section: Int) { log("didEndDisplayingFooter", section) }
-    override func prefetchRows(at indexPaths: [IndexPath]) { log("prefetchRows", indexPaths) }
-    override func cancelPrefetchingForRows(at indexPaths: [IndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
+    override func prefetchRows(at indexPaths: [TableIndexPath]) { log("prefetchRows", indexPaths) }
+    override func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
 }
 
 /// A cascading delegate whose every acting method throws ``FixtureFailure``, as a row whose
 /// store refuses writes.
 final class FailingDelegate: CascadingBareTableDelegate {
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         throw FixtureFailure()
     }
-    override func moveRow(from source: IndexPath, to destination: IndexPath) throws { throw FixtureFailure() }
-    override func didSelectRow(at indexPath: IndexPath) throws { throw FixtureFailure() }
-    override func didDeselectRow(at indexPath: IndexPath) throws { throw FixtureFailure() }
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws { throw FixtureFailure() }
+    override func didSelectRow(at indexPath: TableIndexPath) throws { throw FixtureFailure() }
+    override func didDeselectRow(at indexPath: TableIndexPath) throws { throw FixtureFailure() }
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         throw FixtureFailure()
     }
 }
@@ -89,7 +89,7 @@ final class FailingDelegate: CascadingBareTableDelegate {
 /// The distinctive answers of ``RecordingDelegate``.
 enum Recorded {
     static let cell = TableCell(.basic, CellContent(title: "recorded"))
-    static let path = IndexPath(section: 9, row: 9)
+    static let path = TableIndexPath(section: 9, row: 9)
     static let action = RowAction(name: "archive", title: "Archive")
 }
 
@@ -110,10 +110,10 @@ enum RoutingMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// The index path a row call uses to address child `index`.
-    func indexPath(child index: Int) -> IndexPath {
+    func indexPath(child index: Int) -> TableIndexPath {
         switch self {
-        case .root: IndexPath(section: index, row: 1)
-        case .section: IndexPath(section: 2, row: index)
+        case .root: TableIndexPath(section: index, row: 1)
+        case .section: TableIndexPath(section: 2, row: index)
         }
     }
 }
@@ -138,8 +138,8 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     /// A row method: addressed by index path.
     static func row<Result>(
         _ name: String, default defaultValue: Result, unimplemented: Result? = nil, implemented: Result,
-        arguments: @escaping @Sendable (IndexPath) -> String = { "\($0)" },
-        _ call: @escaping @Sendable (any TableRoot, IndexPath) throws -> Result
+        arguments: @escaping @Sendable (TableIndexPath) -> String = { "\($0)" },
+        _ call: @escaping @Sendable (any TableRoot, TableIndexPath) throws -> Result
     ) -> PropagationCase {
         PropagationCase(
             name: name,
@@ -181,7 +181,7 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         },
         .row("canMoveRow", default: false, implemented: true) { $0.canMoveRow(at: $1) },
         .row("moveRow", default: (), implemented: (), arguments: { "\($0), [4, 4]" }) {
-            try $0.moveRow(from: $1, to: IndexPath(section: 4, row: 4))
+            try $0.moveRow(from: $1, to: TableIndexPath(section: 4, row: 4))
         },
         .row("heightForRow", default: TableHeight.automatic, implemented: .points(77)) { $0.heightForRow(at: $1) },
         .row("estimatedHeightForRow", default: TableHeight?.none, unimplemented: .automatic, implemented: .points(66)) {
@@ -214,11 +214,11 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         PropagationCase(
             name: "targetIndexPathForMove",
             invoke: { delegate, child, mode in
-                "\(delegate.targetIndexPathForMove(from: mode.indexPath(child: child), toProposed: IndexPath(section: 4, row: 4)))"
+                "\(delegate.targetIndexPathForMove(from: mode.indexPath(child: child), toProposed: TableIndexPath(section: 4, row: 4)))"
             },
             expectedCall: { child, mode in "targetIndexPathForMove(\(mode.indexPath(child: child)), [4, 4])" },
-            defaultResult: "\(IndexPath(section: 4, row: 4))",
-            unimplementedResult: "\(IndexPath(section: 4, row: 4))",
+            defaultResult: "\(TableIndexPath(section: 4, row: 4))",
+            unimplementedResult: "\(TableIndexPath(section: 4, row: 4))",
             implementedResult: "\(Recorded.path)"
         ),
     ]
@@ -245,7 +245,7 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     ]
 
     private static func echoing(
-        _ name: String, _ call: @escaping @Sendable (any TableRoot, IndexPath) -> IndexPath?
+        _ name: String, _ call: @escaping @Sendable (any TableRoot, TableIndexPath) -> TableIndexPath?
     ) -> PropagationCase {
         PropagationCase(
             name: name,
@@ -292,8 +292,8 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     var movable = false
     var actions: [RowAction] = []
     var highlight = true
-    var selectionRedirect: ((IndexPath) -> IndexPath?)?
-    var moveRedirect: ((IndexPath, IndexPath) -> IndexPath)?
+    var selectionRedirect: ((TableIndexPath) -> TableIndexPath?)?
+    var moveRedirect: ((TableIndexPath, TableIndexPath) -> TableIndexPath)?
     /// When set, every acting method throws it before changing anything, as a failed store write would.
     var failure: FixtureFailure?
     /// Runs inside an acting method before it throws ``failure``: to report updates first, or
@@ -319,40 +319,40 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     override func numberOfSections() -> Int { sections.count }
     override func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
     override func sectionID(forSection section: Int) -> SectionID { SectionID(sections[section].id) }
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(sections[indexPath.section].rows[indexPath.row].id) }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID(sections[indexPath.section].rows[indexPath.row].id) }
     override func titleForHeader(inSection section: Int) -> String? {
         headers[sections[section].id] ?? sections[section].id.uppercased()
     }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         TableCell(.basic, CellContent(title: sections[indexPath.section].rows[indexPath.row].title))
     }
-    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { highlight }
-    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { highlight }
+    override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         guard let selectionRedirect else { return indexPath }
         return selectionRedirect(indexPath)
     }
-    override func didSelectRow(at indexPath: IndexPath) throws {
+    override func didSelectRow(at indexPath: TableIndexPath) throws {
         try failIfAsked()
         events.append("didSelect \(indexPath)")
     }
-    override func didDeselectRow(at indexPath: IndexPath) throws {
+    override func didDeselectRow(at indexPath: TableIndexPath) throws {
         try failIfAsked()
         events.append("didDeselect \(indexPath)")
     }
-    override func canEditRow(at indexPath: IndexPath) -> Bool { editable }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { movable }
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { actions }
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { editable }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { movable }
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { actions }
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try failIfAsked()
         events.append("action \(name) \(indexPath)")
     }
-    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    override func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         moveRedirect?(source, proposed) ?? proposed
     }
-    override func prefetchRows(at indexPaths: [IndexPath]) { events.append("prefetch \(indexPaths)") }
+    override func prefetchRows(at indexPaths: [TableIndexPath]) { events.append("prefetch \(indexPaths)") }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try failIfAsked()
         events.append("commit \(editingStyle) \(indexPath) \(values)")
         switch editingStyle {
@@ -368,7 +368,7 @@ final class FixtureDataSource: CascadingBareTableDelegate {
         }
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try failIfAsked()
         events.append("move \(source) \(destination)")
         let row = sections[source.section].rows.remove(at: source.row)
@@ -410,7 +410,7 @@ final class TableHarness {
     /// The row identifiers of the table's committed state, section by section.
     var committedRows: [[RowID]] {
         (0..<table.numberOfSections).map { section in
-            (0..<table.numberOfRows(inSection: section)).compactMap { table.rowID(at: IndexPath(section: section, row: $0)) }
+            (0..<table.numberOfRows(inSection: section)).compactMap { table.rowID(at: TableIndexPath(section: section, row: $0)) }
         }
     }
 }
@@ -452,8 +452,8 @@ final class FixtureCellSource: CascadingBareTableDelegate {
 
     override func numberOfRows(inSection section: Int) -> Int { 1 }
     override func sectionID(forSection section: Int) -> SectionID { "s" }
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(id) }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { fixtureCell }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID(id) }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { fixtureCell }
 }
 
 // MARK: - A page with headers, footers and editing
@@ -486,14 +486,14 @@ final class GoldenRow: CascadingBareTableDelegate {
         super.init()
     }
 
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { id }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(kind, content) }
-    override func heightForRow(at indexPath: IndexPath) -> TableHeight { height }
-    override func canEditRow(at indexPath: IndexPath) -> Bool { deletable }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { deletable ? .delete : .none }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { movable }
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] { actions }
-    override func indentationLevelForRow(at indexPath: IndexPath) -> Int { indentation }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(kind, content) }
+    override func heightForRow(at indexPath: TableIndexPath) -> TableHeight { height }
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { deletable }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { deletable ? .delete : .none }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { movable }
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { actions }
+    override func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { indentation }
 }
 
 /// Two sections: "open" (header, footer, an editable row and a plain one) and "done"
@@ -620,9 +620,9 @@ struct ClientDocument: Equatable, CustomStringConvertible {
         return index
     }
 
-    private func rowPath(_ id: String) throws -> IndexPath {
+    private func rowPath(_ id: String) throws -> TableIndexPath {
         for (section, content) in sections.enumerated() {
-            if let row = content.rows.firstIndex(of: id) { return IndexPath(section: section, row: row) }
+            if let row = content.rows.firstIndex(of: id) { return TableIndexPath(section: section, row: row) }
         }
         throw Failure(description: "no row \(id)")
     }

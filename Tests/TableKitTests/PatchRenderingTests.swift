@@ -15,7 +15,7 @@ struct PatchRenderingTests {
     func replaceRow() throws {
         let (table, rows) = goldenPage()
         rows[1].content = CellContent(title: "Eggs\n<free range>")
-        table.reloadRows(at: [IndexPath(section: 0, row: 1)])
+        table.reloadRows(at: [TableIndexPath(section: 0, row: 1)])
         let patch = render(Changeset([.replaceRow("eggs")]), table: table, includeHTML: true)
         #expect(!patch.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(patch.utf8)) as? [String: Any])

@@ -10,7 +10,7 @@ struct ReconcileDataTests {
         harness.table.reconcileData()
         #expect(harness.published == [Changeset([.insertRow("x", section: "s", placement: .after("a"))])])
         #expect(harness.table.version == 1)
-        #expect(harness.table.indexPath(forRowID: "c") == IndexPath(section: 0, row: 3))
+        #expect(harness.table.indexPath(forRowID: "c") == TableIndexPath(section: 0, row: 3))
     }
 
     @Test("A row that is gone is deleted")
@@ -65,7 +65,7 @@ struct ReconcileDataTests {
         // After a batch that reported everything, there is nothing left to find.
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows.remove(at: 0)
-            harness.table.deleteRows(at: [IndexPath(section: 0, row: 0)])
+            harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
         }
         harness.table.reconcileData()
         #expect(harness.published.count == 1)
@@ -148,7 +148,7 @@ struct ReconcileDataTests {
         let harness = TableHarness([("s", ["a", "b", "c"])])
         try harness.table.performBatchUpdates {
             harness.source.sections[0].rows.remove(at: 0)
-            harness.table.deleteRows(at: [IndexPath(section: 0, row: 0)])
+            harness.table.deleteRows(at: [TableIndexPath(section: 0, row: 0)])
             harness.source.sections[0].rows.append(FixtureRow(id: "d", title: "D"))
             harness.table.reconcileData()
             #expect(harness.published.isEmpty)
@@ -162,7 +162,7 @@ struct ReconcileDataTests {
         harness.source.replaceSections([("s", ["b", "a"])])
         harness.source.tableContext?.reconcileData()
         #expect(harness.published.count == 1)
-        #expect(harness.table.rowID(at: IndexPath(section: 0, row: 0)) == "b")
+        #expect(harness.table.rowID(at: TableIndexPath(section: 0, row: 0)) == "b")
     }
 
     @Test("Replacing a list's models and reconciling sends only what changed")
@@ -309,7 +309,7 @@ struct ReconcileDataTests {
         #expect(changedSections.isSubset(of: resent), "seed \(seed): a changed section was not sent")
         for (section, content) in source.sections.enumerated() {
             for (row, id) in content.rows.map(\.id).enumerated() {
-                #expect(harness.table.indexPath(forRowID: RowID(id)) == IndexPath(section: section, row: row))
+                #expect(harness.table.indexPath(forRowID: RowID(id)) == TableIndexPath(section: section, row: row))
             }
         }
     }
@@ -319,7 +319,7 @@ struct ReconcileDataTests {
         let unusedRows = rowPool.filter { !usedRows.contains($0) }
         let unusedSections = sectionPool.filter { id in !source.sections.contains { $0.id == id } }
         let rowPaths = source.sections.indices.flatMap { section in
-            source.sections[section].rows.indices.map { IndexPath(section: section, row: $0) }
+            source.sections[section].rows.indices.map { TableIndexPath(section: section, row: $0) }
         }
         switch Int.random(in: 0..<8, using: &random) {
         case 0:

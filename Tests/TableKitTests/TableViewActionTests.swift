@@ -6,7 +6,7 @@ struct TableViewActionTests {
     @Test("Selecting a row runs shouldHighlight, willSelect and didSelect")
     func select() throws {
         let harness = TableHarness([("s", ["a", "b"])])
-        #expect(try harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 1)))
+        #expect(try harness.table.selectRow("b") == .selected(TableIndexPath(section: 0, row: 1)))
         #expect(harness.source.events == ["didSelect [0, 1]"])
     }
 
@@ -24,8 +24,8 @@ struct TableViewActionTests {
     @Test("willSelect can redirect the selection to another row")
     func selectionRedirect() throws {
         let harness = TableHarness([("s", ["a", "b"])])
-        harness.source.selectionRedirect = { _ in IndexPath(section: 0, row: 0) }
-        #expect(try harness.table.selectRow("b") == .selected(IndexPath(section: 0, row: 0)))
+        harness.source.selectionRedirect = { _ in TableIndexPath(section: 0, row: 0) }
+        #expect(try harness.table.selectRow("b") == .selected(TableIndexPath(section: 0, row: 0)))
         #expect(harness.source.events == ["didSelect [0, 0]"])
     }
 
@@ -34,7 +34,7 @@ struct TableViewActionTests {
         let harness = TableHarness([("s", ["a"])])
         #expect(try harness.table.selectRow("zzz") == .unknownRow)
         #expect(try harness.table.deselectRow("zzz") == .unknownRow)
-        #expect(try harness.table.deselectRow("a") == .selected(IndexPath(section: 0, row: 0)))
+        #expect(try harness.table.deselectRow("a") == .selected(TableIndexPath(section: 0, row: 0)))
         #expect(harness.source.events == ["didDeselect [0, 0]"])
     }
 
@@ -80,7 +80,7 @@ struct TableViewActionTests {
     func moveRedirect() throws {
         let harness = TableHarness([("s", ["a", "b", "c"])])
         harness.source.movable = true
-        harness.source.moveRedirect = { _, _ in IndexPath(section: 0, row: 1) }
+        harness.source.moveRedirect = { _, _ in TableIndexPath(section: 0, row: 1) }
         try harness.table.moveRow("a", toSection: "s", placement: .end)
         #expect(harness.source.ids(0) == ["b", "a", "c"])
         #expect(throws: TableError.unknownSection("nope")) {

@@ -26,30 +26,30 @@ class TestItems: ListDataSource<TestItem> {
         }
     }
 
-    override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+    override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         models[indexPath.row].id == "locked" ? nil : indexPath
     }
 
-    override func didSelectRow(at indexPath: IndexPath) throws {
+    override func didSelectRow(at indexPath: TableIndexPath) throws {
         models[indexPath.row].isDone.toggle()
         tableContext?.reloadRows(at: [indexPath])
     }
 
-    override func canEditRow(at indexPath: IndexPath) -> Bool { models[indexPath.row].id != "locked" }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { models[indexPath.row].id != "locked" }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         if editingStyle == .delete {
             models.remove(at: indexPath.row)
             tableContext?.deleteRows(at: [indexPath])
         } else if editingStyle == .insert, let title = values["title"] {
             models.append(TestItem(id: "new-\(models.count)", title: title))
-            tableContext?.insertRows(at: [IndexPath(section: 0, row: models.count - 1)])
+            tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])
         }
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         models.insert(models.remove(at: source.row), at: destination.row)
     }
 }
@@ -80,27 +80,27 @@ final class FaultyItems: TestItems {
         super.init(items)
     }
 
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
         [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "Title", value: models[indexPath.row].title))]
     }
 
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try fault.check()
         models[indexPath.row].title = values["title"] ?? ""
         tableContext?.reloadRows(at: [indexPath])
     }
 
-    override func didSelectRow(at indexPath: IndexPath) throws {
+    override func didSelectRow(at indexPath: TableIndexPath) throws {
         try fault.check()
         try super.didSelectRow(at: indexPath)
     }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try fault.check()
         try super.commit(editingStyle, forRowAt: indexPath, values: values)
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try fault.check()
         try super.moveRow(from: source, to: destination)
     }

@@ -7,7 +7,7 @@
 /// unique across the whole table.
 open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate where Model.ID: CustomStringConvertible {
     /// Makes the configured cell for a model at an index path.
-    public typealias CellProvider = (Model, IndexPath) -> TableCell
+    public typealias CellProvider = (Model, TableIndexPath) -> TableCell
 
     /// The sections shown, in order.
     public internal(set) var sections: [ModelSection<Model>] {
@@ -28,7 +28,7 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
     }
 
     /// The model shown at an index path.
-    public func model(at indexPath: IndexPath) -> Model {
+    public func model(at indexPath: TableIndexPath) -> Model {
         rows.models[rows.position(of: indexPath)]
     }
 
@@ -41,12 +41,12 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
     }
 
     /// The cell from the cell provider.
-    open override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    open override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         cellProvider(model(at: indexPath), indexPath)
     }
 
     /// The model's identifier.
-    open override func rowID(forRowAt indexPath: IndexPath) -> RowID {
+    open override func rowID(forRowAt indexPath: TableIndexPath) -> RowID {
         rows.ids[rows.position(of: indexPath)]
     }
 
@@ -79,7 +79,7 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
 
         /// The flat position of a row; traps on a row or section out of range, as indexing
         /// the section's models would.
-        func position(of indexPath: IndexPath) -> Int {
+        func position(of indexPath: TableIndexPath) -> Int {
             precondition(indexPath.section >= 0 && indexPath.section + 1 < starts.count, "Section index out of range")
             let start = starts[indexPath.section]
             precondition(indexPath.row >= 0 && indexPath.row < starts[indexPath.section + 1] - start, "Row index out of range")

@@ -2,12 +2,12 @@ extension CascadingBareTableDelegate {
     /// Calls `body` once per child with the index paths that belong to it, in first-seen order;
     /// paths whose child index is out of range reach no child.
     func forEachChild(
-        owning indexPaths: [IndexPath],
-        childIndex: (IndexPath) -> Int,
-        _ body: (any CascadingTableDelegate, [IndexPath]) -> Void
+        owning indexPaths: [TableIndexPath],
+        childIndex: (TableIndexPath) -> Int,
+        _ body: (any CascadingTableDelegate, [TableIndexPath]) -> Void
     ) {
         var order: [Int] = []
-        var groups: [Int: [IndexPath]] = [:]
+        var groups: [Int: [TableIndexPath]] = [:]
         for indexPath in indexPaths {
             let key = childIndex(indexPath)
             guard childDelegate(at: key) != nil else { continue }

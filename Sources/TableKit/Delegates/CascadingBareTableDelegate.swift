@@ -4,8 +4,8 @@
 ///     final class TodoRow: CascadingBareTableDelegate {
 ///         let todo: Todo
 ///         init(todo: Todo) { self.todo = todo; super.init() }
-///         override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(.basic, TodoCell(todo: todo)) }
-///         override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID(todo.id) }
+///         override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.basic, TodoCell(todo: todo)) }
+///         override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID(todo.id) }
 ///     }
 open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// The position in the parent: a section for a root's child, a row for a section's child.
@@ -80,23 +80,23 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Default 0.
     open func numberOfRows(inSection section: Int) -> Int { DefaultTableDelegate().numberOfRows(inSection: section) }
     /// Default ``TableCell/blank``.
-    open func cell(forRowAt indexPath: IndexPath) -> TableCell { DefaultTableDelegate().cell(forRowAt: indexPath) }
+    open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { DefaultTableDelegate().cell(forRowAt: indexPath) }
     /// Default `"section-{index}"`.
     open func sectionID(forSection section: Int) -> SectionID { DefaultTableDelegate().sectionID(forSection: section) }
     /// Default `"row-{section}-{row}"`.
-    open func rowID(forRowAt indexPath: IndexPath) -> RowID { DefaultTableDelegate().rowID(forRowAt: indexPath) }
+    open func rowID(forRowAt indexPath: TableIndexPath) -> RowID { DefaultTableDelegate().rowID(forRowAt: indexPath) }
     /// Default nil.
     open func titleForHeader(inSection section: Int) -> String? { DefaultTableDelegate().titleForHeader(inSection: section) }
     /// Default nil.
     open func titleForFooter(inSection section: Int) -> String? { DefaultTableDelegate().titleForFooter(inSection: section) }
     /// Default false.
-    open func canEditRow(at indexPath: IndexPath) -> Bool { DefaultTableDelegate().canEditRow(at: indexPath) }
+    open func canEditRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().canEditRow(at: indexPath) }
     /// Default: does nothing.
-    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
+    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// Default false.
-    open func canMoveRow(at indexPath: IndexPath) -> Bool { DefaultTableDelegate().canMoveRow(at: indexPath) }
+    open func canMoveRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().canMoveRow(at: indexPath) }
     /// Default: does nothing.
-    open func moveRow(from source: IndexPath, to destination: IndexPath) throws {}
+    open func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
     /// Default nil.
     open func sectionIndexTitles() -> [String]? { DefaultTableDelegate().sectionIndexTitles() }
     /// Default `index`.
@@ -107,11 +107,11 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     // MARK: Delegate
 
     /// Default `.automatic`.
-    open func heightForRow(at indexPath: IndexPath) -> TableHeight { DefaultTableDelegate().heightForRow(at: indexPath) }
+    open func heightForRow(at indexPath: TableIndexPath) -> TableHeight { DefaultTableDelegate().heightForRow(at: indexPath) }
     /// Default nil.
-    open func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { DefaultTableDelegate().estimatedHeightForRow(at: indexPath) }
+    open func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { DefaultTableDelegate().estimatedHeightForRow(at: indexPath) }
     /// Default 0.
-    open func indentationLevelForRow(at indexPath: IndexPath) -> Int { DefaultTableDelegate().indentationLevelForRow(at: indexPath) }
+    open func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { DefaultTableDelegate().indentationLevelForRow(at: indexPath) }
     /// Default `.points(0)`.
     open func heightForHeader(inSection section: Int) -> TableHeight { DefaultTableDelegate().heightForHeader(inSection: section) }
     /// Default `.points(0)`.
@@ -129,33 +129,33 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Default nil.
     open func viewForFooter(inSection section: Int) -> TableCell? { DefaultTableDelegate().viewForFooter(inSection: section) }
     /// Default true.
-    open func shouldHighlightRow(at indexPath: IndexPath) -> Bool { DefaultTableDelegate().shouldHighlightRow(at: indexPath) }
+    open func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().shouldHighlightRow(at: indexPath) }
     /// Default `indexPath`.
-    open func willSelectRow(at indexPath: IndexPath) -> IndexPath? { DefaultTableDelegate().willSelectRow(at: indexPath) }
+    open func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { DefaultTableDelegate().willSelectRow(at: indexPath) }
     /// Default: does nothing.
-    open func didSelectRow(at indexPath: IndexPath) throws {}
+    open func didSelectRow(at indexPath: TableIndexPath) throws {}
     /// Default `indexPath`.
-    open func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { DefaultTableDelegate().willDeselectRow(at: indexPath) }
+    open func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { DefaultTableDelegate().willDeselectRow(at: indexPath) }
     /// Default: does nothing.
-    open func didDeselectRow(at indexPath: IndexPath) throws {}
+    open func didDeselectRow(at indexPath: TableIndexPath) throws {}
     /// Default `.none`.
-    open func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { DefaultTableDelegate().editingStyleForRow(at: indexPath) }
+    open func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { DefaultTableDelegate().editingStyleForRow(at: indexPath) }
     /// Default nil.
-    open func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? {
+    open func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
         DefaultTableDelegate().titleForDeleteConfirmationButtonForRow(at: indexPath)
     }
     /// Default none.
-    open func actionsForRow(at indexPath: IndexPath) -> [RowAction] { DefaultTableDelegate().actionsForRow(at: indexPath) }
+    open func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { DefaultTableDelegate().actionsForRow(at: indexPath) }
     /// Default: does nothing.
-    open func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
+    open func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// Default `proposed`.
-    open func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    open func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         DefaultTableDelegate().targetIndexPathForMove(from: source, toProposed: proposed)
     }
     /// Default: does nothing.
-    open func willDisplayRow(at indexPath: IndexPath) {}
+    open func willDisplayRow(at indexPath: TableIndexPath) {}
     /// Default: does nothing.
-    open func didEndDisplayingRow(at indexPath: IndexPath) {}
+    open func didEndDisplayingRow(at indexPath: TableIndexPath) {}
     /// Default: does nothing.
     open func willDisplayHeader(inSection section: Int) {}
     /// Default: does nothing.
@@ -168,7 +168,7 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     // MARK: Prefetching
 
     /// Default: does nothing.
-    open func prefetchRows(at indexPaths: [IndexPath]) {}
+    open func prefetchRows(at indexPaths: [TableIndexPath]) {}
     /// Default: does nothing.
-    open func cancelPrefetchingForRows(at indexPaths: [IndexPath]) {}
+    open func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {}
 }

@@ -17,7 +17,7 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: section)?.numberOfRows(inSection: section) ?? super.numberOfRows(inSection: section)
     }
     /// Routed by section.
-    open override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    open override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         childDelegate(at: indexPath.section)?.cell(forRowAt: indexPath) ?? super.cell(forRowAt: indexPath)
     }
     /// Routed by section.
@@ -25,7 +25,7 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         childDelegate(at: section)?.sectionID(forSection: section) ?? super.sectionID(forSection: section)
     }
     /// Routed by section.
-    open override func rowID(forRowAt indexPath: IndexPath) -> RowID {
+    open override func rowID(forRowAt indexPath: TableIndexPath) -> RowID {
         childDelegate(at: indexPath.section)?.rowID(forRowAt: indexPath) ?? super.rowID(forRowAt: indexPath)
     }
     /// Routed by section.
@@ -39,19 +39,19 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         return child.titleForFooter(inSection: section)
     }
     /// Routed by section.
-    open override func canEditRow(at indexPath: IndexPath) -> Bool {
+    open override func canEditRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.section)?.canEditRow(at: indexPath) ?? super.canEditRow(at: indexPath)
     }
     /// Routed by section.
-    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try childDelegate(at: indexPath.section)?.commit(editingStyle, forRowAt: indexPath, values: values)
     }
     /// Routed by section.
-    open override func canMoveRow(at indexPath: IndexPath) -> Bool {
+    open override func canMoveRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.section)?.canMoveRow(at: indexPath) ?? super.canMoveRow(at: indexPath)
     }
     /// Routed by the source's section.
-    open override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    open override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try childDelegate(at: source.section)?.moveRow(from: source, to: destination)
     }
     /// The children's titles in order, or nil when no child has any.
@@ -75,16 +75,16 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
     // MARK: Delegate
 
     /// Routed by section.
-    open override func heightForRow(at indexPath: IndexPath) -> TableHeight {
+    open override func heightForRow(at indexPath: TableIndexPath) -> TableHeight {
         childDelegate(at: indexPath.section)?.heightForRow(at: indexPath) ?? super.heightForRow(at: indexPath)
     }
     /// The child's estimate, else the child's height; the default when out of range.
-    open override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? {
+    open override func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
         guard let child = childDelegate(at: indexPath.section) else { return super.estimatedHeightForRow(at: indexPath) }
         return child.estimatedHeightForRow(at: indexPath) ?? child.heightForRow(at: indexPath)
     }
     /// Routed by section.
-    open override func indentationLevelForRow(at indexPath: IndexPath) -> Int {
+    open override func indentationLevelForRow(at indexPath: TableIndexPath) -> Int {
         childDelegate(at: indexPath.section)?.indentationLevelForRow(at: indexPath) ?? super.indentationLevelForRow(at: indexPath)
     }
     /// Routed by section.
@@ -116,57 +116,57 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
         return child.viewForFooter(inSection: section)
     }
     /// Routed by section.
-    open override func shouldHighlightRow(at indexPath: IndexPath) -> Bool {
+    open override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.section)?.shouldHighlightRow(at: indexPath) ?? super.shouldHighlightRow(at: indexPath)
     }
     /// Routed by section.
-    open override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+    open override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         guard let child = childDelegate(at: indexPath.section) else { return super.willSelectRow(at: indexPath) }
         return child.willSelectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func didSelectRow(at indexPath: IndexPath) throws {
+    open override func didSelectRow(at indexPath: TableIndexPath) throws {
         try childDelegate(at: indexPath.section)?.didSelectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? {
+    open override func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         guard let child = childDelegate(at: indexPath.section) else { return super.willDeselectRow(at: indexPath) }
         return child.willDeselectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func didDeselectRow(at indexPath: IndexPath) throws {
+    open override func didDeselectRow(at indexPath: TableIndexPath) throws {
         try childDelegate(at: indexPath.section)?.didDeselectRow(at: indexPath)
     }
     /// Routed by section.
-    open override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle {
+    open override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle {
         childDelegate(at: indexPath.section)?.editingStyleForRow(at: indexPath) ?? super.editingStyleForRow(at: indexPath)
     }
     /// Routed by section.
-    open override func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? {
+    open override func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
         guard let child = childDelegate(at: indexPath.section) else {
             return super.titleForDeleteConfirmationButtonForRow(at: indexPath)
         }
         return child.titleForDeleteConfirmationButtonForRow(at: indexPath)
     }
     /// Routed by section.
-    open override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+    open override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
         childDelegate(at: indexPath.section)?.actionsForRow(at: indexPath) ?? super.actionsForRow(at: indexPath)
     }
     /// Routed by section.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    open override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try childDelegate(at: indexPath.section)?.performAction(named: name, forRowAt: indexPath, values: values)
     }
     /// Routed by the source's section.
-    open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    open override func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         childDelegate(at: source.section)?.targetIndexPathForMove(from: source, toProposed: proposed)
             ?? super.targetIndexPathForMove(from: source, toProposed: proposed)
     }
     /// Routed by section.
-    open override func willDisplayRow(at indexPath: IndexPath) {
+    open override func willDisplayRow(at indexPath: TableIndexPath) {
         childDelegate(at: indexPath.section)?.willDisplayRow(at: indexPath)
     }
     /// Routed by section.
-    open override func didEndDisplayingRow(at indexPath: IndexPath) {
+    open override func didEndDisplayingRow(at indexPath: TableIndexPath) {
         childDelegate(at: indexPath.section)?.didEndDisplayingRow(at: indexPath)
     }
     /// Routed by section.
@@ -189,11 +189,11 @@ open class CascadingRootTableDelegate: CascadingBareTableDelegate {
     // MARK: Prefetching
 
     /// Each child receives the paths in its section.
-    open override func prefetchRows(at indexPaths: [IndexPath]) {
+    open override func prefetchRows(at indexPaths: [TableIndexPath]) {
         forEachChild(owning: indexPaths, childIndex: \.section) { $0.prefetchRows(at: $1) }
     }
     /// Each child receives the paths in its section.
-    open override func cancelPrefetchingForRows(at indexPaths: [IndexPath]) {
+    open override func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {
         forEachChild(owning: indexPaths, childIndex: \.section) { $0.cancelPrefetchingForRows(at: $1) }
     }
 }

@@ -18,102 +18,102 @@ open class CascadingSectionTableDelegate: CascadingBareTableDelegate {
     /// The number of children.
     open override func numberOfRows(inSection section: Int) -> Int { childDelegates.count }
     /// Routed by row.
-    open override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    open override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         childDelegate(at: indexPath.row)?.cell(forRowAt: indexPath) ?? super.cell(forRowAt: indexPath)
     }
     /// Routed by row.
-    open override func rowID(forRowAt indexPath: IndexPath) -> RowID {
+    open override func rowID(forRowAt indexPath: TableIndexPath) -> RowID {
         childDelegate(at: indexPath.row)?.rowID(forRowAt: indexPath) ?? super.rowID(forRowAt: indexPath)
     }
     /// Routed by row.
-    open override func canEditRow(at indexPath: IndexPath) -> Bool {
+    open override func canEditRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.row)?.canEditRow(at: indexPath) ?? super.canEditRow(at: indexPath)
     }
     /// Routed by row.
-    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try childDelegate(at: indexPath.row)?.commit(editingStyle, forRowAt: indexPath, values: values)
     }
     /// Routed by row.
-    open override func canMoveRow(at indexPath: IndexPath) -> Bool {
+    open override func canMoveRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.row)?.canMoveRow(at: indexPath) ?? super.canMoveRow(at: indexPath)
     }
     /// Routed by the source's row.
-    open override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    open override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try childDelegate(at: source.row)?.moveRow(from: source, to: destination)
     }
     /// Routed by row.
-    open override func heightForRow(at indexPath: IndexPath) -> TableHeight {
+    open override func heightForRow(at indexPath: TableIndexPath) -> TableHeight {
         childDelegate(at: indexPath.row)?.heightForRow(at: indexPath) ?? super.heightForRow(at: indexPath)
     }
     /// The child's estimate, else the child's height; the default when out of range.
-    open override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? {
+    open override func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
         guard let child = childDelegate(at: indexPath.row) else { return super.estimatedHeightForRow(at: indexPath) }
         return child.estimatedHeightForRow(at: indexPath) ?? child.heightForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func indentationLevelForRow(at indexPath: IndexPath) -> Int {
+    open override func indentationLevelForRow(at indexPath: TableIndexPath) -> Int {
         childDelegate(at: indexPath.row)?.indentationLevelForRow(at: indexPath) ?? super.indentationLevelForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func shouldHighlightRow(at indexPath: IndexPath) -> Bool {
+    open override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool {
         childDelegate(at: indexPath.row)?.shouldHighlightRow(at: indexPath) ?? super.shouldHighlightRow(at: indexPath)
     }
     /// Routed by row.
-    open override func willSelectRow(at indexPath: IndexPath) -> IndexPath? {
+    open override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         guard let child = childDelegate(at: indexPath.row) else { return super.willSelectRow(at: indexPath) }
         return child.willSelectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func didSelectRow(at indexPath: IndexPath) throws {
+    open override func didSelectRow(at indexPath: TableIndexPath) throws {
         try childDelegate(at: indexPath.row)?.didSelectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func willDeselectRow(at indexPath: IndexPath) -> IndexPath? {
+    open override func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         guard let child = childDelegate(at: indexPath.row) else { return super.willDeselectRow(at: indexPath) }
         return child.willDeselectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func didDeselectRow(at indexPath: IndexPath) throws {
+    open override func didDeselectRow(at indexPath: TableIndexPath) throws {
         try childDelegate(at: indexPath.row)?.didDeselectRow(at: indexPath)
     }
     /// Routed by row.
-    open override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle {
+    open override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle {
         childDelegate(at: indexPath.row)?.editingStyleForRow(at: indexPath) ?? super.editingStyleForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? {
+    open override func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
         guard let child = childDelegate(at: indexPath.row) else {
             return super.titleForDeleteConfirmationButtonForRow(at: indexPath)
         }
         return child.titleForDeleteConfirmationButtonForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+    open override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
         childDelegate(at: indexPath.row)?.actionsForRow(at: indexPath) ?? super.actionsForRow(at: indexPath)
     }
     /// Routed by row.
-    open override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    open override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try childDelegate(at: indexPath.row)?.performAction(named: name, forRowAt: indexPath, values: values)
     }
     /// Routed by the source's row.
-    open override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    open override func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         childDelegate(at: source.row)?.targetIndexPathForMove(from: source, toProposed: proposed)
             ?? super.targetIndexPathForMove(from: source, toProposed: proposed)
     }
     /// Routed by row.
-    open override func willDisplayRow(at indexPath: IndexPath) {
+    open override func willDisplayRow(at indexPath: TableIndexPath) {
         childDelegate(at: indexPath.row)?.willDisplayRow(at: indexPath)
     }
     /// Routed by row.
-    open override func didEndDisplayingRow(at indexPath: IndexPath) {
+    open override func didEndDisplayingRow(at indexPath: TableIndexPath) {
         childDelegate(at: indexPath.row)?.didEndDisplayingRow(at: indexPath)
     }
     /// Each child receives the paths of its row.
-    open override func prefetchRows(at indexPaths: [IndexPath]) {
+    open override func prefetchRows(at indexPaths: [TableIndexPath]) {
         forEachChild(owning: indexPaths, childIndex: \.row) { $0.prefetchRows(at: $1) }
     }
     /// Each child receives the paths of its row.
-    open override func cancelPrefetchingForRows(at indexPaths: [IndexPath]) {
+    open override func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {
         forEachChild(owning: indexPaths, childIndex: \.row) { $0.cancelPrefetchingForRows(at: $1) }
     }
 }

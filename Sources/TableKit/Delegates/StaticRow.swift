@@ -17,9 +17,9 @@ open class StaticRow: CascadingBareTableDelegate {
     }
 
     /// The fixed identifier.
-    open override func rowID(forRowAt indexPath: IndexPath) -> RowID { id }
+    open override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
     /// The fixed cell.
-    open override func cell(forRowAt indexPath: IndexPath) -> TableCell { cell }
+    open override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { cell }
     /// Not selectable, so the row renders without a select form.
-    open override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+    open override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

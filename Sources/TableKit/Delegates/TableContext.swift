@@ -3,7 +3,7 @@
 ///
 ///     tableContext?.performBatchUpdates {
 ///         todos.remove(at: 2)
-///         tableContext?.deleteRows(at: [IndexPath(section: 0, row: 2)])
+///         tableContext?.deleteRows(at: [TableIndexPath(section: 0, row: 2)])
 ///     }
 ///
 /// Implementation requirements: calls between `beginUpdates()` and the matching `endUpdates()`
@@ -27,13 +27,13 @@ public protocol TableContext: AnyObject {
     /// Reloads everything and sends only what changed, found by identifier and content.
     func reconcileData()
     /// Inserts rows at index paths after the batch.
-    func insertRows(at indexPaths: [IndexPath])
+    func insertRows(at indexPaths: [TableIndexPath])
     /// Deletes rows at index paths before the batch.
-    func deleteRows(at indexPaths: [IndexPath])
+    func deleteRows(at indexPaths: [TableIndexPath])
     /// Re-reads rows at index paths before the batch; unchanged rows produce nothing.
-    func reloadRows(at indexPaths: [IndexPath])
+    func reloadRows(at indexPaths: [TableIndexPath])
     /// Moves a row from an index path before the batch to one after it.
-    func moveRow(at source: IndexPath, to destination: IndexPath)
+    func moveRow(at source: TableIndexPath, to destination: TableIndexPath)
     /// Inserts sections at indexes after the batch.
     func insertSections(_ sections: [Int])
     /// Deletes sections at indexes before the batch.
@@ -43,7 +43,7 @@ public protocol TableContext: AnyObject {
     /// Moves a section from an index before the batch to one after it.
     func moveSection(_ section: Int, toSection newSection: Int)
     /// The index path of a row in the last committed state, or nil.
-    func indexPath(forRowID id: RowID) -> IndexPath?
+    func indexPath(forRowID id: RowID) -> TableIndexPath?
     /// The index of a section in the last committed state, or nil.
     func sectionIndex(forSectionID id: SectionID) -> Int?
     /// Leads the person whose selection is being handled to another page, as `show(_:sender:)`

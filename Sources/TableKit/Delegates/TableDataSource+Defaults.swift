@@ -6,23 +6,23 @@ extension TableDataSource {
     /// No rows.
     public func numberOfRows(inSection section: Int) -> Int { 0 }
     /// A blank cell.
-    public func cell(forRowAt indexPath: IndexPath) -> TableCell { .blank }
+    public func cell(forRowAt indexPath: TableIndexPath) -> TableCell { .blank }
     /// `"section-{index}"`.
     public func sectionID(forSection section: Int) -> SectionID { SectionID("section-\(section)") }
     /// `"row-{section}-{row}"`.
-    public func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID("row-\(indexPath.section)-\(indexPath.row)") }
+    public func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("row-\(indexPath.section)-\(indexPath.row)") }
     /// No header title.
     public func titleForHeader(inSection section: Int) -> String? { nil }
     /// No footer title.
     public func titleForFooter(inSection section: Int) -> String? { nil }
     /// Not editable.
-    public func canEditRow(at indexPath: IndexPath) -> Bool { false }
+    public func canEditRow(at indexPath: TableIndexPath) -> Bool { false }
     /// Does nothing.
-    public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
+    public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// Not movable.
-    public func canMoveRow(at indexPath: IndexPath) -> Bool { false }
+    public func canMoveRow(at indexPath: TableIndexPath) -> Bool { false }
     /// Does nothing.
-    public func moveRow(from source: IndexPath, to destination: IndexPath) throws {}
+    public func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
     /// No section index.
     public func sectionIndexTitles() -> [String]? { nil }
     /// The title's position.

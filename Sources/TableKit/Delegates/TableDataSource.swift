@@ -19,19 +19,19 @@ public protocol TableDataSource {
     /// The number of rows in `section` (`tableView(_:numberOfRowsInSection:)`). Default 0.
     func numberOfRows(inSection section: Int) -> Int
     /// The configured cell for a row (`tableView(_:cellForRowAt:)`). Default ``TableCell/blank``.
-    func cell(forRowAt indexPath: IndexPath) -> TableCell
+    func cell(forRowAt indexPath: TableIndexPath) -> TableCell
     /// The stable identifier of a section. Default `"section-{index}"`, which is not stable
     /// across inserts: override it.
     func sectionID(forSection section: Int) -> SectionID
     /// The stable identifier of a row. Default `"row-{section}-{row}"`, which is not stable
     /// across inserts: override it.
-    func rowID(forRowAt indexPath: IndexPath) -> RowID
+    func rowID(forRowAt indexPath: TableIndexPath) -> RowID
     /// The header title (`titleForHeaderInSection`). Default nil.
     func titleForHeader(inSection section: Int) -> String?
     /// The footer title (`titleForFooterInSection`). Default nil.
     func titleForFooter(inSection section: Int) -> String?
     /// Whether the row can be edited (`canEditRowAt`). Default false.
-    func canEditRow(at indexPath: IndexPath) -> Bool
+    func canEditRow(at indexPath: TableIndexPath) -> Bool
     /// Commits a deletion or insertion (`commit(_:forRowAt:)`); `values` carries the fields
     /// submitted with an insertion and is empty for a deletion. Default: does nothing.
     ///
@@ -39,13 +39,13 @@ public protocol TableDataSource {
     /// the context (`deleteRows(at:)` / `insertRows(at:)`), as UIKit expects.
     /// - Throws: whatever kept the change from being made (a failed store write); throw before
     ///   changing anything: the table then discards the batch and publishes nothing.
-    func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws
+    func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws
     /// Whether the row can be moved (`canMoveRowAt`). Default false.
-    func canMoveRow(at indexPath: IndexPath) -> Bool
+    func canMoveRow(at indexPath: TableIndexPath) -> Bool
     /// Moves a row in the data (`moveRowAt:to:`); the table records the move itself once this
     /// returns. Default: does nothing.
     /// - Throws: whatever kept the move from being made; the table then records no move.
-    func moveRow(from source: IndexPath, to destination: IndexPath) throws
+    func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws
     /// The titles of the section index (`sectionIndexTitles(for:)`). Default nil (no index).
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).

@@ -1,10 +1,10 @@
 extension TableDelegate {
     /// Automatic.
-    public func heightForRow(at indexPath: IndexPath) -> TableHeight { .automatic }
+    public func heightForRow(at indexPath: TableIndexPath) -> TableHeight { .automatic }
     /// Not estimated.
-    public func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { nil }
+    public func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { nil }
     /// Not indented.
-    public func indentationLevelForRow(at indexPath: IndexPath) -> Int { 0 }
+    public func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { 0 }
     /// Zero ("not given").
     public func heightForHeader(inSection section: Int) -> TableHeight { .points(0) }
     /// Zero ("not given").
@@ -18,29 +18,29 @@ extension TableDelegate {
     /// No footer view.
     public func viewForFooter(inSection section: Int) -> TableCell? { nil }
     /// Highlightable.
-    public func shouldHighlightRow(at indexPath: IndexPath) -> Bool { true }
+    public func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { true }
     /// Selects the passed row.
-    public func willSelectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
+    public func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { indexPath }
     /// Does nothing.
-    public func didSelectRow(at indexPath: IndexPath) throws {}
+    public func didSelectRow(at indexPath: TableIndexPath) throws {}
     /// Deselects the passed row.
-    public func willDeselectRow(at indexPath: IndexPath) -> IndexPath? { indexPath }
+    public func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { indexPath }
     /// Does nothing.
-    public func didDeselectRow(at indexPath: IndexPath) throws {}
+    public func didDeselectRow(at indexPath: TableIndexPath) throws {}
     /// No editing control.
-    public func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .none }
+    public func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .none }
     /// The standard title.
-    public func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String? { nil }
+    public func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? { nil }
     /// No actions.
-    public func actionsForRow(at indexPath: IndexPath) -> [RowAction] { [] }
+    public func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { [] }
     /// Does nothing.
-    public func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {}
+    public func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// The proposed path.
-    public func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath { proposed }
+    public func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath { proposed }
     /// Does nothing.
-    public func willDisplayRow(at indexPath: IndexPath) {}
+    public func willDisplayRow(at indexPath: TableIndexPath) {}
     /// Does nothing.
-    public func didEndDisplayingRow(at indexPath: IndexPath) {}
+    public func didEndDisplayingRow(at indexPath: TableIndexPath) {}
     /// Does nothing.
     public func willDisplayHeader(inSection section: Int) {}
     /// Does nothing.

@@ -6,7 +6,7 @@
 /// return the passed path, editing style none, indentation 0. Estimated heights default to nil
 /// so a fallback chain can tell that nothing was estimated.
 ///
-///     override func didSelectRow(at indexPath: IndexPath) throws {
+///     override func didSelectRow(at indexPath: TableIndexPath) throws {
 ///         try store.toggle(todos[indexPath.row].id)
 ///         todos[indexPath.row].done.toggle()
 ///         tableContext?.reloadRows(at: [indexPath])
@@ -20,11 +20,11 @@
 /// nothing and hands the error to whoever asked for the action.
 public protocol TableDelegate {
     /// The row height (`heightForRowAt`). Default `.automatic`.
-    func heightForRow(at indexPath: IndexPath) -> TableHeight
+    func heightForRow(at indexPath: TableIndexPath) -> TableHeight
     /// The estimated row height used for rows not loaded yet (`estimatedHeightForRowAt`). Default nil.
-    func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight?
+    func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight?
     /// The row's indentation level (`indentationLevelForRowAt`). Default 0.
-    func indentationLevelForRow(at indexPath: IndexPath) -> Int
+    func indentationLevelForRow(at indexPath: TableIndexPath) -> Int
     /// The header height (`heightForHeaderInSection`). Default `.points(0)`, meaning "not given".
     func heightForHeader(inSection section: Int) -> TableHeight
     /// The footer height (`heightForFooterInSection`). Default `.points(0)`, meaning "not given".
@@ -38,35 +38,35 @@ public protocol TableDelegate {
     /// A cell-like footer view (`viewForFooterInSection`); replaces the title. Default nil.
     func viewForFooter(inSection section: Int) -> TableCell?
     /// Whether the row reacts to selection (`shouldHighlightRowAt`). Default true.
-    func shouldHighlightRow(at indexPath: IndexPath) -> Bool
+    func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool
     /// The row to select instead, or nil to veto (`willSelectRowAt`). Default `indexPath`.
-    func willSelectRow(at indexPath: IndexPath) -> IndexPath?
+    func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath?
     /// The row was selected (`didSelectRowAt`). Default: does nothing.
     /// - Throws: whatever kept the selection from taking effect; the selection then changed nothing.
-    func didSelectRow(at indexPath: IndexPath) throws
+    func didSelectRow(at indexPath: TableIndexPath) throws
     /// The row to deselect instead, or nil to veto (`willDeselectRowAt`). Default `indexPath`.
-    func willDeselectRow(at indexPath: IndexPath) -> IndexPath?
+    func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath?
     /// The row was deselected (`didDeselectRowAt`). Default: does nothing.
     /// - Throws: whatever kept the deselection from taking effect; it then changed nothing.
-    func didDeselectRow(at indexPath: IndexPath) throws
+    func didDeselectRow(at indexPath: TableIndexPath) throws
     /// The editing control of an editable row (`editingStyleForRowAt`). Default `.none`.
-    func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle
+    func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle
     /// The delete button's title (`titleForDeleteConfirmationButtonForRowAt`). Default nil ("Delete").
-    func titleForDeleteConfirmationButtonForRow(at indexPath: IndexPath) -> String?
+    func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String?
     /// The row's named edit/swipe actions (`trailingSwipeActionsConfigurationForRowAt`). Default none.
-    func actionsForRow(at indexPath: IndexPath) -> [RowAction]
+    func actionsForRow(at indexPath: TableIndexPath) -> [RowAction]
     /// Performs one of the row's actions (`actionsForRow`), the handler of a `UIContextualAction`,
     /// with the fields submitted with it (a new title for "Rename", say; empty for an action that
     /// asks for no input). Default: does nothing.
     /// - Throws: whatever kept the action from taking effect; the action then changed nothing.
-    func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws
+    func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws
     /// Where a moved row may land (`targetIndexPathForMoveFromRowAt:toProposedIndexPath:`).
     /// Default `proposed`.
-    func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath
+    func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath
     /// The row is about to be shown (`willDisplay:forRowAt:`). Default: does nothing.
-    func willDisplayRow(at indexPath: IndexPath)
+    func willDisplayRow(at indexPath: TableIndexPath)
     /// The row is no longer shown (`didEndDisplaying:forRowAt:`). Default: does nothing.
-    func didEndDisplayingRow(at indexPath: IndexPath)
+    func didEndDisplayingRow(at indexPath: TableIndexPath)
     /// The header is about to be shown (`willDisplayHeaderView`). Default: does nothing.
     func willDisplayHeader(inSection section: Int)
     /// The header is no longer shown (`didEndDisplayingHeaderView`). Default: does nothing.

@@ -1,6 +1,6 @@
 extension TablePrefetchingDataSource {
     /// Does nothing.
-    public func prefetchRows(at indexPaths: [IndexPath]) {}
+    public func prefetchRows(at indexPaths: [TableIndexPath]) {}
     /// Does nothing.
-    public func cancelPrefetchingForRows(at indexPaths: [IndexPath]) {}
+    public func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {}
 }

@@ -5,7 +5,7 @@
 /// it. Defaults do nothing.
 public protocol TablePrefetchingDataSource {
     /// Rows that will probably be requested soon (`prefetchRowsAt`).
-    func prefetchRows(at indexPaths: [IndexPath])
+    func prefetchRows(at indexPaths: [TableIndexPath])
     /// Rows no longer expected soon (`cancelPrefetchingForRowsAt`).
-    func cancelPrefetchingForRows(at indexPaths: [IndexPath])
+    func cancelPrefetchingForRows(at indexPaths: [TableIndexPath])
 }

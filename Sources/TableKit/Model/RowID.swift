@@ -1,6 +1,6 @@
 /// The stable identifier of a row, taken from the data (a primary key, a slug…).
 ///
-/// Unlike an ``IndexPath``, a row identifier survives inserts and deletes around the row; it is
+/// Unlike an ``TableIndexPath``, a row identifier survives inserts and deletes around the row; it is
 /// what DOM ids, URLs and patches use.
 ///
 ///     let id: RowID = "todo-17"

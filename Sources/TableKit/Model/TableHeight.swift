@@ -2,7 +2,7 @@
 ///
 /// Mirrors `CGFloat` heights and `UITableView.automaticDimension`.
 ///
-///     override func heightForRow(at indexPath: IndexPath) -> TableHeight { .points(44) }
+///     override func heightForRow(at indexPath: TableIndexPath) -> TableHeight { .points(44) }
 public enum TableHeight: Hashable, Sendable {
     /// Sized by its content (`UITableView.automaticDimension`).
     case automatic

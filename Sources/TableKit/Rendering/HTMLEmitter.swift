@@ -97,7 +97,7 @@ struct HTMLEmitter: TableEmitter {
         out.append("</section>")
     }
 
-    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+    mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         let selectable = row.isSelectable && row.editingStyle != .insert
         // Everything before the cell's content goes in one reservation: this runs for every row,
         // and appending piece by piece cost more than the bytes themselves (see ByteWriter).
@@ -187,7 +187,7 @@ struct HTMLEmitter: TableEmitter {
         row.editingStyle != .none || row.canMove || !row.actions.isEmpty
     }
 
-    private func appendEditControls(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+    private func appendEditControls(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         guard hasEditControls(row) else { return }
         out.append("<div class=\"tk-edit\">")
         switch row.editingStyle {
@@ -232,14 +232,14 @@ struct HTMLEmitter: TableEmitter {
     }
 
     /// "Move up" places the row before its predecessor, "Move down" after its successor.
-    private func appendMoveControls(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+    private func appendMoveControls(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         if indexPath.row > 0 {
-            let previous = table.root.rowID(forRowAt: IndexPath(section: indexPath.section, row: indexPath.row - 1))
+            let previous = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row - 1))
             appendMoveForm(row.id, section: section.id, neighbourField: "before", neighbour: previous,
                            label: "Move up", symbol: "\u{2191}", into: &out)
         }
         if indexPath.row + 1 < section.rowCount {
-            let next = table.root.rowID(forRowAt: IndexPath(section: indexPath.section, row: indexPath.row + 1))
+            let next = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row + 1))
             appendMoveForm(row.id, section: section.id, neighbourField: "after", neighbour: next,
                            label: "Move down", symbol: "\u{2193}", into: &out)
         }

@@ -73,7 +73,7 @@ struct JSONEmitter: TableEmitter {
         }
     }
 
-    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+    mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         let isFirst = rowsWritten == 0
         rowsWritten += 1
         let content = row.cell.content

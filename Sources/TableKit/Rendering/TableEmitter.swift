@@ -8,5 +8,5 @@ protocol TableEmitter {
     mutating func endTable(into out: inout OutputBuffer)
     mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer)
     mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer)
-    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer)
+    mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer)
 }

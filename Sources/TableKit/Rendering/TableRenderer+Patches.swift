@@ -92,7 +92,7 @@ extension TableRenderer {
 
     /// The element a patch operation carries.
     private enum PatchElement {
-        case row(IndexPath)
+        case row(TableIndexPath)
         case section(Int)
     }
 

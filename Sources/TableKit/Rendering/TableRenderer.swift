@@ -106,7 +106,7 @@ public struct TableRenderer {
 
     /// The committed index path of a row, checked against the delegate tree's current counts so
     /// that data changed without a batch cannot send an index out of range into user code.
-    func currentIndexPath(forRowID id: RowID) throws -> IndexPath {
+    func currentIndexPath(forRowID id: RowID) throws -> TableIndexPath {
         guard let indexPath = table.indexPath(forRowID: id),
               indexPath.section < table.root.numberOfSections(),
               indexPath.row < table.root.numberOfRows(inSection: indexPath.section) else {

@@ -25,17 +25,17 @@ struct TableWalker {
         emitter.beginSection(announced, into: &out)
         var last: RowID?
         for row in first..<end {
-            let indexPath = IndexPath(section: section, row: row)
+            let indexPath = TableIndexPath(section: section, row: row)
             let rowRecord = table.rowRecord(at: indexPath)
             emitter.row(rowRecord, at: indexPath, in: record, into: &out)
             last = rowRecord.id
         }
         var next: NextPage?
         if (limit != nil && end < record.rowCount) || afterWindow > 0 {
-            let following = IndexPath(section: section, row: end)
+            let following = TableIndexPath(section: section, row: end)
             next = NextPage(
                 section: record.id,
-                after: last ?? (first > 0 ? table.root.rowID(forRowAt: IndexPath(section: section, row: first - 1)) : nil),
+                after: last ?? (first > 0 ? table.root.rowID(forRowAt: TableIndexPath(section: section, row: first - 1)) : nil),
                 limit: max(1, limit ?? record.rowCount),
                 remaining: record.rowCount - end + afterWindow,
                 estimatedRowHeight: table.root.estimatedHeightForRow(at: following) ?? table.root.heightForRow(at: following)
@@ -45,7 +45,7 @@ struct TableWalker {
     }
 
     /// Emits one row on its own.
-    func walkRow<Emitter: TableEmitter>(at indexPath: IndexPath, emitter: inout Emitter, into out: inout OutputBuffer) {
+    func walkRow<Emitter: TableEmitter>(at indexPath: TableIndexPath, emitter: inout Emitter, into out: inout OutputBuffer) {
         let section = table.sectionRecord(at: indexPath.section)
         emitter.row(table.rowRecord(at: indexPath), at: indexPath, in: section, into: &out)
     }

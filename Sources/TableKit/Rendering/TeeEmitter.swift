@@ -30,7 +30,7 @@ struct TeeEmitter<First: TableEmitter, Second: TableEmitter>: TableEmitter {
         second.endSection(section, next: next, into: &secondOutput)
     }
 
-    mutating func row(_ row: RowRecord, at indexPath: IndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+    mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         first.row(row, at: indexPath, in: section, into: &out)
         second.row(row, at: indexPath, in: section, into: &secondOutput)
     }

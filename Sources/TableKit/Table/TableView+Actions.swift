@@ -95,7 +95,7 @@ extension TableView {
             guard let position = rows.firstIndex(of: neighbour) else { throw TableError.unknownRow(neighbour) }
             if case .after = placement { row = position + 1 } else { row = position }
         }
-        let proposed = IndexPath(section: section, row: row)
+        let proposed = TableIndexPath(section: section, row: row)
         let destination = root.targetIndexPathForMove(from: source, toProposed: proposed)
         let limit = numberOfRows(inSection: destination.section) - (destination.section == source.section ? 1 : 0)
         guard snapshot.sections.indices.contains(destination.section), (0...limit).contains(destination.row) else {
@@ -117,7 +117,7 @@ extension TableView {
     ///   published), or an inconsistency.
     public func insertRow(inSection sectionID: SectionID, values: [String: String]) throws {
         guard let section = sectionIndex(forSectionID: sectionID) else { throw TableError.unknownSection(sectionID) }
-        let indexPath = IndexPath(section: section, row: numberOfRows(inSection: section))
+        let indexPath = TableIndexPath(section: section, row: numberOfRows(inSection: section))
         try performBatchUpdates { try root.commit(.insert, forRowAt: indexPath, values: values) }
     }
 

@@ -8,7 +8,7 @@ extension TableView {
     }
 
     /// The index path of a row at the last commit, or nil when no row has this identifier.
-    public func indexPath(forRowID id: RowID) -> IndexPath? {
+    public func indexPath(forRowID id: RowID) -> TableIndexPath? {
         snapshot.rowPaths[id]
     }
 
@@ -18,7 +18,7 @@ extension TableView {
     }
 
     /// The identifier of the row at an index path at the last commit.
-    public func rowID(at indexPath: IndexPath) -> RowID? {
+    public func rowID(at indexPath: TableIndexPath) -> RowID? {
         snapshot.rowID(at: indexPath)
     }
 
@@ -28,7 +28,7 @@ extension TableView {
     }
 
     /// The index path of a row, or a thrown ``TableError/unknownRow(_:)``.
-    func existingIndexPath(forRowID id: RowID) throws -> IndexPath {
+    func existingIndexPath(forRowID id: RowID) throws -> TableIndexPath {
         guard let indexPath = indexPath(forRowID: id) else { throw TableError.unknownRow(id) }
         return indexPath
     }

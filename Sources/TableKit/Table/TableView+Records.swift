@@ -1,8 +1,8 @@
 extension TableView {
     /// Reads everything a row shows from the delegate tree, now.
     ///
-    ///     let record = table.rowRecord(at: IndexPath(section: 0, row: 0))
-    public func rowRecord(at indexPath: IndexPath) -> RowRecord {
+    ///     let record = table.rowRecord(at: TableIndexPath(section: 0, row: 0))
+    public func rowRecord(at indexPath: TableIndexPath) -> RowRecord {
         // One read of the stored property instead of one per call keeps retains and dynamic
         // exclusivity checks out of the per-row path.
         let root = self.root

@@ -22,7 +22,7 @@ extension TableView: TableContext {
     ///     try table.performBatchUpdates {
     ///         try store.delete(rows[3].id)
     ///         rows.remove(at: 3)
-    ///         table.deleteRows(at: [IndexPath(section: 0, row: 3)])
+    ///         table.deleteRows(at: [TableIndexPath(section: 0, row: 3)])
     ///     }
     ///
     /// When `updates` throws, the batch is discarded: the updates it reported are forgotten,
@@ -55,22 +55,22 @@ extension TableView: TableContext {
     }
 
     /// Inserts rows at index paths after the batch.
-    public func insertRows(at indexPaths: [IndexPath]) {
+    public func insertRows(at indexPaths: [TableIndexPath]) {
         record { $0.insertedRows += indexPaths }
     }
 
     /// Deletes rows at index paths before the batch.
-    public func deleteRows(at indexPaths: [IndexPath]) {
+    public func deleteRows(at indexPaths: [TableIndexPath]) {
         record { $0.deletedRows += indexPaths }
     }
 
     /// Re-reads rows at index paths before the batch; rows whose content is unchanged produce nothing.
-    public func reloadRows(at indexPaths: [IndexPath]) {
+    public func reloadRows(at indexPaths: [TableIndexPath]) {
         record { $0.reloadedRows += indexPaths }
     }
 
     /// Moves a row from an index path before the batch to one after it.
-    public func moveRow(at source: IndexPath, to destination: IndexPath) {
+    public func moveRow(at source: TableIndexPath, to destination: TableIndexPath) {
         record { $0.movedRows.append((source, destination)) }
     }
 
@@ -128,7 +128,7 @@ extension TableView: TableContext {
 
     /// Builds the changeset of `updates` from the committed state to `current` and commits it.
     /// - Parameter record: reads a row's content at an index path in `current`.
-    func commit(_ updates: BatchUpdates, to current: TableSnapshot, record: (IndexPath) -> RowRecord) throws {
+    func commit(_ updates: BatchUpdates, to current: TableSnapshot, record: (TableIndexPath) -> RowRecord) throws {
         // Handing the builder the only reference to the records lets it update them in place;
         // a copy of every record per commit costs more than the rest of a large diff.
         var updatedRecords: [RowID: RowRecord] = [:]

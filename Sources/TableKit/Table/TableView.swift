@@ -9,7 +9,7 @@
 ///     table.onChange = { changeset in hub.publish(changeset, version: table.version) }
 ///     try table.performBatchUpdates {
 ///         todos.insert(todo, at: 0)
-///         table.insertRows(at: [IndexPath(section: 0, row: 0)])
+///         table.insertRows(at: [TableIndexPath(section: 0, row: 0)])
 ///     }
 public final class TableView {
     /// The table's title, rendered as the page heading.
@@ -82,7 +82,7 @@ public final class TableView {
         records.reserveCapacity(snapshot.rowPaths.count)
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             for rowIndex in section.rows.indices {
-                let record = rowRecord(at: IndexPath(section: sectionIndex, row: rowIndex))
+                let record = rowRecord(at: TableIndexPath(section: sectionIndex, row: rowIndex))
                 records[record.id] = record
             }
         }

@@ -1,10 +1,10 @@
 /// The update calls collected between `beginUpdates()` and `endUpdates()`, in UIKit's terms:
 /// deletes and reloads use index paths before the batch, inserts after it.
 struct BatchUpdates {
-    var insertedRows: [IndexPath] = []
-    var deletedRows: [IndexPath] = []
-    var reloadedRows: [IndexPath] = []
-    var movedRows: [(from: IndexPath, to: IndexPath)] = []
+    var insertedRows: [TableIndexPath] = []
+    var deletedRows: [TableIndexPath] = []
+    var reloadedRows: [TableIndexPath] = []
+    var movedRows: [(from: TableIndexPath, to: TableIndexPath)] = []
     var insertedSections: [Int] = []
     var deletedSections: [Int] = []
     var reloadedSections: [Int] = []

@@ -10,13 +10,13 @@ struct ChangesetBuilder {
     private struct OldSectionRows {
         var deleted = Set<Int>()
         var reloaded = Set<Int>()
-        var movedOut: [Int: IndexPath] = [:]
+        var movedOut: [Int: TableIndexPath] = [:]
     }
 
     /// Row updates that refer to one section after the batch.
     private struct NewSectionRows {
         var inserted = Set<Int>()
-        var movedIn: [Int: IndexPath] = [:]
+        var movedIn: [Int: TableIndexPath] = [:]
     }
 
     let old: TableSnapshot
@@ -35,8 +35,8 @@ struct ChangesetBuilder {
     private var newRows: [NewSectionRows] = []
     // Where each old row ends up and where each new row comes from, by section then row: arrays
     // rather than dictionaries, as every row of a large table is mapped.
-    private var rowTarget: [[IndexPath?]] = []
-    private var rowSource: [[IndexPath?]] = []
+    private var rowTarget: [[TableIndexPath?]] = []
+    private var rowSource: [[TableIndexPath?]] = []
 
     init(old: TableSnapshot, new: TableSnapshot, updates: BatchUpdates) {
         self.old = old
@@ -51,7 +51,7 @@ struct ChangesetBuilder {
     ///     untouched when the batch is rejected.
     ///   - record: reads a row's current content at an index path after the batch.
     /// - Throws: ``TableError/inconsistentBatch(_:)``.
-    func build(records: inout [RowID: RowRecord], record: (IndexPath) -> RowRecord) throws -> Changeset {
+    func build(records: inout [RowID: RowRecord], record: (TableIndexPath) -> RowRecord) throws -> Changeset {
         var builder = self
         try builder.mapSections()
         try builder.mapRows()
@@ -117,7 +117,7 @@ struct ChangesetBuilder {
         newRows = Array(repeating: NewSectionRows(), count: new.sections.count)
         rowTarget = old.sections.map { Array(repeating: nil, count: $0.rows.count) }
         rowSource = new.sections.map { Array(repeating: nil, count: $0.rows.count) }
-        func checkOld(_ path: IndexPath, _ use: String) throws {
+        func checkOld(_ path: TableIndexPath, _ use: String) throws {
             guard old.rowID(at: path) != nil else {
                 throw TableError.inconsistentBatch("cannot \(use) row \(path): it does not exist before the update.")
             }
@@ -126,7 +126,7 @@ struct ChangesetBuilder {
                 throw TableError.inconsistentBatch("row \(path) is asked to \(use) and to change otherwise in one batch.")
             }
         }
-        func checkNew(_ path: IndexPath, _ use: String) throws {
+        func checkNew(_ path: TableIndexPath, _ use: String) throws {
             guard new.rowID(at: path) != nil else {
                 throw TableError.inconsistentBatch("cannot \(use) row \(path): it does not exist after the update.")
             }
@@ -177,8 +177,8 @@ struct ChangesetBuilder {
             let staying = (0..<before).filter { !removed.deleted.contains($0) && removed.movedOut[$0] == nil }
             let slots = (0..<after).filter { !added.inserted.contains($0) && added.movedIn[$0] == nil }
             for (from, to) in zip(staying, slots) {
-                rowTarget[oldSection][from] = IndexPath(section: newSection, row: to)
-                rowSource[newSection][to] = IndexPath(section: oldSection, row: from)
+                rowTarget[oldSection][from] = TableIndexPath(section: newSection, row: to)
+                rowSource[newSection][to] = TableIndexPath(section: oldSection, row: from)
             }
         }
     }
@@ -207,15 +207,15 @@ struct ChangesetBuilder {
         return sectionIdentityChanged(old: oldSection)
     }
 
-    private func rowIdentityChanged(from source: IndexPath, to destination: IndexPath) -> Bool {
+    private func rowIdentityChanged(from source: TableIndexPath, to destination: TableIndexPath) -> Bool {
         old.rowID(at: source) != new.rowID(at: destination)
     }
 
     // MARK: Operations
 
-    private func operations(records: inout [RowID: RowRecord], record: (IndexPath) -> RowRecord) -> Changeset {
+    private func operations(records: inout [RowID: RowRecord], record: (TableIndexPath) -> RowRecord) -> Changeset {
         var operations: [Changeset.Operation] = []
-        var freshRows = Set<IndexPath>()
+        var freshRows = Set<TableIndexPath>()
         // Asked once per section rather than once per row.
         let removed = old.sections.indices.map { isRemoved(old: $0) }
         let whole = new.sections.indices.map { isRenderedWhole(new: $0) }
@@ -230,7 +230,7 @@ struct ChangesetBuilder {
                 let moved = oldRows[section].movedOut[row] != nil
                 if (moved && whole[destination.section])
                     || (!whole[destination.section]
-                        && rowIdentityChanged(from: IndexPath(section: section, row: row), to: destination)) {
+                        && rowIdentityChanged(from: TableIndexPath(section: section, row: row), to: destination)) {
                     operations.append(.deleteRow(old.sections[section].rows[row]))
                 }
             }
@@ -259,7 +259,7 @@ struct ChangesetBuilder {
             let rows = new.sections[section].rows
             let sectionID = new.sections[section].id
             for row in rows.indices {
-                let path = IndexPath(section: section, row: row)
+                let path = TableIndexPath(section: section, row: row)
                 let placement: RowPlacement = row == 0 ? .start : .after(rows[row - 1])
                 if let source = rowSource[section][row] {
                     let moved = newRows[section].movedIn[row] != nil
@@ -310,7 +310,7 @@ struct ChangesetBuilder {
         case .deleteSection(let id):
             return (0, old.sectionIndexes[id] ?? 0, 0)
         case .deleteRow(let id):
-            let path = old.rowPaths[id] ?? IndexPath(section: 0, row: 0)
+            let path = old.rowPaths[id] ?? TableIndexPath(section: 0, row: 0)
             return (1, path.section, path.row)
         default:
             return (2, 0, 0)
@@ -319,11 +319,11 @@ struct ChangesetBuilder {
 
     /// Re-reads rows the client receives afresh and drops rows that are gone.
     private func refresh(
-        _ records: inout [RowID: RowRecord], freshRows: Set<IndexPath>, wholeSections: [Bool], record: (IndexPath) -> RowRecord
+        _ records: inout [RowID: RowRecord], freshRows: Set<TableIndexPath>, wholeSections: [Bool], record: (TableIndexPath) -> RowRecord
     ) {
         for (sectionIndex, section) in new.sections.enumerated() where wholeSections[sectionIndex] {
             for (rowIndex, id) in section.rows.enumerated() {
-                records[id] = record(IndexPath(section: sectionIndex, row: rowIndex))
+                records[id] = record(TableIndexPath(section: sectionIndex, row: rowIndex))
             }
         }
         for path in freshRows {
@@ -343,7 +343,7 @@ struct ChangesetBuilder {
         if records.count < new.rowPaths.count {
             for (sectionIndex, section) in new.sections.enumerated() {
                 for (rowIndex, id) in section.rows.enumerated() where records.index(forKey: id) == nil {
-                    records[id] = record(IndexPath(section: sectionIndex, row: rowIndex))
+                    records[id] = record(TableIndexPath(section: sectionIndex, row: rowIndex))
                 }
             }
         }

@@ -90,14 +90,14 @@ struct TableDiff {
                 // would hold the row twice in between.
                 for (row, target) in targets.enumerated() {
                     if let target, target.section != targetSection, sections.isWholeNew[target.section] {
-                        updates.movedRows.append((IndexPath(section: sectionIndex, row: row), target))
+                        updates.movedRows.append((TableIndexPath(section: sectionIndex, row: row), target))
                     }
                 }
                 continue
             }
             let stays = stayingRows(targets, into: targetSection)
             for (row, target) in targets.enumerated() where !stays[row] {
-                let source = IndexPath(section: sectionIndex, row: row)
+                let source = TableIndexPath(section: sectionIndex, row: row)
                 if let target {
                     // Into a section sent whole, the builder turns this into a delete.
                     updates.movedRows.append((source, target))
@@ -110,7 +110,7 @@ struct TableDiff {
         // whole (the loop above saw every other source), and content changes.
         for (sectionIndex, section) in new.sections.enumerated() where !sections.isWholeNew[sectionIndex] {
             for (row, id) in section.rows.enumerated() {
-                let destination = IndexPath(section: sectionIndex, row: row)
+                let destination = TableIndexPath(section: sectionIndex, row: row)
                 guard let source = old.rowPaths[id] else {
                     updates.insertedRows.append(destination)
                     continue
@@ -127,7 +127,7 @@ struct TableDiff {
 
     /// Which rows of an old section keep their place: those that stay in its target section and
     /// belong to the longest run in unchanged relative order.
-    private func stayingRows(_ targets: [IndexPath?], into targetSection: Int) -> [Bool] {
+    private func stayingRows(_ targets: [TableIndexPath?], into targetSection: Int) -> [Bool] {
         var stays = Array(repeating: false, count: targets.count)
         var candidates: [Int] = []
         var newRows: [Int] = []

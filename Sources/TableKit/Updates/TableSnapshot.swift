@@ -8,7 +8,7 @@ struct TableSnapshot: Equatable {
     }
 
     private(set) var sections: [Section]
-    private(set) var rowPaths: [RowID: IndexPath] = [:]
+    private(set) var rowPaths: [RowID: TableIndexPath] = [:]
     private(set) var sectionIndexes: [SectionID: Int] = [:]
 
     init(sections: [Section]) {
@@ -16,7 +16,7 @@ struct TableSnapshot: Equatable {
         for (sectionIndex, section) in sections.enumerated() {
             sectionIndexes[section.id] = sectionIndex
             for (rowIndex, row) in section.rows.enumerated() {
-                rowPaths[row] = IndexPath(section: sectionIndex, row: rowIndex)
+                rowPaths[row] = TableIndexPath(section: sectionIndex, row: rowIndex)
             }
         }
     }
@@ -28,7 +28,7 @@ struct TableSnapshot: Equatable {
         sections.reserveCapacity(sectionCount)
         for section in 0..<sectionCount {
             let rowCount = max(0, root.numberOfRows(inSection: section))
-            let rows = (0..<rowCount).map { root.rowID(forRowAt: IndexPath(section: section, row: $0)) }
+            let rows = (0..<rowCount).map { root.rowID(forRowAt: TableIndexPath(section: section, row: $0)) }
             sections.append(Section(id: root.sectionID(forSection: section), rows: rows))
         }
         self.init(sections: sections)
@@ -46,7 +46,7 @@ struct TableSnapshot: Equatable {
         sections[section].rows.count
     }
 
-    func rowID(at indexPath: IndexPath) -> RowID? {
+    func rowID(at indexPath: TableIndexPath) -> RowID? {
         guard sections.indices.contains(indexPath.section),
               sections[indexPath.section].rows.indices.contains(indexPath.row) else { return nil }
         return sections[indexPath.section].rows[indexPath.row]

@@ -67,9 +67,9 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     func numberOfSections() -> Int { sections.count }
     func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
     func sectionID(forSection section: Int) -> SectionID { sections[section].id }
-    func rowID(forRowAt indexPath: IndexPath) -> RowID { sections[indexPath.section].rows[indexPath.row].id }
-    func cell(forRowAt indexPath: IndexPath) -> TableCell { sections[indexPath.section].rows[indexPath.row].cell }
+    func rowID(forRowAt indexPath: TableIndexPath) -> RowID { sections[indexPath.section].rows[indexPath.row].id }
+    func cell(forRowAt indexPath: TableIndexPath) -> TableCell { sections[indexPath.section].rows[indexPath.row].cell }
     func titleForHeader(inSection section: Int) -> String? { sections[section].headerTitle }
-    func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? { estimatedRowHeight }
-    func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+    func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { estimatedRowHeight }
+    func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

@@ -36,7 +36,7 @@ enum TableMemoryEstimate {
             var sampleBytes = 0
             var out = OutputBuffer()
             for row in 0..<min(rows, perSection) {
-                guard let id = table.rowID(at: IndexPath(section: section, row: row)) else { continue }
+                guard let id = table.rowID(at: TableIndexPath(section: section, row: row)) else { continue }
                 out.removeAll()
                 guard (try? renderer.renderRow(id, as: .json, into: &out)) != nil else { continue }
                 sampled += 1

@@ -19,26 +19,26 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
         "Select an item to tick it; everyone watching sees it at once."
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
+    override func didSelectRow(at indexPath: TableIndexPath) {
         models[indexPath.row].isDone.toggle()
         tableContext?.reloadRows(at: [indexPath])
     }
 
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
         [RowAction(name: "star", title: models[indexPath.row].isStarred ? "Unstar" : "Star")]
     }
 
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) {
         guard name == "star" else { return }
         models[indexPath.row].isStarred.toggle()
         tableContext?.reloadRows(at: [indexPath])
     }
 
-    override func canEditRow(at indexPath: IndexPath) -> Bool { true }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { true }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) {
         switch editingStyle {
         case .delete:
             models.remove(at: indexPath.row)
@@ -48,13 +48,13 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
             guard !title.isEmpty else { return }
             models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
             nextNumber += 1
-            tableContext?.insertRows(at: [IndexPath(section: 0, row: models.count - 1)])
+            tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])
         default:
             break
         }
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) {
         let item = models.remove(at: source.row)
         models.insert(item, at: destination.row)
     }

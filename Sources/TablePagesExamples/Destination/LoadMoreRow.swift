@@ -11,12 +11,12 @@ final class LoadMoreRow: CascadingBareTableDelegate {
         super.init()
     }
 
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { "load-more" }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { "load-more" }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         TableCell(.button, CellContent(title: "Load \(min(remaining, DestinationGuide.pageSize)) more reviews (\(remaining) not shown)"))
     }
 
-    override func didSelectRow(at indexPath: IndexPath) throws {
+    override func didSelectRow(at indexPath: TableIndexPath) throws {
         try guide.showMoreReviews()
     }
 }

@@ -30,15 +30,15 @@ final class GalleryRow: CascadingBareTableDelegate {
         cellDidEndUpdate(id)
     }
 
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { id }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(.image, GalleryCell(picture: image, thumbnail: thumbnail)) }
-    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.image, GalleryCell(picture: image, thumbnail: thumbnail)) }
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 
-    override func heightForRow(at indexPath: IndexPath) -> TableHeight {
+    override func heightForRow(at indexPath: TableIndexPath) -> TableHeight {
         thumbnail.map { .points(Double($0.size.height) + Self.captionHeight) } ?? .automatic
     }
 
-    override func estimatedHeightForRow(at indexPath: IndexPath) -> TableHeight? {
+    override func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
         thumbnail == nil ? Self.estimatedHeight : nil
     }
 }

@@ -15,5 +15,5 @@ final class PeopleDataSource: SectionsDataSource<Profile>, ReloadableDataSource 
         models = try Profile.all(in: store)
     }
 
-    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool { false }
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

@@ -13,7 +13,7 @@ struct ProductCatalog: Sendable {
     }
 
     /// The row of a product: one reusable cell filled by ``ProductCell``.
-    static func cell(for product: Product, at indexPath: IndexPath) -> TableCell {
+    static func cell(for product: Product, at indexPath: TableIndexPath) -> TableCell {
         TableCell(.subtitle, ProductCell(product: product))
     }
 

@@ -24,11 +24,11 @@ final class ProductDetailDataSource: SectionsDataSource<ProductFact>, Reloadable
         models = product.map(ProductFact.facts(of:)) ?? []
     }
 
-    override func shouldHighlightRow(at indexPath: IndexPath) -> Bool {
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool {
         model(at: indexPath).location != nil
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
+    override func didSelectRow(at indexPath: TableIndexPath) {
         if let location = model(at: indexPath).location {
             tableContext?.show(location)
         }

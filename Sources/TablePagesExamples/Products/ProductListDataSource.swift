@@ -14,7 +14,7 @@ final class ProductListDataSource: ListDataSource<Product>, ReloadableDataSource
         models = try catalog.products()
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
+    override func didSelectRow(at indexPath: TableIndexPath) {
         tableContext?.show(ProductCatalog.detailLocation(of: model(at: indexPath)))
     }
 }

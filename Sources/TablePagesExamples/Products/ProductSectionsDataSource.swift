@@ -15,7 +15,7 @@ final class ProductSectionsDataSource: SectionsDataSource<Product>, ReloadableDa
         models = try catalog.products()
     }
 
-    override func didSelectRow(at indexPath: IndexPath) {
+    override func didSelectRow(at indexPath: TableIndexPath) {
         tableContext?.show(ProductCatalog.detailLocation(of: model(at: indexPath)))
     }
 }

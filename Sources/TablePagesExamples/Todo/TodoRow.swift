@@ -15,27 +15,27 @@ final class TodoRow: CascadingBareTableDelegate {
 
     var id: Int64 { todo.id ?? 0 }
 
-    override func rowID(forRowAt indexPath: IndexPath) -> RowID { RowID("todo-\(id)") }
-    override func cell(forRowAt indexPath: IndexPath) -> TableCell { TableCell(.subtitle, TodoCell(todo: todo)) }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("todo-\(id)") }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.subtitle, TodoCell(todo: todo)) }
 
-    override func didSelectRow(at indexPath: IndexPath) throws {
+    override func didSelectRow(at indexPath: TableIndexPath) throws {
         try list.toggle(id)
     }
 
-    override func canEditRow(at indexPath: IndexPath) -> Bool { true }
-    override func editingStyleForRow(at indexPath: IndexPath) -> EditingStyle { .delete }
-    override func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { true }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .delete }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         guard editingStyle == .delete else { return }
         try list.delete(id)
     }
 
-    override func actionsForRow(at indexPath: IndexPath) -> [RowAction] {
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
         [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))]
     }
 
-    override func performAction(named name: String, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         guard name == "rename", let title = TodoList.cleanTitle(values["title"]) else { return }
         try list.rename(id, to: title)
     }

@@ -29,7 +29,7 @@ final class TodoSection: CascadingSectionTableDelegate {
         "Select a to-do to tick it. Everyone watching sees the change."
     }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, values: [String: String]) throws {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         guard editingStyle == .insert else {
             try super.commit(editingStyle, forRowAt: indexPath, values: values)
             return
@@ -39,11 +39,11 @@ final class TodoSection: CascadingSectionTableDelegate {
     }
 
     /// Moves stay inside this section.
-    override func targetIndexPathForMove(from source: IndexPath, toProposed proposed: IndexPath) -> IndexPath {
+    override func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         proposed.section == index ? proposed : source
     }
 
-    override func moveRow(from source: IndexPath, to destination: IndexPath) throws {
+    override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         // The store keeps the new order first: when it refuses, the rows stay as they were and
         // the table records no move. The table records the move itself, so the rows must be in
         // their new order when it reads them back.

@@ -11,7 +11,7 @@ struct NaiveStringRenderer {
         for section in 0..<table.numberOfSections {
             html += "<section class=\"tk-section\" data-section=\"" + escape(table.sectionID(at: section)?.rawValue ?? "") + "\"><ul class=\"tk-rows\">"
             for row in 0..<table.numberOfRows(inSection: section) {
-                let record = table.rowRecord(at: IndexPath(section: section, row: row))
+                let record = table.rowRecord(at: TableIndexPath(section: section, row: row))
                 let id = escape(record.id.rawValue)
                 html += "<li id=\"row-" + id + "\" class=\"tk-row\" data-row=\"" + id + "\" data-kind=\"" + escape(record.cell.reuseIdentifier) + "\">"
                 html += "<form class=\"tk-select\" method=\"post\" action=\"" + escape(basePath) + "/rows/" + id + "/select\">"

@@ -46,7 +46,7 @@ let peer = measure("peer") { naive.renderPage().count }
 let walkOnly = measure("walk") {
     var checksum = 0
     for row in 0..<rowCount {
-        checksum &+= table.rowRecord(at: IndexPath(section: 0, row: row)).indentationLevel
+        checksum &+= table.rowRecord(at: TableIndexPath(section: 0, row: row)).indentationLevel
     }
     return checksum
 }

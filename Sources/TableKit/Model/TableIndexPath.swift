@@ -3,8 +3,11 @@
 /// Index paths are only meaningful for the render they were computed in. To address a row
 /// across time (in DOM ids, URLs and patches) use its ``RowID``.
 ///
-///     let path = IndexPath(section: 0, row: 3)
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// It is not called `IndexPath` so that a file importing both Foundation and TableKit can name
+/// either type without qualifying it.
+///
+///     let path = TableIndexPath(section: 0, row: 3)
+public struct TableIndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The index of the section that contains the row.
     public var section: Int
     /// The index of the row inside its section.
@@ -17,7 +20,7 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Orders index paths by section, then by row, as UIKit does.
-    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
+    public static func < (lhs: TableIndexPath, rhs: TableIndexPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
     }
 
