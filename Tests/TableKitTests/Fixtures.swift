@@ -62,12 +62,6 @@ final class RecordingDelegate: CascadingBareTableDelegate {
         log("targetIndexPathForMove", source, proposed)
         return Recorded.path
     }
-    override func willDisplayRow(at indexPath: TableIndexPath) { log("willDisplayRow", indexPath) }
-    override func didEndDisplayingRow(at indexPath: TableIndexPath) { log("didEndDisplayingRow", indexPath) }
-    override func willDisplayHeader(inSection section: Int) { log("willDisplayHeader", section) }
-    override func didEndDisplayingHeader(inSection section: Int) { log("didEndDisplayingHeader", section) }
-    override func willDisplayFooter(inSection section: Int) { log("willDisplayFooter", section) }
-    override func didEndDisplayingFooter(inSection section: Int) { log("didEndDisplayingFooter", section) }
     override func prefetchRows(at indexPaths: [TableIndexPath]) { log("prefetchRows", indexPaths) }
     override func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
 }
@@ -199,8 +193,6 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         .row("performAction", default: (), implemented: (), arguments: { "archive, \($0), [\"note\": \"x\"]" }) {
             try $0.performAction(named: "archive", forRowAt: $1, values: ["note": "x"])
         },
-        .row("willDisplayRow", default: (), implemented: ()) { $0.willDisplayRow(at: $1) },
-        .row("didEndDisplayingRow", default: (), implemented: ()) { $0.didEndDisplayingRow(at: $1) },
         .row("prefetchRows", default: (), implemented: (), arguments: { "[\($0)]" }) { $0.prefetchRows(at: [$1]) },
         .row("cancelPrefetchingForRows", default: (), implemented: (), arguments: { "[\($0)]" }) {
             $0.cancelPrefetchingForRows(at: [$1])
@@ -238,10 +230,6 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         },
         .section("viewForHeader", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForHeader(inSection: $1) },
         .section("viewForFooter", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForFooter(inSection: $1) },
-        .section("willDisplayHeader", default: (), implemented: ()) { $0.willDisplayHeader(inSection: $1) },
-        .section("didEndDisplayingHeader", default: (), implemented: ()) { $0.didEndDisplayingHeader(inSection: $1) },
-        .section("willDisplayFooter", default: (), implemented: ()) { $0.willDisplayFooter(inSection: $1) },
-        .section("didEndDisplayingFooter", default: (), implemented: ()) { $0.didEndDisplayingFooter(inSection: $1) },
     ]
 
     private static func echoing(
