@@ -94,27 +94,27 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
 
     /// Not routed: the default; ``CascadingRootTableDelegate`` counts its children.
     open func numberOfSections() -> Int { DefaultTableDelegate().numberOfSections() }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func numberOfRows(inSection section: Int) -> Int { responder(forSection: section).numberOfRows(inSection: section) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { responder(forRowAt: indexPath).cell(forRowAt: indexPath) }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func sectionID(forSection section: Int) -> SectionID { responder(forSection: section).sectionID(forSection: section) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func rowID(forRowAt indexPath: TableIndexPath) -> RowID { responder(forRowAt: indexPath).rowID(forRowAt: indexPath) }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func titleForHeader(inSection section: Int) -> String? { responder(forSection: section).titleForHeader(inSection: section) }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func titleForFooter(inSection section: Int) -> String? { responder(forSection: section).titleForFooter(inSection: section) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func canEditRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canEditRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try responder(forRowAt: indexPath).commit(editingStyle, forRowAt: indexPath, values: values)
     }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func canMoveRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canMoveRow(at: indexPath) }
-    /// Routed by the source row.
+    /// Routed to ``childDelegate(forRowAt:)`` for the source.
     open func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try responder(forRowAt: source).moveRow(from: source, to: destination)
     }
@@ -127,63 +127,65 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
 
     // MARK: Delegate
 
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func heightForRow(at indexPath: TableIndexPath) -> TableHeight { responder(forRowAt: indexPath).heightForRow(at: indexPath) }
-    /// Routed by row; the child's estimate, else the child's height.
+    /// Routed to ``childDelegate(forRowAt:)``: the child's estimate, else the child's height.
     open func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
-        estimate(from: childDelegate(forRowAt: indexPath)) { $0.estimatedHeightForRow(at: indexPath) } height: { $0.heightForRow(at: indexPath) }
+        estimate(from: childDelegate(forRowAt: indexPath)) { $0.estimatedHeightForRow(at: indexPath) } height: {
+            $0.heightForRow(at: indexPath)
+        }
     }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func indentationLevelForRow(at indexPath: TableIndexPath) -> Int {
         responder(forRowAt: indexPath).indentationLevelForRow(at: indexPath)
     }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func heightForHeader(inSection section: Int) -> TableHeight { responder(forSection: section).heightForHeader(inSection: section) }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func heightForFooter(inSection section: Int) -> TableHeight { responder(forSection: section).heightForFooter(inSection: section) }
-    /// Routed by section; the child's estimate, else the child's header height.
+    /// Routed to ``childDelegate(forSection:)``: the child's estimate, else the child's header height.
     open func estimatedHeightForHeader(inSection section: Int) -> TableHeight? {
         estimate(from: childDelegate(forSection: section)) { $0.estimatedHeightForHeader(inSection: section) } height: {
             $0.heightForHeader(inSection: section)
         }
     }
-    /// Routed by section; the child's estimate, else the child's footer height.
+    /// Routed to ``childDelegate(forSection:)``: the child's estimate, else the child's footer height.
     open func estimatedHeightForFooter(inSection section: Int) -> TableHeight? {
         estimate(from: childDelegate(forSection: section)) { $0.estimatedHeightForFooter(inSection: section) } height: {
             $0.heightForFooter(inSection: section)
         }
     }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func viewForHeader(inSection section: Int) -> TableCell? { responder(forSection: section).viewForHeader(inSection: section) }
-    /// Routed by section.
+    /// Routed to ``childDelegate(forSection:)``.
     open func viewForFooter(inSection section: Int) -> TableCell? { responder(forSection: section).viewForFooter(inSection: section) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).shouldHighlightRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { responder(forRowAt: indexPath).willSelectRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func didSelectRow(at indexPath: TableIndexPath) throws { try responder(forRowAt: indexPath).didSelectRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
         responder(forRowAt: indexPath).willDeselectRow(at: indexPath)
     }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func didDeselectRow(at indexPath: TableIndexPath) throws { try responder(forRowAt: indexPath).didDeselectRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle {
         responder(forRowAt: indexPath).editingStyleForRow(at: indexPath)
     }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
         responder(forRowAt: indexPath).titleForDeleteConfirmationButtonForRow(at: indexPath)
     }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { responder(forRowAt: indexPath).actionsForRow(at: indexPath) }
-    /// Routed by row.
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         try responder(forRowAt: indexPath).performAction(named: name, forRowAt: indexPath, values: values)
     }
-    /// Routed by the source row.
+    /// Routed to ``childDelegate(forRowAt:)`` for the source.
     open func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
         responder(forRowAt: source).targetIndexPathForMove(from: source, toProposed: proposed)
     }
