@@ -9,6 +9,7 @@ import TableKit
 import TableStore
 import Testing
 @testable import TablePages
+import TablePagesDatabase
 
 /// A row of the test page.
 struct TestItem: Identifiable, Equatable {
@@ -179,7 +180,7 @@ func withSite<T>(
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, stores: stores, logger: logger, metrics: metrics)
+    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: metrics)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configuration.observer = metrics?.serverObserver
