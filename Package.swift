@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "TableStore", targets: ["TableStore"]),
         .library(name: "TablePages", targets: ["TablePages"]),
+        .library(name: "TablePagesDatabase", targets: ["TablePagesDatabase"]),
         .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
     ],
     dependencies: [
@@ -47,15 +48,27 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "TableKit",
-                "TableStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             plugins: ["EmbedPublicFiles"]
         ),
-        .target(name: "TablePagesExamples", dependencies: ["TablePages", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
+        // A SQLite database's tables as pages, and TableStore's glue to the service: a Store is a
+        // ReadinessProbe, its errors answer clients (HTTPErrorConvertible, DatabaseWriteError).
+        .target(
+            name: "TablePagesDatabase",
+            dependencies: [
+                "TablePages",
+                "MicroHTTP",
+                "TableKit",
+                "TableStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // TablePagesDatabase: it makes the stores' errors answer clients (a busy database is 503), which the examples throw.
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
         // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
         .executableTarget(name: "PublicFilesEmbedder"),
         .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
@@ -63,6 +76,7 @@ let package = Package(
             name: "tablepages",
             dependencies: [
                 "TablePages",
+                "TablePagesDatabase",
                 "TablePagesExamples",
                 "TableStore",
                 "MicroHTTP",
@@ -78,7 +92,7 @@ let package = Package(
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import CoreMetrics
 import Logging
 import MicroHTTP
 import TablePages
+import TablePagesDatabase
 import TablePagesExamples
 import TableStore
 
@@ -186,7 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.observer = serviceMetrics.serverObserver
             for store in stores { store.metrics = serviceMetrics.store }
         }
-        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, stores: stores, logger: logger, metrics: serviceMetrics)
+        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()

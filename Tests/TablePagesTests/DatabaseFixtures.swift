@@ -6,6 +6,7 @@ import MicroHTTP
 import TableStore
 import Testing
 @testable import TablePages
+import TablePagesDatabase
 
 /// A SQLite file in the temporary directory, made with `setUp`, removed with its WAL files by `remove()`.
 struct TestDatabase {

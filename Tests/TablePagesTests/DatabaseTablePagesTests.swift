@@ -4,6 +4,7 @@ import HTTPTestSupport
 import MicroHTTP
 import TableStore
 @testable import TablePages
+@testable import TablePagesDatabase
 import Testing
 
 @Suite("Any SQLite table as a page")

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTestSupport
 import MicroHTTP
 @testable import TablePages
+import TablePagesDatabase
 import TablePagesExamples
 import TableStore
 

@@ -130,6 +130,39 @@ struct FailedActionRoutesTests {
         }
     }
 
+    @Test("An error a delegate lets through answers as its protocol says: HTTPErrorConvertible as it is, a DatabaseWriteError busy or refused")
+    func errorProtocolsAnswerWithoutTheDatabaseModule() async throws {
+        struct QuotaExceeded: HTTPErrorConvertible {
+            var httpError: HTTPError { HTTPError(429, "Too many renames today.", headers: ["Retry-After": "60"]) }
+        }
+        struct QueueError: DatabaseWriteError {
+            let isBusyWithAnotherWriter: Bool
+            var summaryForClients: String { "queue error 7 (full)" }
+        }
+        let fault = TestStoreFault()
+        try await withSite(pages: TestPages.faultyRegistry(fault: fault)) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            let rename = FaultyRequest.all[1]
+
+            fault.set(QuotaExceeded())
+            let quota = try await rename.sendJSON(client)
+            #expect(quota.status == 429)
+            #expect(quota.header("Retry-After") == "60")
+            #expect(quota.text == #"{"error":{"status":429,"message":"Too many renames today."}}"#)
+
+            fault.set(QueueError(isBusyWithAnotherWriter: true))
+            let busy = try await rename.sendJSON(client)
+            #expect(busy.status == 503)
+            #expect(busy.header("Retry-After") == String(ActionFailure.busyRetryAfter))
+            #expect(busy.text.contains("Could not rename row \u{201C}item-2\u{201D}: the database is busy with another write."))
+
+            fault.set(QueueError(isBusyWithAnotherWriter: false))
+            let refused = try await rename.sendJSON(client)
+            #expect(refused.status == 500)
+            #expect(refused.text.contains("Could not rename row \u{201C}item-2\u{201D}: the database refused the change (queue error 7 (full)). Nothing was changed."))
+        }
+    }
+
     @Test("A to-do move the database refuses (a writer holds BEGIN IMMEDIATE) answers 503 and keeps the list's order")
     func refusedTodoMoveKeepsTheOrder() async throws {
         try await withExampleDatabase { file in

@@ -6,7 +6,6 @@ import Synchronization
 import Glibc
 #endif
 import TableKit
-import TableStore
 import Testing
 @testable import TablePages
 
@@ -67,6 +66,25 @@ final class TestStoreFault: Sendable {
     /// Throws the error writes fail with now, if any.
     func check() throws {
         if let error = error.withLock({ $0 }) { throw error }
+    }
+}
+
+/// A readiness probe that answers, or fails with a message, as a test switches it while the
+/// server runs.
+final class TestReadinessProbe: ReadinessProbe {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let failure = Mutex<String?>(nil)
+
+    /// Makes the probe fail with `message` from now on; nil lets it answer again.
+    func fail(_ message: String?) {
+        failure.withLock { $0 = message }
+    }
+
+    func probe() throws {
+        if let message = failure.withLock({ $0 }) { throw Failure(description: message) }
     }
 }
 
@@ -175,11 +193,11 @@ enum TestPages {
 /// built-in ones, as a library user's are, unless `publicDirectory` overrides them.
 func withSite<T>(
     pages: PageRegistry = TestPages.registry(), publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-    stores: [Store] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
+    readinessProbes: [any ReadinessProbe] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, stores: stores, logger: logger, metrics: metrics)
+    let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, readinessProbes: readinessProbes, logger: logger, metrics: metrics)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configuration.observer = metrics?.serverObserver

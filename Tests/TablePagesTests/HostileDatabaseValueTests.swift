@@ -6,6 +6,7 @@ import PropertyBased
 import TableKit
 import Testing
 @testable import TablePages
+@testable import TablePagesDatabase
 
 @Suite("Database values and names, arbitrary", .shrinking(false))
 struct HostileDatabaseValueTests {

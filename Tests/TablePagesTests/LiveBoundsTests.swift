@@ -4,6 +4,7 @@ import PropertyBased
 import TableKit
 import Testing
 @testable import TablePages
+import TablePagesDatabase
 
 @Suite("Render cache budget")
 struct RenderCacheBudgetTests {

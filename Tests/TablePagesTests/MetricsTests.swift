@@ -1,7 +1,10 @@
+import GRDB
 import HTTPTestSupport
 import MicroHTTP
 import PropertyBased
 @testable import TablePages
+import TablePagesDatabase
+import TableStore
 import Testing
 
 @Suite("Metrics at /metrics")
@@ -140,6 +143,23 @@ struct MetricsTests {
                 #expect(written.count("tablepages_store_operation_duration_seconds_sum", writes) > 0)
             }
         }
+    }
+
+    @Test func twoStoresTimedByOneServiceMetricsAddUpInOneSeries() throws {
+        let metrics = ServiceMetrics()
+        let first = try TestDatabase { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let second = try TestDatabase { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        defer { first.remove(); second.remove() }
+        let stores = try [first, second].map { try Store.openExisting(path: $0.path, writable: false) }
+        for store in stores {
+            store.metrics = metrics.store
+            _ = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        }
+        var body: [UInt8] = []
+        metrics.registry.emit(into: &body)
+        let exposition = try PrometheusExposition(parsing: String(decoding: body, as: UTF8.self))
+        #expect(exposition.count("tablepages_store_operation_duration_seconds_count", ["operation": "read"]) == 2)
+        #expect(exposition.samples(named: "tablepages_store_operation_duration_seconds_count").count == 2, "one read and one write series")
     }
 
     @Test func withoutMetricsThereIsNoMetricsRoute() async throws {

@@ -4,6 +4,7 @@ import MicroHTTP
 import TableStore
 import Testing
 @testable import TablePages
+import TablePagesDatabase
 
 @Suite("Readiness: /readyz against /healthz")
 struct ReadinessTests {
@@ -16,11 +17,40 @@ struct ReadinessTests {
 
     @Test func readyzIs200WhenTheStoreAnswers() async throws {
         try await Self.withStore { store in
-            try await withSite(stores: [store]) { server, _ in
+            try await withSite(readinessProbes: [store]) { server, _ in
                 let answer = try await TestConnection(port: server.port).request("GET", "/readyz")
                 #expect(answer.status == 200)
                 #expect(answer.text == #"{"status":"ready"}"#)
                 #expect(answer.header("Content-Type")?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    @Test func readyzIs503WithAFailingProbesMessageWhileHealthzStays200Then200OnceItAnswers() async throws {
+        let answering = TestReadinessProbe()
+        let failing = TestReadinessProbe()
+        try await withSite(readinessProbes: [answering, failing]) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            #expect(try await client.request("GET", "/readyz").status == 200)
+            failing.fail("The queue \"jobs\" is gone.")
+            let answer = try await client.request("GET", "/readyz")
+            #expect(answer.status == 503)
+            #expect(answer.text == #"{"status":"unavailable","message":"The queue \"jobs\" is gone."}"#)
+            #expect(try await client.request("GET", "/healthz").status == 200)
+            failing.fail(nil)
+            #expect(try await client.request("GET", "/readyz").status == 200)
+        }
+    }
+
+    @Test func aStoreThatCannotBeReadMakesReadyz503NamingItsFile() async throws {
+        try await Self.withStore { store in
+            try await withSite(readinessProbes: [store]) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                #expect(try await client.request("GET", "/readyz").status == 200)
+                try store.reader.close()
+                let answer = try await client.request("GET", "/readyz")
+                #expect(answer.status == 503)
+                #expect(answer.text.contains("The database \(store.path) could not be read: "), "\(answer.text)")
             }
         }
     }
@@ -59,7 +89,7 @@ struct ReadinessTests {
         // Longer than the slow page: what /readyz reports is the store, not a stall.
         settings.stallTimeout = .seconds(30)
         try await Self.withStore { store in
-            try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings, stores: [store]) { server, site in
+            try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings, readinessProbes: [store]) { server, site in
                 let client = try await TestConnection(port: server.port)
                 #expect(try await client.request("GET", "/readyz").status == 200)
                 let lane = try #require(site.hosts.lanes.lanes.first)

@@ -38,7 +38,7 @@ public struct LiveSettings: Sendable {
     /// How long request handling (Swift's task pool, or a database lane) may leave a health probe
     /// unanswered before `/healthz` (the task pool) or `/readyz` (either) answers 503.
     public var stallTimeout: Duration = .seconds(5)
-    /// How long `/readyz` waits for the stores to answer a read before it answers 503: shorter
+    /// How long `/readyz` waits for its ``ReadinessProbe``s (the stores) before it answers 503: shorter
     /// than the one second load balancers commonly give a probe, so they get the 503.
     public var readinessTimeout: Duration = .milliseconds(500)
 

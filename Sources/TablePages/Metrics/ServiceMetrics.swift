@@ -1,7 +1,6 @@
 import CoreMetrics
 import MicroHTTP
 import Prometheus
-import TableStore
 
 /// The service's metrics, kept in a Prometheus registry through swift-metrics and served as
 /// Prometheus text at `GET /metrics` by the ``Site`` given them. Without one, nothing is counted and
@@ -12,7 +11,7 @@ import TableStore
 ///     let site = Site(pages: pages, metrics: metrics)
 ///     var configuration = ServerConfiguration(port: 8080)
 ///     configuration.observer = metrics.serverObserver
-///     store.metrics = metrics.store
+///     store.metrics = metrics.store                  // with TablePagesDatabase: time a store's reads and writes
 ///
 /// Use one per site: its gauges show the site that serves `/metrics`. It never reads the global
 /// `MetricsSystem`, so it works the same whether or not that was bootstrapped.
@@ -25,8 +24,6 @@ public final class ServiceMetrics: Sendable {
     public let factory: PrometheusMetricsFactory
     /// Counts requests and open event streams: set it as ``MicroHTTP/ServerConfiguration/observer``.
     public let serverObserver: any ServerObserver
-    /// Times database reads and writes: set it as each ``TableStore/Store/metrics``.
-    public let store: StoreMetrics
     let live: LiveMetrics
     private let gauges: LiveGauges
 
@@ -45,7 +42,6 @@ public final class ServiceMetrics: Sendable {
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
         self.factory = factory
         serverObserver = RequestMetrics(factory: factory)
-        store = StoreMetrics(factory: factory)
         live = LiveMetrics(factory: factory)
         gauges = LiveGauges(factory: factory)
     }

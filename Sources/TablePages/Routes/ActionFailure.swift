@@ -1,4 +1,3 @@
-import GRDB
 import MicroHTTP
 import TableKit
 
@@ -43,19 +42,16 @@ struct ActionFailure: Sendable {
     /// The response to an action that failed with `error`.
     func httpError(for error: any Error) -> HTTPError {
         let failed = "Could not \(action) \(subject)"
-        guard let error = error as? DatabaseError else {
+        guard let error = error as? any DatabaseWriteError else {
             return HTTPError(500, "\(failed): the page could not make the change. Nothing was changed.")
         }
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
+        if error.isBusyWithAnotherWriter {
             return HTTPError(
                 503,
                 "\(failed): the database is busy with another write. Nothing was changed; try again shortly.",
                 headers: ["Retry-After": String(Self.busyRetryAfter)]
             )
-        default:
-            // The result code's own text ("constraint failed") names no table, column or file.
-            return HTTPError(500, "\(failed): the database refused the change (SQLite error \(error.resultCode)). Nothing was changed.")
         }
+        return HTTPError(500, "\(failed): the database refused the change (\(error.summaryForClients)). Nothing was changed.")
     }
 }

@@ -1,7 +1,6 @@
 import Logging
 import MicroHTTP
 import TableKit
-import TableStore
 
 /// The handlers of `/pages/…`: documents, sections, rows, the live event stream, and actions.
 struct PageEndpoints: Sendable {
@@ -223,8 +222,8 @@ struct PageEndpoints: Sendable {
         } catch let error as PageDefinition.VariantError {
             // The factory found that the variant names nothing, e.g. a product that does not exist.
             throw HTTPError(404, error.message)
-        } catch let error as QueryTimeLimitExceeded {
-            throw HTTPError.queryTimeLimitExceeded(error)
+        } catch let error as any HTTPErrorConvertible {
+            throw error.httpError
         } catch {
             logger.error("page \(name) could not be built: \(error)")
             throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
@@ -278,8 +277,8 @@ struct PageEndpoints: Sendable {
     private func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as QueryTimeLimitExceeded {
-            throw HTTPError.queryTimeLimitExceeded(error)
+        } catch let error as any HTTPErrorConvertible {
+            throw error.httpError
         } catch let error as TableError {
             switch error {
             case .unknownRow, .unknownSection:

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MicroHTTP
-import TableStore
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
 /// public assets and the health check, as one router.
@@ -19,11 +18,11 @@ public struct Site: Sendable {
     /// Builds the routes over `pages`. Under `/public/` it serves ``SiteAssets`` and the pages'
     /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
     /// whose files win over the built-in ones at the same path (read once, then kept in memory).
-    /// `/readyz` checks that `stores` answer. With `metrics`, it counts what the pages do and
-    /// serves `GET /metrics` (see ``ServiceMetrics``).
+    /// `/readyz` checks that `readinessProbes` answer (TablePagesDatabase makes a `Store` one).
+    /// With `metrics`, it counts what the pages do and serves `GET /metrics` (see ``ServiceMetrics``).
     public init(
         pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-        stores: [Store] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
+        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
     ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
@@ -47,7 +46,7 @@ public struct Site: Sendable {
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
         router.immediate(.get, "/healthz", watchdog.respond)
         let readiness = ReadinessCheck(
-            watchdog: watchdog, stores: StoreProbe(stores: stores, lanes: hosts.lanes), timeout: settings.readinessTimeout
+            watchdog: watchdog, probes: ReadinessProbes(readinessProbes, lanes: hosts.lanes), timeout: settings.readinessTimeout
         )
         router.on(.get, "/readyz", use: readiness.respond)
         if let metrics {

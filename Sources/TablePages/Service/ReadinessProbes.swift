@@ -1,32 +1,30 @@
-import GRDB
 import Synchronization
-import TableStore
 
-/// Asks the stores whether they answer: a read of each one's schema table, on a database lane,
-/// for `/readyz`.
+/// Asks the ``ReadinessProbe``s whether they answer, all in one job on a database lane, for
+/// `/readyz`.
 ///
 /// At most one probe is outstanding: callers that arrive while it runs wait for the same answer,
 /// each for at most its own timeout. A lane held by a slow page therefore gets one probe queued
 /// behind it, however often a load balancer asks.
-final class StoreProbe: Sendable {
+final class ReadinessProbes: Sendable {
     private struct State {
         var sentAt: ContinuousClock.Instant?
         var waiters: [Int: CheckedContinuation<String?, Never>] = [:]
         var nextWaiter = 0
     }
 
-    private let stores: [Store]
+    private let probes: [any ReadinessProbe]
     private let lanes: DatabaseLanes
     private let state = Mutex(State())
 
-    init(stores: [Store], lanes: DatabaseLanes) {
-        self.stores = stores
+    init(_ probes: [any ReadinessProbe], lanes: DatabaseLanes) {
+        self.probes = probes
         self.lanes = lanes
     }
 
-    /// nil when every store answered within `timeout`; otherwise what went wrong.
+    /// nil when every probe answered within `timeout`; otherwise what went wrong.
     func check(timeout: Duration) async -> String? {
-        guard !stores.isEmpty else { return nil }
+        guard !probes.isEmpty else { return nil }
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         let late = "The database did not answer within \(milliseconds) ms."
         return await withCheckedContinuation { continuation in
@@ -40,7 +38,7 @@ final class StoreProbe: Sendable {
                 return (waiter, true, timeout)
             }
             if send {
-                lanes.leastBusy().submit { [self] in answer(readAll()) }
+                lanes.leastBusy().submit { [self] in answer(probeAll()) }
             }
             // The timer answers this caller alone; the probe stays queued and answers later callers.
             Task { [self] in
@@ -50,13 +48,13 @@ final class StoreProbe: Sendable {
         }
     }
 
-    /// Runs on a lane: reads every store, and says what failed.
-    private func readAll() -> String? {
-        for store in stores {
+    /// Runs on a lane: asks every probe, and says what failed.
+    private func probeAll() -> String? {
+        for probe in probes {
             do {
-                _ = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                try probe.probe()
             } catch {
-                return "The database \(store.path) could not be read: \(error)"
+                return String(describing: error)
             }
         }
         return nil

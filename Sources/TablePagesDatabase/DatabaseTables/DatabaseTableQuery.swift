@@ -1,4 +1,5 @@
 import GRDB
+import TablePages
 
 /// The shape of a database page's variant: the order of its rows, the column that splits them
 /// into sections, and the filters that pick them.

@@ -1,5 +1,6 @@
 import Logging
 import TableKit
+import TablePages
 import TableStore
 
 /// Serves every table of a SQLite database as a page: `/pages/{table}` shows the table's rows, in

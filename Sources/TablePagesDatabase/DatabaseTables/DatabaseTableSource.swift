@@ -1,4 +1,5 @@
 import TableKit
+import TablePages
 
 /// The root delegate of a database page: sections of rows read by a ``DatabaseTableReader``.
 ///
