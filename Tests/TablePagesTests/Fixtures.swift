@@ -152,9 +152,7 @@ enum TestPages {
             let padding = variant["size"] == "big" ? String(repeating: "x", count: bigTitleLength) : ""
             var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)" + padding) }
             items.append(TestItem(id: "locked", title: "Locked"))
-            let table = TableView(root: TestItems(items), version: variant.initialVersion)
-            table.title = "Items"
-            return table
+            return TestItems(items)
         })
         return registry
     }
@@ -162,10 +160,10 @@ enum TestPages {
     /// `faulty`: the five items and `locked` over a store whose writes fail while `fault` says so.
     static func faultyRegistry(fault: TestStoreFault) -> PageRegistry {
         var registry = PageRegistry()
-        registry.register(PageDefinition(name: "faulty", title: "Faulty") { variant in
+        registry.register(PageDefinition(name: "faulty", title: "Faulty") { _ in
             var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)") }
             items.append(TestItem(id: "locked", title: "Locked"))
-            return TableView(root: FaultyItems(items, fault: fault), version: variant.initialVersion)
+            return FaultyItems(items, fault: fault)
         })
         return registry
     }
@@ -240,7 +238,7 @@ enum LiveBoundsFixtures {
                 let rows = Int(variant["rows"] ?? "") ?? 10
                 let width = Int(variant["width"] ?? "") ?? 100
                 let items = (0..<rows).map { TestItem(id: "row-\($0)", title: String(repeating: "x", count: width)) }
-                return TableView(root: TestItems(items), version: variant.initialVersion)
+                return TestItems(items)
             })
         }
         return registry
@@ -268,9 +266,9 @@ enum LiveBoundsFixtures {
 /// Pages whose delegates block, as a page reading a slow database does.
 enum BlockingPages {
     /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
-    /// The page's title says on which database lane the factory ran.
+    /// The title of its one row says on which database lane the factory ran.
     /// With `?together=N`, the factory instead waits (up to 2 s) until N factories are running at
-    /// once, and the title says whether they were.
+    /// once, and the row's title says whether they were.
     static func slow(builds: BuildCounter = BuildCounter()) -> PageDefinition {
         PageDefinition(
             name: "slow", title: "Slow",
@@ -285,28 +283,25 @@ enum BlockingPages {
                     usleep(10_000)
                     waited += 10
                 }
-                let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
-                table.title = builds.running >= together ? "together" : "alone"
+                let root = TestItems([TestItem(id: "a", title: builds.running >= together ? "together" : "alone")])
                 usleep(200_000)
                 running.finish()
-                return table
+                return root
             }
             defer { running.finish() }
             usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
-            let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
-            table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
-            return table
+            return TestItems([TestItem(id: "a", title: DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes")])
         }
     }
 
     /// `race`: its factory reads the titles, then the titles change and the feed announces it
     /// before the factory returns — a commit landing between a host's first read and its observation.
     static func race(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "race", title: "Race", changes: feed) { variant in
-            let table = TableView(root: ReloadableTitles(titles), version: variant.initialVersion)
+        PageDefinition(name: "race", title: "Race", changes: feed) { _ in
+            let root = ReloadableTitles(titles)
             titles.set(["changed while the page was being made"])
             feed.notify()
-            return table
+            return root
         }
     }
 
