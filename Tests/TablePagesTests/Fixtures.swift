@@ -364,3 +364,78 @@ final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
         titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
     }
 }
+
+/// Where a page's root puts its table's updater when prepared, for tests to hand to background tasks.
+final class UpdaterDrop: Sendable {
+    private let updater = Mutex<TableUpdater?>(nil)
+    func put(_ updater: TableUpdater) { self.updater.withLock { $0 = updater } }
+    var current: TableUpdater? { updater.withLock { $0 } }
+}
+
+/// A row whose title and counter change from background tasks; its cell shows both: "Row 2 #5".
+final class CounterRow: CascadingBareTableDelegate {
+    let id: RowID
+    var title: String
+    var count = 0
+
+    init(id: RowID, title: String) {
+        self.id = id
+        self.title = title
+        super.init()
+    }
+
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        TableCell(.basic, CellContent(title: "\(title) #\(count)"))
+    }
+}
+
+/// `counters`: a section of ``CounterRow``s `row-0`…; the root hands its updater to `drop`.
+final class CounterRoot: CascadingRootTableDelegate {
+    private let drop: UpdaterDrop
+
+    init(rows: Int, drop: UpdaterDrop) {
+        self.drop = drop
+        let rows = (0..<rows).map { CounterRow(id: RowID("row-\($0)"), title: "Row \($0)") }
+        super.init(childDelegates: [StaticSection(id: "counters", header: "Counters", rows: rows)])
+    }
+
+    override func prepare(table: any TableContext) {
+        super.prepare(table: table)
+        drop.put(table.updater)
+    }
+}
+
+/// A section that reads ``SharedTitles`` every time it answers: its root is not reloadable,
+/// yet a change feed must still bring its page up to date.
+final class SharedTitlesSection: CascadingBareTableDelegate {
+    private let source: SharedTitles
+
+    init(_ source: SharedTitles) {
+        self.source = source
+        super.init()
+    }
+
+    override func sectionID(forSection section: Int) -> SectionID { "titles" }
+    override func numberOfRows(inSection section: Int) -> Int { source.current.count }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("t\(indexPath.row)") }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        let titles = source.current
+        return TableCell(.basic, CellContent(title: titles.indices.contains(indexPath.row) ? titles[indexPath.row] : ""))
+    }
+}
+
+/// Pages whose rows change from outside the host: through the updater, or a change feed.
+enum BackgroundPages {
+    /// `counters`: `rows` counter rows; the table's updater lands in `drop`.
+    static func counters(rows: Int = 3, drop: UpdaterDrop) -> PageDefinition {
+        PageDefinition(name: "counters", title: "Counters") { _ in CounterRoot(rows: rows, drop: drop) }
+    }
+
+    /// `shared`: rows read from `titles` as they are asked for, under a root that is not reloadable.
+    static func shared(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "shared", title: "Shared", changes: feed) { _ in
+            CascadingRootTableDelegate(childDelegates: [SharedTitlesSection(titles)])
+        }
+    }
+}
