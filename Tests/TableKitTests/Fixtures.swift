@@ -62,12 +62,6 @@ final class RecordingDelegate: CascadingBareTableDelegate {
         log("targetIndexPathForMove", source, proposed)
         return Recorded.path
     }
-    override func willDisplayRow(at indexPath: TableIndexPath) { log("willDisplayRow", indexPath) }
-    override func didEndDisplayingRow(at indexPath: TableIndexPath) { log("didEndDisplayingRow", indexPath) }
-    override func willDisplayHeader(inSection section: Int) { log("willDisplayHeader", section) }
-    override func didEndDisplayingHeader(inSection section: Int) { log("didEndDisplayingHeader", section) }
-    override func willDisplayFooter(inSection section: Int) { log("willDisplayFooter", section) }
-    override func didEndDisplayingFooter(inSection section: Int) { log("didEndDisplayingFooter", section) }
     override func prefetchRows(at indexPaths: [TableIndexPath]) { log("prefetchRows", indexPaths) }
     override func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) { log("cancelPrefetchingForRows", indexPaths) }
 }
@@ -83,6 +77,77 @@ final class FailingDelegate: CascadingBareTableDelegate {
     override func didDeselectRow(at indexPath: TableIndexPath) throws { throw FixtureFailure() }
     override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         throw FixtureFailure()
+    }
+}
+
+/// A cascading delegate that routes by a fixed scramble of the arguments instead of by
+/// position, so routing tests can check that the bare class follows whatever its hooks name.
+final class ScriptedRouter: CascadingBareTableDelegate {
+    let salt: Int
+
+    init(salt: Int, children: [any CascadingTableDelegate]) {
+        self.salt = salt
+        super.init(childDelegates: children)
+    }
+
+    override func childDelegate(forSection section: Int) -> (any CascadingTableDelegate)? { pick(section) }
+    override func childDelegate(forRowAt indexPath: TableIndexPath) -> (any CascadingTableDelegate)? {
+        pick(indexPath.section &* 7 &+ indexPath.row)
+    }
+
+    /// One of the children, or nil (one value in `count + 1`), chosen by `key` and the salt.
+    private func pick(_ key: Int) -> (any CascadingTableDelegate)? {
+        let choice = abs((key &+ salt) % (childDelegates.count + 1))
+        return choice < childDelegates.count ? childDelegates[choice] : nil
+    }
+}
+
+/// A random delegate tree for routing tests: ``ScriptedRouter`` nodes over ``RecordingDelegate`` leaves.
+struct RoutingTree {
+    let root: ScriptedRouter
+    let leaves: [RecordingDelegate]
+
+    /// Builds a tree from `script`, read one number per node: a leaf, or a router with up to
+    /// three children, at most `depth` routers deep.
+    init(script: [Int], depth: Int = 3) {
+        var numbers = script.makeIterator()
+        var leaves: [RecordingDelegate] = []
+        func node(depth: Int) -> any CascadingTableDelegate {
+            let number = numbers.next() ?? 0
+            guard depth > 0, number % 5 != 0 else {
+                let leaf = RecordingDelegate()
+                leaves.append(leaf)
+                return leaf
+            }
+            return ScriptedRouter(salt: number, children: (0..<(number % 4)).map { _ in node(depth: depth - 1) })
+        }
+        root = ScriptedRouter(salt: numbers.next() ?? 0, children: (0..<3).map { _ in node(depth: depth - 1) })
+        self.leaves = leaves
+    }
+
+    /// Where a call made at `indexPath` should end, found by following the hooks from the root:
+    /// nil when the root's hook names no child, a leaf when the hooks lead to one, and
+    /// `.deadEnd` when a router below the root names none.
+    func destination(of method: PropagationCase, at indexPath: TableIndexPath) -> Destination {
+        var node: any CascadingTableDelegate = root
+        var hops = 0
+        while true {
+            if let leaf = node as? RecordingDelegate { return .leaf(leaf) }
+            let next = method.isSectionCall ? node.childDelegate(forSection: indexPath.section) : node.childDelegate(forRowAt: indexPath)
+            guard let next else { return hops == 0 ? .nowhere : .deadEnd }
+            node = next
+            hops += 1
+        }
+    }
+
+    /// Where a routed call ends.
+    enum Destination {
+        /// The root names no child: the root answers the default.
+        case nowhere
+        /// A router below the root names no child: that router answers the default.
+        case deadEnd
+        /// A recording leaf answers.
+        case leaf(RecordingDelegate)
     }
 }
 
@@ -118,14 +183,16 @@ enum RoutingMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// One propagated method: how to call it for a given child index, what the call looks like
-/// when it reaches the child, and what comes back in each situation.
+/// One propagated method: how to call it at an index path, what the call looks like when it
+/// reaches a child, and what comes back in each situation.
 struct PropagationCase: Sendable, CustomTestStringConvertible {
     let name: String
-    /// Calls the method on `delegate` addressing `child` in `mode`; returns the result as text.
-    let invoke: @Sendable (_ delegate: any TableRoot, _ child: Int, _ mode: RoutingMode) -> String
-    /// The call as logged by the child addressed as `child`.
-    let expectedCall: @Sendable (_ child: Int, _ mode: RoutingMode) -> String
+    /// Whether a section addresses the method (only `indexPath.section` counts) rather than a row.
+    let isSectionCall: Bool
+    /// Calls the method on `delegate` at `indexPath`; returns the result as text.
+    let invokeAt: @Sendable (_ delegate: any TableRoot, _ indexPath: TableIndexPath) -> String
+    /// The call as logged by the child that receives the call made at `indexPath`.
+    let expectedCallAt: @Sendable (_ indexPath: TableIndexPath) -> String
     /// The protocol default (also the out-of-range answer).
     let defaultResult: String
     /// The answer when the child implements nothing (differs only for estimated heights).
@@ -135,6 +202,21 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
+    /// Where a call addressing child `child` in `mode` is made.
+    func address(child: Int, mode: RoutingMode) -> TableIndexPath {
+        isSectionCall ? TableIndexPath(section: child, row: 0) : mode.indexPath(child: child)
+    }
+
+    /// Calls the method on `delegate` addressing `child` in `mode`; returns the result as text.
+    func invoke(_ delegate: any TableRoot, _ child: Int, _ mode: RoutingMode) -> String {
+        invokeAt(delegate, address(child: child, mode: mode))
+    }
+
+    /// The call as logged by the child addressed as `child` in `mode`.
+    func expectedCall(_ child: Int, _ mode: RoutingMode) -> String {
+        expectedCallAt(address(child: child, mode: mode))
+    }
+
     /// A row method: addressed by index path.
     static func row<Result>(
         _ name: String, default defaultValue: Result, unimplemented: Result? = nil, implemented: Result,
@@ -143,14 +225,15 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     ) -> PropagationCase {
         PropagationCase(
             name: name,
-            invoke: { delegate, child, mode in
+            isSectionCall: false,
+            invokeAt: { delegate, indexPath in
                 do {
-                    return "\(try call(delegate, mode.indexPath(child: child)))"
+                    return "\(try call(delegate, indexPath))"
                 } catch {
                     return "threw \(error)"
                 }
             },
-            expectedCall: { child, mode in "\(name)(\(arguments(mode.indexPath(child: child))))" },
+            expectedCallAt: { "\(name)(\(arguments($0)))" },
             defaultResult: "\(defaultValue)",
             unimplementedResult: "\(unimplemented ?? defaultValue)",
             implementedResult: "\(implemented)"
@@ -164,8 +247,9 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     ) -> PropagationCase {
         PropagationCase(
             name: name,
-            invoke: { delegate, child, _ in "\(call(delegate, child))" },
-            expectedCall: { child, _ in "\(name)(\(child))" },
+            isSectionCall: true,
+            invokeAt: { delegate, indexPath in "\(call(delegate, indexPath.section))" },
+            expectedCallAt: { "\(name)(\($0.section))" },
             defaultResult: "\(defaultValue)",
             unimplementedResult: "\(unimplemented ?? defaultValue)",
             implementedResult: "\(implemented)"
@@ -199,8 +283,6 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         .row("performAction", default: (), implemented: (), arguments: { "archive, \($0), [\"note\": \"x\"]" }) {
             try $0.performAction(named: "archive", forRowAt: $1, values: ["note": "x"])
         },
-        .row("willDisplayRow", default: (), implemented: ()) { $0.willDisplayRow(at: $1) },
-        .row("didEndDisplayingRow", default: (), implemented: ()) { $0.didEndDisplayingRow(at: $1) },
         .row("prefetchRows", default: (), implemented: (), arguments: { "[\($0)]" }) { $0.prefetchRows(at: [$1]) },
         .row("cancelPrefetchingForRows", default: (), implemented: (), arguments: { "[\($0)]" }) {
             $0.cancelPrefetchingForRows(at: [$1])
@@ -213,10 +295,9 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         echoing("willDeselectRow") { $0.willDeselectRow(at: $1) },
         PropagationCase(
             name: "targetIndexPathForMove",
-            invoke: { delegate, child, mode in
-                "\(delegate.targetIndexPathForMove(from: mode.indexPath(child: child), toProposed: TableIndexPath(section: 4, row: 4)))"
-            },
-            expectedCall: { child, mode in "targetIndexPathForMove(\(mode.indexPath(child: child)), [4, 4])" },
+            isSectionCall: false,
+            invokeAt: { delegate, source in "\(delegate.targetIndexPathForMove(from: source, toProposed: TableIndexPath(section: 4, row: 4)))" },
+            expectedCallAt: { "targetIndexPathForMove(\($0), [4, 4])" },
             defaultResult: "\(TableIndexPath(section: 4, row: 4))",
             unimplementedResult: "\(TableIndexPath(section: 4, row: 4))",
             implementedResult: "\(Recorded.path)"
@@ -238,10 +319,6 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         },
         .section("viewForHeader", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForHeader(inSection: $1) },
         .section("viewForFooter", default: TableCell?.none, implemented: Recorded.cell) { $0.viewForFooter(inSection: $1) },
-        .section("willDisplayHeader", default: (), implemented: ()) { $0.willDisplayHeader(inSection: $1) },
-        .section("didEndDisplayingHeader", default: (), implemented: ()) { $0.didEndDisplayingHeader(inSection: $1) },
-        .section("willDisplayFooter", default: (), implemented: ()) { $0.willDisplayFooter(inSection: $1) },
-        .section("didEndDisplayingFooter", default: (), implemented: ()) { $0.didEndDisplayingFooter(inSection: $1) },
     ]
 
     private static func echoing(
@@ -249,8 +326,9 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     ) -> PropagationCase {
         PropagationCase(
             name: name,
-            invoke: { delegate, child, mode in "\(String(describing: call(delegate, mode.indexPath(child: child))))" },
-            expectedCall: { child, mode in "\(name)(\(mode.indexPath(child: child)))" },
+            isSectionCall: false,
+            invokeAt: { delegate, indexPath in "\(String(describing: call(delegate, indexPath)))" },
+            expectedCallAt: { "\(name)(\($0))" },
             defaultResult: "echo",
             unimplementedResult: "echo",
             implementedResult: "\(String(describing: Optional(Recorded.path)))"
@@ -263,13 +341,22 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
     /// Stands for the index-derived default row identifier, `row-{section}-{row}`.
     static let rowIDMarker = "row-default"
 
+    /// Every propagated method.
+    static let allCases = rowCases + argumentEchoingRowCases + sectionCases
+
     /// The expected result text, resolving the markers of defaults derived from the arguments.
     func resolve(_ result: String, child: Int, mode: RoutingMode) -> String {
-        let indexPath = mode.indexPath(child: child)
+        resolve(result, at: address(child: child, mode: mode))
+    }
+
+    /// The expected result text of a call made at `indexPath`, resolving the markers of defaults
+    /// derived from the arguments.
+    func resolve(_ result: String, at indexPath: TableIndexPath) -> String {
         switch result {
-        case "echo": return "\(String(describing: Optional(indexPath)))"
-        case Self.rowIDMarker: return "row-\(indexPath.section)-\(indexPath.row)"
-        default: return result
+        case "echo": "\(String(describing: Optional(indexPath)))"
+        case Self.rowIDMarker: "row-\(indexPath.section)-\(indexPath.row)"
+        case "section-0": "section-\(indexPath.section)"
+        default: result
         }
     }
 }

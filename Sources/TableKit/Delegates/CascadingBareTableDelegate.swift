@@ -1,5 +1,7 @@
-/// A cascading delegate that routes nothing: every call gets the default answer until a
-/// subclass overrides it. Use it for row delegates and as the base of the other cascading classes.
+/// The cascading delegate every other one builds on: it routes each data-source, delegate and
+/// prefetching call to the child one of two hooks names, and answers with the protocol's default
+/// when the hook names none. The bare class names no child, so every call gets the default until a
+/// subclass overrides it: use it for row delegates.
 ///
 ///     final class TodoRow: CascadingBareTableDelegate {
 ///         let todo: Todo
@@ -7,6 +9,13 @@
 ///         override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.basic, TodoCell(todo: todo)) }
 ///         override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID(todo.id) }
 ///     }
+///
+/// Routing: a section call (`titleForHeader(inSection: 2)`) goes to ``childDelegate(forSection:)``,
+/// a row call (`cell(forRowAt: [2, 5])`) to ``childDelegate(forRowAt:)``, with the arguments
+/// unchanged; a move goes where its source row goes. An estimated height falls back to the
+/// child's estimate, then the child's height. Prefetching hands each child the paths it answers
+/// for, in first-seen order. ``CascadingRootTableDelegate`` and ``CascadingSectionTableDelegate``
+/// override only the hooks; override them yourself to route some other way.
 open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// The position in the parent: a section for a root's child, a row for a section's child.
     public var index: Int
@@ -35,9 +44,17 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
         }
     }
 
-    /// The child at `index`, or nil when the index is negative or past the end.
-    public func childDelegate(at index: Int) -> (any CascadingTableDelegate)? {
-        childDelegates.indices.contains(index) ? childDelegates[index] : nil
+    /// The child that answers the section calls for `section`; nil, the bare class's answer,
+    /// gives every section call its default.
+    open func childDelegate(forSection section: Int) -> (any CascadingTableDelegate)? { nil }
+
+    /// The child that answers the row calls for `indexPath`; nil, the bare class's answer, gives
+    /// every row call its default.
+    open func childDelegate(forRowAt indexPath: TableIndexPath) -> (any CascadingTableDelegate)? { nil }
+
+    /// The child at `position`, or nil when the position is negative or past the end.
+    func child(at position: Int) -> (any CascadingTableDelegate)? {
+        childDelegates.indices.contains(position) ? childDelegates[position] : nil
     }
 
     private func adoptChildDelegates() {
@@ -75,100 +92,112 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
 
     // MARK: Data source
 
-    /// Default 1.
+    /// Not routed: the default; ``CascadingRootTableDelegate`` counts its children.
     open func numberOfSections() -> Int { DefaultTableDelegate().numberOfSections() }
-    /// Default 0.
-    open func numberOfRows(inSection section: Int) -> Int { DefaultTableDelegate().numberOfRows(inSection: section) }
-    /// Default ``TableCell/blank``.
-    open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { DefaultTableDelegate().cell(forRowAt: indexPath) }
-    /// Default `"section-{index}"`.
-    open func sectionID(forSection section: Int) -> SectionID { DefaultTableDelegate().sectionID(forSection: section) }
-    /// Default `"row-{section}-{row}"`.
-    open func rowID(forRowAt indexPath: TableIndexPath) -> RowID { DefaultTableDelegate().rowID(forRowAt: indexPath) }
-    /// Default nil.
-    open func titleForHeader(inSection section: Int) -> String? { DefaultTableDelegate().titleForHeader(inSection: section) }
-    /// Default nil.
-    open func titleForFooter(inSection section: Int) -> String? { DefaultTableDelegate().titleForFooter(inSection: section) }
-    /// Default false.
-    open func canEditRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().canEditRow(at: indexPath) }
-    /// Default: does nothing.
-    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
-    /// Default false.
-    open func canMoveRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().canMoveRow(at: indexPath) }
-    /// Default: does nothing.
-    open func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
-    /// Default nil.
+    /// Routed to ``childDelegate(forSection:)``.
+    open func numberOfRows(inSection section: Int) -> Int { responder(forSection: section).numberOfRows(inSection: section) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { responder(forRowAt: indexPath).cell(forRowAt: indexPath) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func sectionID(forSection section: Int) -> SectionID { responder(forSection: section).sectionID(forSection: section) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func rowID(forRowAt indexPath: TableIndexPath) -> RowID { responder(forRowAt: indexPath).rowID(forRowAt: indexPath) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func titleForHeader(inSection section: Int) -> String? { responder(forSection: section).titleForHeader(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func titleForFooter(inSection section: Int) -> String? { responder(forSection: section).titleForFooter(inSection: section) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func canEditRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canEditRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
+        try responder(forRowAt: indexPath).commit(editingStyle, forRowAt: indexPath, values: values)
+    }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func canMoveRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canMoveRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)`` for the source.
+    open func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
+        try responder(forRowAt: source).moveRow(from: source, to: destination)
+    }
+    /// Not routed: the default; ``CascadingRootTableDelegate`` gathers its children's.
     open func sectionIndexTitles() -> [String]? { DefaultTableDelegate().sectionIndexTitles() }
-    /// Default `index`.
+    /// Not routed: the default; a root asks the child that gave the title, a section answers its index.
     open func section(forSectionIndexTitle title: String, at index: Int) -> Int {
         DefaultTableDelegate().section(forSectionIndexTitle: title, at: index)
     }
 
     // MARK: Delegate
 
-    /// Default `.automatic`.
-    open func heightForRow(at indexPath: TableIndexPath) -> TableHeight { DefaultTableDelegate().heightForRow(at: indexPath) }
-    /// Default nil.
-    open func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { DefaultTableDelegate().estimatedHeightForRow(at: indexPath) }
-    /// Default 0.
-    open func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { DefaultTableDelegate().indentationLevelForRow(at: indexPath) }
-    /// Default `.points(0)`.
-    open func heightForHeader(inSection section: Int) -> TableHeight { DefaultTableDelegate().heightForHeader(inSection: section) }
-    /// Default `.points(0)`.
-    open func heightForFooter(inSection section: Int) -> TableHeight { DefaultTableDelegate().heightForFooter(inSection: section) }
-    /// Default nil.
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func heightForRow(at indexPath: TableIndexPath) -> TableHeight { responder(forRowAt: indexPath).heightForRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``: the child's estimate, else the child's height.
+    open func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? {
+        estimate(from: childDelegate(forRowAt: indexPath)) { $0.estimatedHeightForRow(at: indexPath) } height: {
+            $0.heightForRow(at: indexPath)
+        }
+    }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func indentationLevelForRow(at indexPath: TableIndexPath) -> Int {
+        responder(forRowAt: indexPath).indentationLevelForRow(at: indexPath)
+    }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func heightForHeader(inSection section: Int) -> TableHeight { responder(forSection: section).heightForHeader(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func heightForFooter(inSection section: Int) -> TableHeight { responder(forSection: section).heightForFooter(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``: the child's estimate, else the child's header height.
     open func estimatedHeightForHeader(inSection section: Int) -> TableHeight? {
-        DefaultTableDelegate().estimatedHeightForHeader(inSection: section)
+        estimate(from: childDelegate(forSection: section)) { $0.estimatedHeightForHeader(inSection: section) } height: {
+            $0.heightForHeader(inSection: section)
+        }
     }
-    /// Default nil.
+    /// Routed to ``childDelegate(forSection:)``: the child's estimate, else the child's footer height.
     open func estimatedHeightForFooter(inSection section: Int) -> TableHeight? {
-        DefaultTableDelegate().estimatedHeightForFooter(inSection: section)
+        estimate(from: childDelegate(forSection: section)) { $0.estimatedHeightForFooter(inSection: section) } height: {
+            $0.heightForFooter(inSection: section)
+        }
     }
-    /// Default nil.
-    open func viewForHeader(inSection section: Int) -> TableCell? { DefaultTableDelegate().viewForHeader(inSection: section) }
-    /// Default nil.
-    open func viewForFooter(inSection section: Int) -> TableCell? { DefaultTableDelegate().viewForFooter(inSection: section) }
-    /// Default true.
-    open func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { DefaultTableDelegate().shouldHighlightRow(at: indexPath) }
-    /// Default `indexPath`.
-    open func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { DefaultTableDelegate().willSelectRow(at: indexPath) }
-    /// Default: does nothing.
-    open func didSelectRow(at indexPath: TableIndexPath) throws {}
-    /// Default `indexPath`.
-    open func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { DefaultTableDelegate().willDeselectRow(at: indexPath) }
-    /// Default: does nothing.
-    open func didDeselectRow(at indexPath: TableIndexPath) throws {}
-    /// Default `.none`.
-    open func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { DefaultTableDelegate().editingStyleForRow(at: indexPath) }
-    /// Default nil.
+    /// Routed to ``childDelegate(forSection:)``.
+    open func viewForHeader(inSection section: Int) -> TableCell? { responder(forSection: section).viewForHeader(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func viewForFooter(inSection section: Int) -> TableCell? { responder(forSection: section).viewForFooter(inSection: section) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).shouldHighlightRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { responder(forRowAt: indexPath).willSelectRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func didSelectRow(at indexPath: TableIndexPath) throws { try responder(forRowAt: indexPath).didSelectRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? {
+        responder(forRowAt: indexPath).willDeselectRow(at: indexPath)
+    }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func didDeselectRow(at indexPath: TableIndexPath) throws { try responder(forRowAt: indexPath).didDeselectRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle {
+        responder(forRowAt: indexPath).editingStyleForRow(at: indexPath)
+    }
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? {
-        DefaultTableDelegate().titleForDeleteConfirmationButtonForRow(at: indexPath)
+        responder(forRowAt: indexPath).titleForDeleteConfirmationButtonForRow(at: indexPath)
     }
-    /// Default none.
-    open func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { DefaultTableDelegate().actionsForRow(at: indexPath) }
-    /// Default: does nothing.
-    open func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
-    /// Default `proposed`.
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { responder(forRowAt: indexPath).actionsForRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
+        try responder(forRowAt: indexPath).performAction(named: name, forRowAt: indexPath, values: values)
+    }
+    /// Routed to ``childDelegate(forRowAt:)`` for the source.
     open func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath {
-        DefaultTableDelegate().targetIndexPathForMove(from: source, toProposed: proposed)
+        responder(forRowAt: source).targetIndexPathForMove(from: source, toProposed: proposed)
     }
-    /// Default: does nothing.
-    open func willDisplayRow(at indexPath: TableIndexPath) {}
-    /// Default: does nothing.
-    open func didEndDisplayingRow(at indexPath: TableIndexPath) {}
-    /// Default: does nothing.
-    open func willDisplayHeader(inSection section: Int) {}
-    /// Default: does nothing.
-    open func didEndDisplayingHeader(inSection section: Int) {}
-    /// Default: does nothing.
-    open func willDisplayFooter(inSection section: Int) {}
-    /// Default: does nothing.
-    open func didEndDisplayingFooter(inSection section: Int) {}
 
     // MARK: Prefetching
 
-    /// Default: does nothing.
-    open func prefetchRows(at indexPaths: [TableIndexPath]) {}
-    /// Default: does nothing.
-    open func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {}
+    /// Each child ``childDelegate(forRowAt:)`` names receives its paths; the others reach no one.
+    open func prefetchRows(at indexPaths: [TableIndexPath]) {
+        forEachChild(owning: indexPaths) { $0.prefetchRows(at: $1) }
+    }
+    /// Each child ``childDelegate(forRowAt:)`` names receives its paths; the others reach no one.
+    open func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {
+        forEachChild(owning: indexPaths) { $0.cancelPrefetchingForRows(at: $1) }
+    }
 }

@@ -1,5 +1,6 @@
 /// A node of a delegate tree (CascadingTableDelegate): a root owns section delegates, sections
-/// own row delegates, and each call is routed to the child it concerns.
+/// own row delegates, and each call is routed to the child it concerns, the one
+/// ``childDelegate(forSection:)`` or ``childDelegate(forRowAt:)`` names.
 ///
 ///     let root = CascadingRootTableDelegate(childDelegates: [openSection, doneSection])
 ///     let table = TableView(root: root)
@@ -9,7 +10,7 @@
 /// context and prepare every child. Subclass one of the provided classes
 /// (``CascadingRootTableDelegate``, ``CascadingSectionTableDelegate``,
 /// ``CascadingBareTableDelegate``) rather than conforming from scratch: override a method and
-/// call `super` to keep routing to children.
+/// call `super` to keep routing to children, or override the two hooks to route another way.
 public protocol CascadingTableDelegate: AnyObject, TableDataSource, TableDelegate, TablePrefetchingDataSource, CellUpdateDelegate {
     /// The receiver's position in its parent: a section for a root's child, a row for a section's child.
     var index: Int { get set }
@@ -19,4 +20,11 @@ public protocol CascadingTableDelegate: AnyObject, TableDataSource, TableDelegat
     var parentDelegate: (any CascadingTableDelegate)? { get set }
     /// Hands the table's narrow context to this node and its children.
     func prepare(table: any TableContext)
+    /// The child that answers the section calls for `section` (its header, footer, identifier and
+    /// row count), or nil to answer them with the defaults: a root names child `section`.
+    func childDelegate(forSection section: Int) -> (any CascadingTableDelegate)?
+    /// The child that answers the row calls for `indexPath` (its cell, identifier, height,
+    /// selection, editing, actions, moves from it and prefetching), or nil to answer them with the
+    /// defaults: a root names child `indexPath.section`, a section child `indexPath.row`.
+    func childDelegate(forRowAt indexPath: TableIndexPath) -> (any CascadingTableDelegate)?
 }

@@ -1,30 +1,31 @@
-// The defaults live here once; cascading delegates reach them through `DefaultTableDelegate`
-// so an out-of-range call answers exactly what an unimplemented method would.
+// The one place the data-source defaults are stated, in code and in words. Cascading delegates
+// reach them through `DefaultTableDelegate`, so a call that reaches no child answers exactly
+// what an unimplemented method would.
 extension TableDataSource {
-    /// One section.
+    /// Default: 1 section.
     public func numberOfSections() -> Int { 1 }
-    /// No rows.
+    /// Default: 0 rows.
     public func numberOfRows(inSection section: Int) -> Int { 0 }
-    /// A blank cell.
+    /// Default: ``TableCell/blank``.
     public func cell(forRowAt indexPath: TableIndexPath) -> TableCell { .blank }
-    /// `"section-{index}"`.
+    /// Default: `"section-{section}"`, which changes when a section is inserted before it.
     public func sectionID(forSection section: Int) -> SectionID { SectionID("section-\(section)") }
-    /// `"row-{section}-{row}"`.
+    /// Default: `"row-{section}-{row}"`, which changes when a row is inserted before it.
     public func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("row-\(indexPath.section)-\(indexPath.row)") }
-    /// No header title.
+    /// Default: nil, no header title.
     public func titleForHeader(inSection section: Int) -> String? { nil }
-    /// No footer title.
+    /// Default: nil, no footer title.
     public func titleForFooter(inSection section: Int) -> String? { nil }
-    /// Not editable.
+    /// Default: false, not editable.
     public func canEditRow(at indexPath: TableIndexPath) -> Bool { false }
-    /// Does nothing.
+    /// Default: does nothing.
     public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
-    /// Not movable.
+    /// Default: false, not movable.
     public func canMoveRow(at indexPath: TableIndexPath) -> Bool { false }
-    /// Does nothing.
+    /// Default: does nothing.
     public func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
-    /// No section index.
+    /// Default: nil, no section index.
     public func sectionIndexTitles() -> [String]? { nil }
-    /// The title's position.
+    /// Default: `index`, the title's position.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
 }

@@ -1,9 +1,8 @@
 /// The data-source half of a table, as `UITableViewDataSource`: structure, cells, identifiers,
 /// titles and editing commits.
 ///
-/// Every requirement has a default (see `TableDataSource+Defaults.swift`), following
-/// CascadingTableDelegate's documented table: 1 section, 0 rows, a blank cell, nil titles,
-/// nothing editable or movable.
+/// Every requirement has a default implementation, documented with it (`TableDataSource+Defaults.swift`):
+/// implement only what your table needs.
 ///
 ///     final class Fruit: CascadingBareTableDelegate {
 ///         override func numberOfRows(inSection section: Int) -> Int { 3 }
@@ -14,41 +13,40 @@
 /// distinct, stable identifier for each row (it is what patches and URLs use). After changing
 /// the data, report the change through the table's batch updates or `reloadData()`.
 public protocol TableDataSource {
-    /// The number of sections (`numberOfSections(in:)`). Default 1.
+    /// The number of sections (`numberOfSections(in:)`).
     func numberOfSections() -> Int
-    /// The number of rows in `section` (`tableView(_:numberOfRowsInSection:)`). Default 0.
+    /// The number of rows in `section` (`tableView(_:numberOfRowsInSection:)`).
     func numberOfRows(inSection section: Int) -> Int
-    /// The configured cell for a row (`tableView(_:cellForRowAt:)`). Default ``TableCell/blank``.
+    /// The configured cell for a row (`tableView(_:cellForRowAt:)`).
     func cell(forRowAt indexPath: TableIndexPath) -> TableCell
-    /// The stable identifier of a section. Default `"section-{index}"`, which is not stable
-    /// across inserts: override it.
+    /// The stable identifier of a section: implement it, because the default, made from the
+    /// index, changes when a section is inserted before it.
     func sectionID(forSection section: Int) -> SectionID
-    /// The stable identifier of a row. Default `"row-{section}-{row}"`, which is not stable
-    /// across inserts: override it.
+    /// The stable identifier of a row: implement it, because the default, made from the index
+    /// path, changes when a row is inserted before it.
     func rowID(forRowAt indexPath: TableIndexPath) -> RowID
-    /// The header title (`titleForHeaderInSection`). Default nil.
+    /// The header title (`titleForHeaderInSection`).
     func titleForHeader(inSection section: Int) -> String?
-    /// The footer title (`titleForFooterInSection`). Default nil.
+    /// The footer title (`titleForFooterInSection`).
     func titleForFooter(inSection section: Int) -> String?
-    /// Whether the row can be edited (`canEditRowAt`). Default false.
+    /// Whether the row can be edited (`canEditRowAt`).
     func canEditRow(at indexPath: TableIndexPath) -> Bool
     /// Commits a deletion or insertion (`commit(_:forRowAt:)`); `values` carries the fields
-    /// submitted with an insertion and is empty for a deletion. Default: does nothing.
+    /// submitted with an insertion and is empty for a deletion.
     ///
     /// The table wraps this call in a batch: update the data, then report the change through
     /// the context (`deleteRows(at:)` / `insertRows(at:)`), as UIKit expects.
     /// - Throws: whatever kept the change from being made (a failed store write); throw before
     ///   changing anything: the table then discards the batch and publishes nothing.
     func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws
-    /// Whether the row can be moved (`canMoveRowAt`). Default false.
+    /// Whether the row can be moved (`canMoveRowAt`).
     func canMoveRow(at indexPath: TableIndexPath) -> Bool
     /// Moves a row in the data (`moveRowAt:to:`); the table records the move itself once this
-    /// returns. Default: does nothing.
+    /// returns.
     /// - Throws: whatever kept the move from being made; the table then records no move.
     func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws
-    /// The titles of the section index (`sectionIndexTitles(for:)`). Default nil (no index).
+    /// The titles of the section index (`sectionIndexTitles(for:)`).
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).
-    /// Default `index`.
     func section(forSectionIndexTitle title: String, at index: Int) -> Int
 }

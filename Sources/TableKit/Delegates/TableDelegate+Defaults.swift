@@ -1,52 +1,42 @@
+// The one place the delegate defaults are stated, in code and in words (see
+// TableDataSource+Defaults.swift for how cascading delegates reach them).
 extension TableDelegate {
-    /// Automatic.
+    /// Default: `.automatic`.
     public func heightForRow(at indexPath: TableIndexPath) -> TableHeight { .automatic }
-    /// Not estimated.
+    /// Default: nil, not estimated, so a fallback chain can tell that nothing was estimated.
     public func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { nil }
-    /// Not indented.
+    /// Default: 0, not indented.
     public func indentationLevelForRow(at indexPath: TableIndexPath) -> Int { 0 }
-    /// Zero ("not given").
+    /// Default: `.points(0)`, meaning "not given".
     public func heightForHeader(inSection section: Int) -> TableHeight { .points(0) }
-    /// Zero ("not given").
+    /// Default: `.points(0)`, meaning "not given".
     public func heightForFooter(inSection section: Int) -> TableHeight { .points(0) }
-    /// Not estimated.
+    /// Default: nil, not estimated.
     public func estimatedHeightForHeader(inSection section: Int) -> TableHeight? { nil }
-    /// Not estimated.
+    /// Default: nil, not estimated.
     public func estimatedHeightForFooter(inSection section: Int) -> TableHeight? { nil }
-    /// No header view.
+    /// Default: nil, no header view (the title is shown).
     public func viewForHeader(inSection section: Int) -> TableCell? { nil }
-    /// No footer view.
+    /// Default: nil, no footer view (the title is shown).
     public func viewForFooter(inSection section: Int) -> TableCell? { nil }
-    /// Highlightable.
+    /// Default: true, selectable.
     public func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { true }
-    /// Selects the passed row.
+    /// Default: `indexPath`, the row asked for.
     public func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { indexPath }
-    /// Does nothing.
+    /// Default: does nothing.
     public func didSelectRow(at indexPath: TableIndexPath) throws {}
-    /// Deselects the passed row.
+    /// Default: `indexPath`, the row asked for.
     public func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { indexPath }
-    /// Does nothing.
+    /// Default: does nothing.
     public func didDeselectRow(at indexPath: TableIndexPath) throws {}
-    /// No editing control.
+    /// Default: `.none`, no editing control.
     public func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .none }
-    /// The standard title.
+    /// Default: nil, the standard title ("Delete").
     public func titleForDeleteConfirmationButtonForRow(at indexPath: TableIndexPath) -> String? { nil }
-    /// No actions.
+    /// Default: no actions.
     public func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { [] }
-    /// Does nothing.
+    /// Default: does nothing.
     public func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
-    /// The proposed path.
+    /// Default: `proposed`.
     public func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath { proposed }
-    /// Does nothing.
-    public func willDisplayRow(at indexPath: TableIndexPath) {}
-    /// Does nothing.
-    public func didEndDisplayingRow(at indexPath: TableIndexPath) {}
-    /// Does nothing.
-    public func willDisplayHeader(inSection section: Int) {}
-    /// Does nothing.
-    public func didEndDisplayingHeader(inSection section: Int) {}
-    /// Does nothing.
-    public func willDisplayFooter(inSection section: Int) {}
-    /// Does nothing.
-    public func didEndDisplayingFooter(inSection section: Int) {}
 }

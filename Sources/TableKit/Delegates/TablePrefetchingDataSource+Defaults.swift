@@ -1,6 +1,6 @@
 extension TablePrefetchingDataSource {
-    /// Does nothing.
+    /// Default: does nothing.
     public func prefetchRows(at indexPaths: [TableIndexPath]) {}
-    /// Does nothing.
+    /// Default: does nothing.
     public func cancelPrefetchingForRows(at indexPaths: [TableIndexPath]) {}
 }

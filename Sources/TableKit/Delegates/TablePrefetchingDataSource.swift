@@ -2,7 +2,7 @@
 /// into view so their data can be loaded ahead of the request for them.
 ///
 /// Implementation requirements: both methods must return quickly; start work, do not wait for
-/// it. Defaults do nothing.
+/// it. Both have default implementations.
 public protocol TablePrefetchingDataSource {
     /// Rows that will probably be requested soon (`prefetchRowsAt`).
     func prefetchRows(at indexPaths: [TableIndexPath])

@@ -134,18 +134,4 @@ extension TableView {
         guard !indexPaths.isEmpty else { return }
         root.cancelPrefetchingForRows(at: indexPaths)
     }
-
-    /// Tells the delegate that the browser shows these rows (`willDisplay`); unknown ids are ignored.
-    public func willDisplayRows(_ ids: [RowID]) {
-        for indexPath in ids.compactMap(indexPath(forRowID:)) {
-            root.willDisplayRow(at: indexPath)
-        }
-    }
-
-    /// Tells the delegate that the browser no longer shows these rows (`didEndDisplaying`).
-    public func didEndDisplayingRows(_ ids: [RowID]) {
-        for indexPath in ids.compactMap(indexPath(forRowID:)) {
-            root.didEndDisplayingRow(at: indexPath)
-        }
-    }
 }

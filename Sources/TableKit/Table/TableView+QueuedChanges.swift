@@ -57,12 +57,8 @@ extension TableView {
     }
 
     /// The child of `node` a row call for `indexPath` is routed to, or nil when `node` routes
-    /// nothing further. The one place that knows how cascading delegates route.
+    /// nothing further (a row delegate, a root that is not cascading).
     private static func child(of node: Any, routingRowAt indexPath: TableIndexPath) -> (any CascadingTableDelegate)? {
-        switch node {
-        case let root as CascadingRootTableDelegate: root.childDelegate(at: indexPath.section)
-        case let section as CascadingSectionTableDelegate: section.childDelegate(at: indexPath.row)
-        default: nil
-        }
+        (node as? any CascadingTableDelegate)?.childDelegate(forRowAt: indexPath)
     }
 }
