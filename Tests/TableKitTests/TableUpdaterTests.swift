@@ -102,3 +102,27 @@ struct TableUpdaterTests {
         #expect(notes.rows[0].text == "accepted")
     }
 }
+
+extension TableUpdaterTests {
+    @Test func performOnTheRootChangesItsDataAndReportsTheBatchAsOneChangeset() async {
+        let harness = TableHarness([("s", ["a", "b"])])
+        let updater = harness.table.updater
+        let queued = await Task.detached {
+            updater.perform(on: FixtureDataSource.self) { root, context in
+                root.sections[0].rows.insert(FixtureRow(id: "new", title: "New"), at: 0)
+                context.insertRows(at: [TableIndexPath(section: 0, row: 0)])
+                root.sections[0].rows[2].title = "Bee"
+                context.reloadRows(withIDs: ["b"])
+            }
+        }.value
+        #expect(queued)
+        #expect(harness.table.applyQueuedChanges().isEmpty)
+        #expect(harness.published.count == 1)
+        #expect(harness.committedRows == [["new", "a", "b"]])
+        #expect(harness.operations.contains(.replaceRow("b")))
+        // A root of another type is left alone.
+        updater.perform(on: NoteRow.self) { _, context in context.reloadData() }
+        harness.table.applyQueuedChanges()
+        #expect(harness.published.count == 1)
+    }
+}

@@ -55,9 +55,10 @@ public final class TableUpdater: Sendable {
     /// changes as inside ``TableContext/performBatchUpdates(_:)``.
     ///
     ///     updater.perform { context in
-    ///         todos.insert(todo, at: 0)        // `todos` must be safe to reach from here
-    ///         context.insertRows(at: [TableIndexPath(section: 0, row: 0)])
+    ///         context.reloadRows(withIDs: ["progress"])
     ///     }
+    ///
+    /// To change the delegates' data too, use ``perform(on:_:)``, which hands `body` the root.
     ///
     /// When `body` throws, what it reported is discarded and the error is returned by
     /// ``TableView/applyQueuedChanges()`` (a page host logs it).
@@ -65,6 +66,25 @@ public final class TableUpdater: Sendable {
     @discardableResult
     public func perform(_ body: @escaping @Sendable (any TableContext) throws -> Void) -> Bool {
         enqueue { table in try table.performBatchUpdates { try body(table) } }
+    }
+
+    /// Runs `body` with the table's root, when it is a `Root`, and its context inside the table's
+    /// isolation, as one batch: the way to change delegates' data from a task, since the task
+    /// cannot hold the delegates themselves.
+    ///
+    ///     updater.perform(on: TodoRoot.self) { root, context in
+    ///         root.open.insert(todo, at: 0)
+    ///         context.insertRows(at: [TableIndexPath(section: 0, row: 0)])
+    ///     }
+    ///
+    /// Nothing happens when the root is not a `Root`. Errors are handled as ``perform(_:)`` handles them.
+    /// - Returns: whether the change was queued (false past ``queueLimit`` or after the table is gone).
+    @discardableResult
+    public func perform<Root>(on type: Root.Type, _ body: @escaping @Sendable (Root, any TableContext) throws -> Void) -> Bool {
+        enqueue { table in
+            guard let root = table.root as? Root else { return }
+            try table.performBatchUpdates { try body(root, table) }
+        }
     }
 
     /// Re-reads the whole table inside its isolation and sends only what changed
