@@ -27,18 +27,14 @@ public enum ExamplePages {
     /// store's change signal to the pages so that a change from any writer reaches every open page.
     public static func register(store: Store, in registry: inout PageRegistry) throws {
         let changes = ChangeFeed()
-        let galleryChanges = ChangeFeed()
-        store.onChange {
-            changes.notify()
-            galleryChanges.notify()
-        }
-        let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/", onReady: galleryChanges.notify)
+        store.onChange { changes.notify() }
+        let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/")
         let catalog = ProductCatalog(store: store)
         registry.register(ProductsPage.definition(catalog: catalog, changes: changes))
         registry.register(try ProductDetailPage.definition(store: store, changes: changes))
         registry.register(TodoPage.definition(list: TodoList(store: store), changes: changes))
         registry.register(PeoplePage.definition(store: store, changes: changes))
-        registry.register(GalleryPage.definition(store: store, thumbnails: thumbnails, changes: galleryChanges))
+        registry.register(GalleryPage.definition(store: store, thumbnails: thumbnails, changes: changes))
         registry.register(DestinationPage.definition(guide: DestinationGuide(store: store), changes: changes))
         register(in: &registry)
     }

@@ -750,3 +750,33 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+// MARK: - Rows changed from background tasks
+
+/// A row delegate whose text background tasks change through the table's updater.
+final class NoteRow: CascadingBareTableDelegate {
+    let id: RowID
+    var text: String
+
+    init(id: RowID, text: String) {
+        self.id = id
+        self.text = text
+        super.init()
+    }
+
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.basic, CellContent(title: text)) }
+}
+
+/// A table of one section "notes" with note rows `n0`…, recording what it publishes.
+final class NoteTable {
+    let table: TableView
+    let rows: [NoteRow]
+    private(set) var published: [Changeset] = []
+
+    init(rows count: Int = 3) {
+        rows = (0..<count).map { NoteRow(id: RowID("n\($0)"), text: "note \($0)") }
+        table = TableView(root: CascadingRootTableDelegate(childDelegates: [StaticSection(id: "notes", rows: rows)]))
+        table.onChange = { [unowned self] in self.published.append($0) }
+    }
+}

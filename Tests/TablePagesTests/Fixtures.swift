@@ -170,9 +170,7 @@ enum TestPages {
             let padding = variant["size"] == "big" ? String(repeating: "x", count: bigTitleLength) : ""
             var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)" + padding) }
             items.append(TestItem(id: "locked", title: "Locked"))
-            let table = TableView(root: TestItems(items), version: variant.initialVersion)
-            table.title = "Items"
-            return table
+            return TestItems(items)
         })
         return registry
     }
@@ -180,10 +178,10 @@ enum TestPages {
     /// `faulty`: the five items and `locked` over a store whose writes fail while `fault` says so.
     static func faultyRegistry(fault: TestStoreFault) -> PageRegistry {
         var registry = PageRegistry()
-        registry.register(PageDefinition(name: "faulty", title: "Faulty") { variant in
+        registry.register(PageDefinition(name: "faulty", title: "Faulty") { _ in
             var items = (1...5).map { TestItem(id: "item-\($0)", title: "Item \($0)") }
             items.append(TestItem(id: "locked", title: "Locked"))
-            return TableView(root: FaultyItems(items, fault: fault), version: variant.initialVersion)
+            return FaultyItems(items, fault: fault)
         })
         return registry
     }
@@ -258,7 +256,7 @@ enum LiveBoundsFixtures {
                 let rows = Int(variant["rows"] ?? "") ?? 10
                 let width = Int(variant["width"] ?? "") ?? 100
                 let items = (0..<rows).map { TestItem(id: "row-\($0)", title: String(repeating: "x", count: width)) }
-                return TableView(root: TestItems(items), version: variant.initialVersion)
+                return TestItems(items)
             })
         }
         return registry
@@ -286,9 +284,9 @@ enum LiveBoundsFixtures {
 /// Pages whose delegates block, as a page reading a slow database does.
 enum BlockingPages {
     /// `slow`: its factory blocks its thread for `?ms=` milliseconds; `?n=` makes distinct variants.
-    /// The page's title says on which database lane the factory ran.
+    /// The title of its one row says on which database lane the factory ran.
     /// With `?together=N`, the factory instead waits (up to 2 s) until N factories are running at
-    /// once, and the title says whether they were.
+    /// once, and the row's title says whether they were.
     static func slow(builds: BuildCounter = BuildCounter()) -> PageDefinition {
         PageDefinition(
             name: "slow", title: "Slow",
@@ -303,28 +301,25 @@ enum BlockingPages {
                     usleep(10_000)
                     waited += 10
                 }
-                let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
-                table.title = builds.running >= together ? "together" : "alone"
+                let root = TestItems([TestItem(id: "a", title: builds.running >= together ? "together" : "alone")])
                 usleep(200_000)
                 running.finish()
-                return table
+                return root
             }
             defer { running.finish() }
             usleep(UInt32(variant["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
-            let table = TableView(root: TestItems([TestItem(id: "a", title: "Slow")]), version: variant.initialVersion)
-            table.title = DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes"
-            return table
+            return TestItems([TestItem(id: "a", title: DatabaseLane.currentIndex.map { "lane \($0)" } ?? "off the lanes")])
         }
     }
 
     /// `race`: its factory reads the titles, then the titles change and the feed announces it
     /// before the factory returns — a commit landing between a host's first read and its observation.
     static func race(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "race", title: "Race", changes: feed) { variant in
-            let table = TableView(root: ReloadableTitles(titles), version: variant.initialVersion)
+        PageDefinition(name: "race", title: "Race", changes: feed) { _ in
+            let root = ReloadableTitles(titles)
             titles.set(["changed while the page was being made"])
             feed.notify()
-            return table
+            return root
         }
     }
 
@@ -385,5 +380,80 @@ final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
 
     private static func items(_ titles: [String]) -> [TestItem] {
         titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
+    }
+}
+
+/// Where a page's root puts its table's updater when prepared, for tests to hand to background tasks.
+final class UpdaterDrop: Sendable {
+    private let updater = Mutex<TableUpdater?>(nil)
+    func put(_ updater: TableUpdater) { self.updater.withLock { $0 = updater } }
+    var current: TableUpdater? { updater.withLock { $0 } }
+}
+
+/// A row whose title and counter change from background tasks; its cell shows both: "Row 2 #5".
+final class CounterRow: CascadingBareTableDelegate {
+    let id: RowID
+    var title: String
+    var count = 0
+
+    init(id: RowID, title: String) {
+        self.id = id
+        self.title = title
+        super.init()
+    }
+
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        TableCell(.basic, CellContent(title: "\(title) #\(count)"))
+    }
+}
+
+/// `counters`: a section of ``CounterRow``s `row-0`…; the root hands its updater to `drop`.
+final class CounterRoot: CascadingRootTableDelegate {
+    private let drop: UpdaterDrop
+
+    init(rows: Int, drop: UpdaterDrop) {
+        self.drop = drop
+        let rows = (0..<rows).map { CounterRow(id: RowID("row-\($0)"), title: "Row \($0)") }
+        super.init(childDelegates: [StaticSection(id: "counters", header: "Counters", rows: rows)])
+    }
+
+    override func prepare(table: any TableContext) {
+        super.prepare(table: table)
+        drop.put(table.updater)
+    }
+}
+
+/// A section that reads ``SharedTitles`` every time it answers: its root is not reloadable,
+/// yet a change feed must still bring its page up to date.
+final class SharedTitlesSection: CascadingBareTableDelegate {
+    private let source: SharedTitles
+
+    init(_ source: SharedTitles) {
+        self.source = source
+        super.init()
+    }
+
+    override func sectionID(forSection section: Int) -> SectionID { "titles" }
+    override func numberOfRows(inSection section: Int) -> Int { source.current.count }
+    override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("t\(indexPath.row)") }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        let titles = source.current
+        return TableCell(.basic, CellContent(title: titles.indices.contains(indexPath.row) ? titles[indexPath.row] : ""))
+    }
+}
+
+/// Pages whose rows change from outside the host: through the updater, or a change feed.
+enum BackgroundPages {
+    /// `counters`: `rows` counter rows; the table's updater lands in `drop`.
+    static func counters(rows: Int = 3, drop: UpdaterDrop) -> PageDefinition {
+        PageDefinition(name: "counters", title: "Counters") { _ in CounterRoot(rows: rows, drop: drop) }
+    }
+
+    /// `shared`: rows read from `titles` as they are asked for, under a root that is not reloadable.
+    static func shared(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
+        PageDefinition(name: "shared", title: "Shared", changes: feed) { _ in
+            CascadingRootTableDelegate(childDelegates: [SharedTitlesSection(titles)])
+        }
     }
 }

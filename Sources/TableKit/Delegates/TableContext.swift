@@ -1,6 +1,9 @@
 /// The narrow view of a table that delegates and cells get in `prepare(table:)`: batch updates
 /// and identifier lookups, never the table itself (IGListKit's `collectionContext`).
 ///
+/// Its methods are called inside the table's isolation (from a delegate method, an action). Work
+/// that finishes elsewhere, in a `Task` say, goes through ``updater`` instead.
+///
 ///     tableContext?.performBatchUpdates {
 ///         todos.remove(at: 2)
 ///         tableContext?.deleteRows(at: [TableIndexPath(section: 0, row: 2)])
@@ -50,4 +53,7 @@ public protocol TableContext: AnyObject {
     /// pushes a view controller: `location` is a path on this site (`/pages/product?id=3`);
     /// anything else is ignored, so data can never turn a page into an open redirect.
     func show(_ location: String)
+    /// The table's way in for changes from outside its isolation (a background task, another
+    /// thread): `Sendable`, so a delegate may hand it to any task. See ``TableUpdater``.
+    var updater: TableUpdater { get }
 }

@@ -21,6 +21,9 @@ public final class TableView {
     public var onChange: ((Changeset) -> Void)?
     /// The cell kinds rows can use; starts with the built-in kinds.
     public private(set) var cellKinds = CellKindRegistry()
+    /// Where changes from outside the table's isolation wait until ``applyQueuedChanges()``;
+    /// delegates reach it as ``TableContext/updater``.
+    public let updater = TableUpdater()
 
     /// The delegate tree. Replacing it (a flat list ↔ sections) prepares the new root and
     /// reloads the table.
@@ -54,6 +57,11 @@ public final class TableView {
         self.version = version
         prepareRoot()
         (snapshot, records, sectionRecords) = captureEverything()
+    }
+
+    deinit {
+        // A task still holding the updater must find it refusing changes, not queuing them forever.
+        updater.close()
     }
 
     /// Registers a cell kind under its reuse identifier (`register(_:forCellReuseIdentifier:)`).

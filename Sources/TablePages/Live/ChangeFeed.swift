@@ -2,7 +2,11 @@ import Synchronization
 
 /// Tells live pages that the data behind them changed, wherever the change came from (an action,
 /// another server instance, another process writing the same database). Pages whose definition
-/// names the feed re-read their data and publish only the rows that differ.
+/// names the feed re-read their data (a ``ReloadableDataSource`` root reads its source again; any
+/// other root is asked again as it stands) and publish only the rows that differ.
+///
+/// A change that code of the page makes itself in a background task, to one row it knows, goes
+/// through the table's ``TableKit/TableUpdater`` instead (`tableContext.updater`).
 ///
 ///     let feed = ChangeFeed()
 ///     store.onChange { feed.notify() }

@@ -23,6 +23,7 @@ public actor PageHost {
     // Memory the table holds, estimated when it is made and after each re-read.
     private nonisolated let tableBytes: Atomic<Int>
     private let table: TableView
+    private let definition: PageDefinition
     private let renderContext: RenderContext
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
@@ -31,7 +32,8 @@ public actor PageHost {
     private nonisolated let changes: ChangeFeed?
     private nonisolated let changesToken: UInt64?
 
-    /// Builds the variant's table; call it on `lane`, since the page's factory may read a database.
+    /// Builds the variant's table, starting at ``VersionEpoch/now``; call it on `lane`, since the
+    /// page's factory may read a database.
     init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) throws {
         self.variant = variant
         self.lane = lane
@@ -44,13 +46,13 @@ public actor PageHost {
         self.changesToken = token
         let table: TableView
         do {
-            table = try definition.makeTable(variant)
+            table = definition.makeTable(root: try definition.makeRoot(variant), version: VersionEpoch.now)
         } catch {
             if let token { definition.changes?.removeObserver(token) }
             throw error
         }
-        if table.title == nil { table.title = definition.title }
         self.table = table
+        self.definition = definition
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
         self.channel = LiveChannel(
             latestID: table.version, logCapacity: settings.patchLogCapacity, logByteLimit: settings.patchLogByteLimit,
@@ -58,14 +60,18 @@ public actor PageHost {
         )
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes
-        // The table calls back synchronously from inside this actor's own methods (an action, or a
-        // cell update scheduled with `perform`), so the isolation assumption holds.
+        // The table calls back synchronously from inside this actor's own methods (an action, or
+        // changes queued on its updater), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
             self.assumeIsolated { $0.publish(changeset) }
         }
         refresh.attach { [weak self] in
             guard let self else { return }
             Task { await self.refreshIfQueued() }
+        }
+        table.updater.whenChangesQueued { [weak self] in
+            guard let self else { return }
+            Task { await self.applyQueuedChanges() }
         }
     }
 
@@ -78,18 +84,20 @@ public actor PageHost {
         refresh.request()
     }
 
-    /// Re-reads a ``ReloadableDataSource`` root and publishes the rows that differ, if a change was
-    /// announced since the last re-read. Actions call it before they return, so that an action
-    /// whose delegate wrote to the store answers with (and redirects to) the page it changed.
+    /// Re-reads the table's data (a ``ReloadableDataSource`` root reads its source first) and
+    /// publishes the rows that differ, if a change was announced since the last re-read. Actions
+    /// call it before they return, so that an action whose delegate wrote to the store answers with
+    /// (and redirects to) the page it changed.
     func refreshIfQueued() {
         guard refresh.take() else { return }
-        guard let source = table.root as? any ReloadableDataSource else { return }
         // Counts outside the table's rows (a database window's remaining rows) can change without a
         // new version; a new generation keeps a page rendered before from being served after,
         // even one stored in the cache once this re-read is done.
         renderGeneration.store(RenderCache.newGeneration(), ordering: .releasing)
         do {
-            try source.reloadFromSource()
+            // A root that is not reloadable may still read shared data as it answers: comparing its
+            // answers with what was sent is what a change feed can do for it.
+            try (table.root as? any ReloadableDataSource)?.reloadFromSource()
             table.reconcileData()
             tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
         } catch {
@@ -110,10 +118,13 @@ public actor PageHost {
         tableBytes.load(ordering: .relaxed) + channel.logByteCount
     }
 
-    /// Runs `body` with the table inside the host's isolation, e.g. to apply a change that arrived
-    /// from elsewhere (the store, an image that finished loading) as a batch of updates.
-    public func perform<Result: Sendable>(_ body: (TableView) throws -> Result) rethrows -> Result {
-        try body(table)
+    /// Applies the changes queued on the table's ``TableKit/TableUpdater``, as one batch; the
+    /// updater starts this on the host's lane when a change arrives.
+    func applyQueuedChanges() {
+        for error in table.applyQueuedChanges() {
+            logger.error("page \(variant.page) could not apply a change: \(error)")
+        }
+        tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
     }
 
     // MARK: Rendering
@@ -131,8 +142,8 @@ public actor PageHost {
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
     func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat) throws -> [UInt8] {
         var out = OutputBuffer()
-        if let source = table.root as? any RowPagingSource, let rows = try source.table(ofRowsIn: id, after: after, limit: limit) {
-            try TableRenderer(table: rows, context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
+        if let source = table.root as? any RowPagingSource, let rows = try source.root(ofRowsIn: id, after: after, limit: limit) {
+            try TableRenderer(table: definition.makeTable(root: rows), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
         } else {
             try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
         }
@@ -143,7 +154,7 @@ public actor PageHost {
     func renderRow(_ id: RowID, as format: RenderFormat) throws -> [UInt8] {
         var out = OutputBuffer()
         // A ``RowDetailSource`` root shows the row in full, which its live table may not hold.
-        let detail = try (table.root as? any RowDetailSource)?.table(ofRow: id)
+        let detail = try (table.root as? any RowDetailSource)?.root(ofRow: id).map { definition.makeTable(root: $0) }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
     }

@@ -3,7 +3,8 @@
 ///
 /// Implementation requirements: ``reloadFromSource()`` replaces the delegate's data without
 /// reporting updates itself; the page's host then compares the table with what it last sent and
-/// publishes the differences (unchanged rows produce nothing).
+/// publishes the differences (unchanged rows produce nothing). A root that is not reloadable is
+/// compared all the same, for delegates that read shared data as they answer.
 public protocol ReloadableDataSource: AnyObject {
     /// Reads the current data again.
     func reloadFromSource() throws

@@ -1,18 +1,21 @@
 import TableKit
 
-/// One page the service offers: its name in URLs, its title, the variants it comes in, and how to
-/// build the table of a variant.
+/// One page the service offers: its name in URLs, its title, the variants it comes in, the cell
+/// kinds its rows use besides the built-in ones, and how to build the delegate tree of a variant.
 ///
 ///     PageDefinition(name: "products", title: "Products", variants: ["layout": ["list", "sections"]]) { variant in
-///         let table = TableView(root: variant["layout"] == "sections" ? bySection() : list(), version: variant.initialVersion)
-///         table.title = "Products"
-///         return table
+///         variant["layout"] == "sections" ? bySection() : list()
 ///     }
+///
+/// The page's host makes the variant's ``TableKit/TableView`` over the root the factory returns:
+/// it titles it with ``title``, registers ``cellKinds`` and starts its version above any version an
+/// earlier table of the variant handed out, so a client's `Last-Event-ID` from before a restart is
+/// answered with `reset`.
 public struct PageDefinition: Sendable {
-    /// Builds the table for one variant; called once per variant, inside that variant's host, on a
-    /// thread where it may block (read a database). Throwing ``VariantError`` says the variant
-    /// names nothing (e.g. an id no row has): the client gets 404 with its message.
-    public typealias TableFactory = @Sendable (PageVariant) throws -> TableView
+    /// Builds the delegate tree for one variant; called once per variant, inside that variant's
+    /// host, on a thread where it may block (read a database). Throwing ``VariantError`` says the
+    /// variant names nothing (e.g. an id no row has): the client gets 404 with its message.
+    public typealias TableFactory = @Sendable (PageVariant) throws -> any TableRoot
     /// Chooses variant parameters that no fixed list of values can name (a filter on any column,
     /// a sort key) from a request's whole query: returns the chosen parameters, leaving out those
     /// at their default so equal shapes give equal variants, or throws a message for the client.
@@ -24,7 +27,7 @@ public struct PageDefinition: Sendable {
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.
     public let name: String
-    /// The title shown in the index.
+    /// The title shown in the index and as the heading of every variant's table.
     public let title: String
     /// One line for the index.
     public let summary: String
@@ -36,8 +39,11 @@ public struct PageDefinition: Sendable {
     /// Every distinct answer is a variant with a live table of its own. The service keeps a bounded
     /// number of them per page (see ``LiveSettings/maxVariantsPerPage``), dropping unwatched ones.
     public let resolveVariant: VariantResolver?
-    /// Builds a variant's table.
-    public let makeTable: TableFactory
+    /// Builds a variant's delegate tree.
+    public let makeRoot: TableFactory
+    /// The cell kinds the page's rows use besides the built-in ones; registered on every table of
+    /// the page, including those a ``RowPagingSource`` or ``RowDetailSource`` root returns.
+    public let cellKinds: [CellKind]
     /// Where changes to the page's data are announced; nil for pages whose data lives only in
     /// their delegates.
     public let changes: ChangeFeed?
@@ -45,7 +51,8 @@ public struct PageDefinition: Sendable {
     /// Creates a page definition.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
-        resolveVariant: VariantResolver? = nil, changes: ChangeFeed? = nil, makeTable: @escaping TableFactory
+        resolveVariant: VariantResolver? = nil, changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        makeRoot: @escaping TableFactory
     ) {
         self.resolveVariant = resolveVariant
         self.changes = changes
@@ -53,7 +60,16 @@ public struct PageDefinition: Sendable {
         self.title = title
         self.summary = summary
         self.variants = variants.filter { !$0.value.isEmpty }
-        self.makeTable = makeTable
+        self.cellKinds = cellKinds
+        self.makeRoot = makeRoot
+    }
+
+    /// A table over `root` as this page shows it: titled, knowing the page's cell kinds, at `version`.
+    func makeTable(root: any TableRoot, version: Int = 0) -> TableView {
+        let table = TableView(root: root, version: version)
+        table.title = title
+        for kind in cellKinds { table.register(kind) }
+        return table
     }
 
     /// The variant a request's query selects, or a message saying which value is not allowed.

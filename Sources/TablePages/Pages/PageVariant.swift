@@ -7,8 +7,6 @@ public struct PageVariant: Hashable, Sendable {
     public let page: String
     /// Every variant parameter with its chosen value.
     public let parameters: [String: String]
-    /// The version a new table of this variant starts at; see ``TableKit/TableView/init(root:version:)``.
-    public var initialVersion: Int { VersionEpoch.now }
     let defaults: [String: String]
 
     /// The value chosen for a variant parameter.

@@ -67,10 +67,11 @@ public enum DatabaseTablePages {
             title: schema.name,
             summary: "Table with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
             resolveVariant: { query throws(PageDefinition.VariantError) in try DatabaseTableQuery.resolve(query, schema: schema) },
-            changes: feed
+            changes: feed,
+            cellKinds: [DatabaseRecordCell.kind]
         ) { variant in
             let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return DatabaseTableSource.makeTable(reader: reader, sections: try reader.window(), version: variant.initialVersion)
+            return DatabaseTableSource(reader: reader, sections: try reader.window())
         }
     }
 }

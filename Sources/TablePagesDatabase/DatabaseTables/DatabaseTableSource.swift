@@ -6,7 +6,7 @@ import TablePages
 /// As a page's live root it holds the first rows of each section (the window), re-reads them when
 /// the database changes (``ReloadableDataSource``), counts the rest as rows after the window
 /// (``TableKit/TableWindowDataSource``) and serves every later page by a keyset query
-/// (``RowPagingSource``) in a table of its own, rendered with the same cells; a row's own URL
+/// (``RowPagingSource``) in a table of its own, which its host renders with the same cells; a row's own URL
 /// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.
 final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource {
@@ -23,14 +23,6 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
         estimatedRowHeight = .points(Double(16 + 22 * max(1, columnLines)))
     }
 
-    /// A table showing `sections`, with the record cell kind registered.
-    static func makeTable(reader: DatabaseTableReader, sections: [DatabaseSection], version: Int = 0) -> TableView {
-        let table = TableView(root: DatabaseTableSource(reader: reader, sections: sections), version: version)
-        table.register(DatabaseRecordCell.kind)
-        table.title = reader.schema.name
-        return table
-    }
-
     // MARK: ReloadableDataSource
 
     func reloadFromSource() throws {
@@ -39,17 +31,17 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
 
     // MARK: RowPagingSource
 
-    func table(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> TableView? {
+    func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> (any TableRoot)? {
         let total = sections.first { $0.id == section }?.total
         let page = try reader.page(of: section, after: row, limit: limit, total: total)
-        return Self.makeTable(reader: reader, sections: [page])
+        return DatabaseTableSource(reader: reader, sections: [page])
     }
 
     // MARK: RowDetailSource
 
-    func table(ofRow row: RowID) throws -> TableView? {
+    func root(ofRow row: RowID) throws -> (any TableRoot)? {
         let record = try reader.record(row)
-        return Self.makeTable(reader: reader, sections: [DatabaseSection(
+        return DatabaseTableSource(reader: reader, sections: [DatabaseSection(
             id: Self.detailSection, headerTitle: nil, rows: [record], rowsAfter: 0, total: 1
         )])
     }

@@ -6,13 +6,11 @@ import TablePages
 public enum ChecklistPage {
     /// The page definition, with a fresh list for each server.
     public static func definition() -> PageDefinition {
-        PageDefinition(name: "checklist", title: "Checklist", summary: "An in-memory to-do list: tick, star, reorder, add.") { variant in
+        PageDefinition(name: "checklist", title: "Checklist", summary: "An in-memory to-do list: tick, star, reorder, add.") { _ in
             let items = ["Water the plants", "Buy coffee", "Call the plumber", "Write the release notes"].enumerated().map {
                 ChecklistItem(id: "item-\($0.offset + 1)", title: $0.element)
             }
-            let table = TableView(root: ChecklistDataSource(items: items), version: variant.initialVersion)
-            table.title = "Checklist"
-            return table
+            return ChecklistDataSource(items: items)
         }
     }
 }

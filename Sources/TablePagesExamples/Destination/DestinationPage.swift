@@ -5,10 +5,11 @@ import TablePages
 /// row that appends reviews live.
 enum DestinationPage {
     static func definition(guide: DestinationGuide, changes: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "destination", title: "Destination", summary: "Heterogeneous sections and a live \u{201C}Load more\u{201D}.", changes: changes) { variant in
-            ExampleTable.make(
-                root: try DestinationRoot(guide: guide), title: try guide.read()?.destination.name ?? "Destination", variant: variant, kinds: [.map]
-            )
+        PageDefinition(
+            name: "destination", title: "Destination", summary: "Heterogeneous sections and a live \u{201C}Load more\u{201D}.",
+            changes: changes, cellKinds: [.map]
+        ) { _ in
+            try DestinationRoot(guide: guide)
         }
     }
 }

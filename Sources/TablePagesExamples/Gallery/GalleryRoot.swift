@@ -2,9 +2,9 @@ import TableKit
 import TablePages
 import TableStore
 
-/// The gallery's root. Its page's change feed fires when a thumbnail is ready (and when the
-/// pictures change in the database); each refresh lets every row pick up its ready thumbnail,
-/// inside one batch, so thumbnails that finished together arrive as one patch.
+/// The gallery's root: one row per picture in the database, read again when the page's change
+/// feed says the database changed. Thumbnails do not go through the feed: each row's arrives
+/// from its own background task through the table's updater (see ``GalleryRow``).
 final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
     private let store: Store
     private let thumbnails: ThumbnailService
@@ -20,16 +20,11 @@ final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
     private var rows: [GalleryRow] { pictures.childDelegates.compactMap { $0 as? GalleryRow } }
 
     func reloadFromSource() throws {
-        // Rows the table already shows report their own change; rows added below are read whole.
-        try tableContext?.performBatchUpdates {
-            for row in rows { row.takeReadyThumbnail() }
-        }
         try showPictures()
     }
 
     private func showPictures() throws {
         let images = try store.read(GalleryImage.all)
-        thumbnails.prepare(images.map(\.file))
         var existing: [Int64?: GalleryRow] = [:]
         for row in rows { existing[row.image.id] = row }
         pictures.childDelegates = images.map { image in

@@ -1,8 +1,9 @@
 import TableKit
 
-/// The row delegate of one gallery picture. Until its thumbnail is ready the row only has an
-/// estimated height; when it is, the row brackets the change with `cellWillBeginUpdate` /
-/// `cellDidEndUpdate`, and its parents turn that into a reload with the real height.
+/// The row delegate of one gallery picture. Until its thumbnail is made the row only has an
+/// estimated height; the thumbnail is made in a background task, which hands it to the row
+/// through the table's ``TableKit/TableUpdater``: the row is reloaded, with its real height, and
+/// every open page gets the patch.
 final class GalleryRow: CascadingBareTableDelegate {
     /// The room a thumbnail's row needs besides the picture: caption and padding.
     static let captionHeight = 72.0
@@ -12,6 +13,7 @@ final class GalleryRow: CascadingBareTableDelegate {
     var image: GalleryImage
     private let thumbnails: ThumbnailService
     private var thumbnail: Thumbnail?
+    private var isLoading = false
 
     init(image: GalleryImage, thumbnails: ThumbnailService) {
         self.image = image
@@ -20,14 +22,22 @@ final class GalleryRow: CascadingBareTableDelegate {
         super.init()
     }
 
-    var id: RowID { RowID("image-\(image.id ?? 0)") }
+    var id: RowID { Self.id(of: image) }
 
-    /// Shows the thumbnail if it became ready since the row last looked.
-    func takeReadyThumbnail() {
-        guard thumbnail == nil, let ready = thumbnails.thumbnail(for: image.file) else { return }
-        cellWillBeginUpdate(id)
-        thumbnail = ready
-        cellDidEndUpdate(id)
+    /// The row id of a picture.
+    static func id(of image: GalleryImage) -> RowID { RowID("image-\(image.id ?? 0)") }
+
+    /// Starts making the thumbnail once the row is in a table, so the task has an updater to
+    /// hand it to.
+    override func prepare(table: any TableContext) {
+        super.prepare(table: table)
+        guard thumbnail == nil, !isLoading else { return }
+        isLoading = true
+        let (updater, thumbnails, file, id) = (table.updater, thumbnails, image.file, id)
+        Task.detached {
+            let made = await thumbnails.make(file)
+            updater.updateRow(id, of: GalleryRow.self) { row in row.thumbnail = made }
+        }
     }
 
     override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { id }

@@ -7,7 +7,7 @@ import TableStore
 enum PeoplePage {
     static func definition(store: Store, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(name: "people", title: "People & pets", summary: "One reusable cell, two data providers.", changes: changes) { variant in
-            ExampleTable.make(root: try PeopleDataSource(store: store), title: "People & pets", variant: variant)
+            try PeopleDataSource(store: store)
         }
     }
 }

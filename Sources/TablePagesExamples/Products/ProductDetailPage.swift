@@ -30,7 +30,7 @@ enum ProductDetailPage {
                 // The factory's VariantError is a 404: the id is well formed but names nothing.
                 throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")
             }
-            return ExampleTable.make(root: try ProductDetailDataSource(store: store, productID: product.id), title: product.name, variant: variant)
+            return try ProductDetailDataSource(store: store, productID: product.id)
         }
     }
 

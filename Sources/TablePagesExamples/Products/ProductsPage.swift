@@ -10,10 +10,9 @@ enum ProductsPage {
             name: "products", title: "Products", summary: "Dedicated data sources: a flat list or sections by category.",
             variants: ["layout": ["list", "sections"]], changes: changes
         ) { variant in
-            let root: any TableRoot = variant["layout"] == "sections"
+            variant["layout"] == "sections"
                 ? try ProductSectionsDataSource(catalog: catalog)
                 : try ProductListDataSource(catalog: catalog)
-            return ExampleTable.make(root: root, title: "Products", variant: variant)
         }
     }
 }

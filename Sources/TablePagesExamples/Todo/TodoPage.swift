@@ -6,7 +6,7 @@ import TablePages
 enum TodoPage {
     static func definition(list: TodoList, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(name: "todo", title: "To do", summary: "A persisted to-do list with a live progress summary.", changes: changes) { variant in
-            ExampleTable.make(root: try TodoRoot(list: list), title: "To do", variant: variant)
+            try TodoRoot(list: list)
         }
     }
 }
