@@ -11,7 +11,7 @@ import TableStore
 ///     let site = Site(pages: pages)
 ///     let server = Server(configuration: configuration, responder: site.router)
 public struct Site: Sendable {
-    /// The routes, ready to hand to a ``MicroHTTP/Server``.
+    /// The routes, ready to hand to a ``/MicroHTTP/Server``.
     public let router: Router
     /// The site's name, in the bar of every page and as the index's title and heading.
     public let title: String
@@ -63,7 +63,7 @@ public struct Site: Sendable {
     }
 
     /// Makes `/readyz` answer 503 from now on; call it when shutdown begins, before
-    /// ``MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
+    /// ``/MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
     public func beginShutdown() {
         readiness.beginShutdown()
     }
