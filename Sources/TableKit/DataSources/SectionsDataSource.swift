@@ -19,9 +19,9 @@
 /// Sort the models first to order sections and rows.
 open class SectionsDataSource<Model: Identifiable>: ModelDataSource<Model> where Model.ID: CustomStringConvertible {
     /// The identifier and header title of the section a model belongs to.
-    public typealias SectionKey = (Model) -> (id: SectionID, title: String?)
+    public typealias SectionProvider = (Model) -> (id: SectionID, title: String?)
 
-    private let section: SectionKey
+    private let section: SectionProvider
 
     /// The models, in order; setting them regroups the sections. After changing them, report the
     /// change to the table (batch updates, or `reconcileData()` to let the table find what changed).
@@ -35,7 +35,7 @@ open class SectionsDataSource<Model: Identifiable>: ModelDataSource<Model> where
     ///   - section: the identifier and header title of the section a model belongs to. Models
     ///     with the same identifier share a section, titled by the first of them.
     ///   - cell: makes the cell of a model.
-    public init(models: [Model], section: @escaping SectionKey, cell: @escaping CellProvider) {
+    public init(models: [Model], section: @escaping SectionProvider, cell: @escaping CellProvider) {
         self.models = models
         self.section = section
         super.init(sections: Self.group(models, by: section), cellProvider: cell)
@@ -49,7 +49,7 @@ open class SectionsDataSource<Model: Identifiable>: ModelDataSource<Model> where
     ///   - cell: makes the cell of a model.
     public init(models: [Model], sectionKey: @escaping (Model) -> String, cell: @escaping CellProvider) {
         // Designated, not convenience, so subclasses can call it from their own initialisers.
-        let section: SectionKey = { model in
+        let section: SectionProvider = { model in
             let key = sectionKey(model)
             return (id: SectionID(key), title: key)
         }
@@ -58,7 +58,7 @@ open class SectionsDataSource<Model: Identifiable>: ModelDataSource<Model> where
         super.init(sections: Self.group(models, by: section), cellProvider: cell)
     }
 
-    private static func group(_ models: [Model], by section: SectionKey) -> [ModelSection<Model>] {
+    private static func group(_ models: [Model], by section: SectionProvider) -> [ModelSection<Model>] {
         var sections: [ModelSection<Model>] = []
         var positions: [SectionID: Int] = [:]
         for model in models {
