@@ -8,7 +8,7 @@ import TableStore
 ///
 ///     var pages = PageRegistry()
 ///     pages.register(todoPage)
-///     let site = Site(pages: pages)
+///     let site = Site(pages: pages, title: "My library")
 ///     let server = Server(configuration: configuration, responder: site.router)
 public struct Site: Sendable {
     /// The routes, ready to hand to a ``/MicroHTTP/Server``.
@@ -18,9 +18,10 @@ public struct Site: Sendable {
     let hosts: PageHosts
     private let readiness: ReadinessCheck
 
-    /// Builds the routes over `pages`, for a site named `title`. Under `/public/` it serves ``SiteAssets`` and the pages'
-    /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
-    /// whose files win over the built-in ones at the same path (read once, then kept in memory).
+    /// Builds the routes over `pages`, for a site named `title`. Under `/public/` it serves
+    /// ``SiteAssets`` and the pages' ``PageRegistry/publicFiles``, all built in; `publicDirectory`,
+    /// for development, is a folder whose files win over the built-in ones at the same path (read
+    /// once, then kept in memory).
     /// `/readyz` checks that `stores` answer. With `metrics`, it counts what the pages do and
     /// serves `GET /metrics` (see ``ServiceMetrics``).
     public init(
