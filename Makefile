@@ -37,9 +37,10 @@ test: test-deps
 
 # The DocC archives of the libraries, combined so that each links to the modules it builds on
 # (docc comes with the Swift toolchain; the plugin is a package dependency). Written to
-# .build/plugins/Swift-DocC/outputs/.
+# .build/plugins/Swift-DocC/outputs/. A link DocC cannot resolve fails it: write ``/OtherModule/Symbol``
+# for another module's symbol, and `Name` in code voice for an internal one.
 DOC_TARGETS := TableKit MicroHTTP TableStore TablePages
-DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-documentation $(DOC_TARGETS:%=--target %)
+DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors $(DOC_TARGETS:%=--target %)
 
 docs: deps
 	$(DOCS)

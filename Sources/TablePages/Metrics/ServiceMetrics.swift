@@ -23,9 +23,9 @@ public final class ServiceMetrics: Sendable {
     /// (from 100 µs). Bootstrap `MetricsSystem` with it to have other libraries' metrics in
     /// `/metrics` too.
     public let factory: PrometheusMetricsFactory
-    /// Counts requests and open event streams: set it as ``MicroHTTP/ServerConfiguration/observer``.
+    /// Counts requests and open event streams: set it as ``/MicroHTTP/ServerConfiguration/observer``.
     public let serverObserver: any ServerObserver
-    /// Times database reads and writes: set it as each ``TableStore/Store/metrics``.
+    /// Times database reads and writes: set it as each ``/TableStore/Store/metrics``.
     public let store: StoreMetrics
     let live: LiveMetrics
     private let gauges: LiveGauges

@@ -7,7 +7,7 @@ public struct PageVariant: Hashable, Sendable {
     public let page: String
     /// Every variant parameter with its chosen value.
     public let parameters: [String: String]
-    /// The version a new table of this variant starts at; see ``TableKit/TableView/init(root:version:)``.
+    /// The version a new table of this variant starts at; see ``/TableKit/TableView/init(root:version:)``.
     public var initialVersion: Int { VersionEpoch.now }
     let defaults: [String: String]
 
