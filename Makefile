@@ -13,7 +13,7 @@ TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis
 
-.PHONY: run test container-test build deps test-deps bench clean
+.PHONY: run test container-test build deps test-deps bench clean docs
 
 run: deps
 	$(SWIFT) build -c release --product tablepages
@@ -26,10 +26,24 @@ test: test-deps
 	@# Fresh builds show every warning; the project allows none (dependencies' are suppressed by SwiftPM).
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
+	@# Every public declaration of the library modules has a /// summary; the checker is tested too.
+	scripts/check-doc-coverage
+	$(PYTHON) -m pytest -q Tests/DocCoverage
+	$(DOCS)
 	@# One test at a time: the in-process servers' handlers share Swift's cooperative pool with the
 	@# tests, and CPU-heavy property tests running beside them starve it on a 2-core machine.
 	$(SWIFT) test --skip-build --no-parallel
 	$(PYTHON) -m pytest -q Tests/EndToEnd
+
+# The DocC archives of the libraries, combined so that each links to the modules it builds on
+# (docc comes with the Swift toolchain; the plugin is a package dependency). Written to
+# .build/plugins/Swift-DocC/outputs/. A link DocC cannot resolve fails it: write ``/OtherModule/Symbol``
+# for another module's symbol, and `Name` in code voice for an internal one.
+DOC_TARGETS := TableKit MicroHTTP TableStore TablePages TablePagesDatabase
+DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors $(DOC_TARGETS:%=--target %)
+
+docs: deps
+	$(DOCS)
 
 # Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh).
 container-test:

@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Event threads (default: one per core).")
     var threads = ProcessInfoLite.activeProcessorCount
 
+    @Option(help: "The site's name, in every page's bar and as the index's title.")
+    var title = "TablePages"
+
     @Option(help: ArgumentHelp(
         "For development: a folder whose files are served under /public/ instead of the built-in ones of the same name (e.g. Public in the checkout).",
         discussion: "Without it the built-in table-pages.js, table-pages.css, favicon.svg, openapi.json and example pictures are served. Each file is read once, then kept in memory.",
@@ -187,7 +190,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.observer = serviceMetrics.serverObserver
             for store in stores { store.metrics = serviceMetrics.store }
         }
-        let site = Site(pages: pages, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics)
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         do {
             try server.start()

@@ -32,7 +32,7 @@ struct PageRoutesTests {
             let connection = try await TestConnection(port: server.port)
             #expect(try await connection.request("GET", "/").text.contains(#"<a href="/pages/items">"#))
             let json = try await connection.request("GET", "/.json").text
-            #expect(json == #"{"pages":[{"name":"items","title":"Items","summary":"","url":"/pages/items","variants":{"size":["small","big"]}}]}"#)
+            #expect(json == #"{"title":"TablePages","pages":[{"name":"items","title":"Items","summary":"","url":"/pages/items","variants":{"size":["small","big"]}}]}"#)
         }
     }
 

@@ -1,16 +1,17 @@
-/// The shared base of ``ListDataSource`` and ``SectionsDataSource``: sections of identifiable
-/// models, each row's cell made by a cell-provider closure, each row identified by its model's id.
+/// Sections of identifiable models, each row's cell made by a cell-provider closure, each row
+/// identified by its model's id: the base of ``ListDataSource`` and ``SectionsDataSource``, and a
+/// data source of its own when you arrange the ``sections`` yourself.
 ///
-/// Subclass a concrete data source to add selection or editing, calling `super` for the rest.
+/// Subclass a data source to add selection or editing, calling `super` for the rest.
 ///
-/// Implementation requirements: subclasses arrange ``sections``; identifiers of models must be
-/// unique across the whole table.
+/// Identifiers of models must be unique across the whole table.
 open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate where Model.ID: CustomStringConvertible {
     /// Makes the configured cell for a model at an index path.
     public typealias CellProvider = (Model, TableIndexPath) -> TableCell
 
-    /// The sections shown, in order.
-    public internal(set) var sections: [ModelSection<Model>] {
+    /// The sections shown, in order. After changing them, report the change to the table
+    /// (batch updates, or `reconcileData()` to let the table find what changed).
+    public var sections: [ModelSection<Model>] {
         didSet { rows = Rows(sections) }
     }
     private let cellProvider: CellProvider
@@ -20,7 +21,11 @@ open class ModelDataSource<Model: Identifiable>: CascadingBareTableDelegate wher
     // sections change, are indexed with plain integers instead.
     private var rows: Rows
 
-    init(sections: [ModelSection<Model>], cellProvider: @escaping CellProvider) {
+    /// Creates a data source showing `sections`, each row's cell made by `cellProvider`.
+    ///
+    /// Use it to arrange sections yourself; ``ListDataSource`` and ``SectionsDataSource`` arrange
+    /// them for the common cases.
+    public init(sections: [ModelSection<Model>], cellProvider: @escaping CellProvider) {
         self.sections = sections
         self.cellProvider = cellProvider
         self.rows = Rows(sections)

@@ -26,7 +26,7 @@ extension OutputBuffer {
         withUTF8(of: text) { appendEscapedJSON(utf8: $0) }
     }
 
-    /// Appends UTF-8 text escaped for the inside of a JSON string literal; see ``appendJSONString(_:)``.
+    /// Appends UTF-8 text escaped for the inside of a JSON string literal; see ``appendJSONString(_:)-(String)``.
     public mutating func appendEscapedJSON(utf8 input: UnsafeBufferPointer<UInt8>) {
         append(input, expansion: 6) { $0.writeEscapedJSON(utf8: $1) }
     }

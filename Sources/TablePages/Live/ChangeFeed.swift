@@ -6,7 +6,7 @@ import Synchronization
 /// other root is asked again as it stands) and publish only the rows that differ.
 ///
 /// A change that code of the page makes itself in a background task, to one row it knows, goes
-/// through the table's ``TableKit/TableUpdater`` instead (`tableContext.updater`).
+/// through the table's ``/TableKit/TableUpdater`` instead (`tableContext.updater`).
 ///
 ///     let feed = ChangeFeed()
 ///     store.onChange { feed.notify() }

@@ -20,7 +20,7 @@ public struct LiveSettings: Sendable {
     /// ``liveVariantsByteLimit``, making a new variant drops the least recently used ones of any
     /// page that nobody is subscribed to. Variants with subscribers are never dropped, but count.
     public var maxLiveVariants = 512
-    /// Estimated bytes all live variants may hold together (see ``TableMemoryEstimate``): their
+    /// Estimated bytes all live variants may hold together (see `TableMemoryEstimate`): their
     /// tables' rows, and their patch logs. 256 MiB holds about 250 variants of 1,000 short
     /// database rows (about 1 MB each), or about 25 of the largest windows (10,000 rows, grouped).
     public var liveVariantsByteLimit = 256 << 20

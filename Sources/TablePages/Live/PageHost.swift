@@ -7,7 +7,7 @@ import TableKit
 /// patches its changes produce, published once to every subscriber.
 ///
 /// An actor, because a table and its delegate tree must stay in one isolation domain. It runs on a
-/// ``DatabaseLane`` rather than Swift's cooperative pool, so its delegates may block on a database;
+/// `DatabaseLane` rather than Swift's cooperative pool, so its delegates may block on a database;
 /// hosts on different lanes render in parallel.
 public actor PageHost {
     /// The variant this host serves.
@@ -118,7 +118,7 @@ public actor PageHost {
         tableBytes.load(ordering: .relaxed) + channel.logByteCount
     }
 
-    /// Applies the changes queued on the table's ``TableKit/TableUpdater``, as one batch; the
+    /// Applies the changes queued on the table's ``/TableKit/TableUpdater``, as one batch; the
     /// updater starts this on the host's lane when a change arrives.
     func applyQueuedChanges() {
         for error in table.applyQueuedChanges() {

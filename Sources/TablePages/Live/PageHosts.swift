@@ -62,7 +62,7 @@ final class PageHosts: Sendable {
 
     /// The host of `variant`, creating its table on first use, on the least busy lane; requests
     /// for a variant being made wait for that one build instead of starting their own.
-    /// - Throws: ``MicroHTTP/HTTPError`` 503 when that lane is too busy, or the factory's error.
+    /// - Throws: ``/MicroHTTP/HTTPError`` 503 when that lane is too busy, or the factory's error.
     func host(for variant: PageVariant, definition: PageDefinition) async throws -> PageHost {
         if let host = state.withLock({ $0.use(variant) }) { return host }
         let build: Task<PageHost, any Error> = try state.withLock { state throws(HTTPError) in

@@ -22,7 +22,7 @@ public final class ServiceMetrics: Sendable {
     /// (from 100 µs). Bootstrap `MetricsSystem` with it to have other libraries' metrics in
     /// `/metrics` too.
     public let factory: PrometheusMetricsFactory
-    /// Counts requests and open event streams: set it as ``MicroHTTP/ServerConfiguration/observer``.
+    /// Counts requests and open event streams: set it as ``/MicroHTTP/ServerConfiguration/observer``.
     public let serverObserver: any ServerObserver
     let live: LiveMetrics
     private let gauges: LiveGauges

@@ -7,7 +7,7 @@ import TableKit
 ///         variant["layout"] == "sections" ? bySection() : list()
 ///     }
 ///
-/// The page's host makes the variant's ``TableKit/TableView`` over the root the factory returns:
+/// The page's host makes the variant's ``/TableKit/TableView`` over the root the factory returns:
 /// it titles it with ``title``, registers ``cellKinds`` and starts its version above any version an
 /// earlier table of the variant handed out, so a client's `Last-Event-ID` from before a restart is
 /// answered with `reset`.

@@ -6,6 +6,8 @@ import TableKit
 struct PageEndpoints: Sendable {
     let hosts: PageHosts
     let logger: Logger
+    /// The site's title, in every page's bar.
+    let siteTitle: String
 
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
@@ -33,7 +35,7 @@ struct PageEndpoints: Sendable {
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
         let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit)
-        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered)
+        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle)
         hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit), stamp: stamp)
         return response
     }

@@ -9,11 +9,12 @@ enum PageDocument {
         + "img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
         + "form-action 'self'; frame-ancestors 'none'"
 
-    /// A page: the table fragment inside the chrome, wired to its event stream.
-    static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8]) -> Response {
+    /// A page: the table fragment inside the chrome, wired to its event stream; the bar links
+    /// home under the site's title.
+    static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String) -> Response {
         let events = variant.basePath + "/events" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
-        html += "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">TablePages</a>"
+        html += barOpening(siteTitle: siteTitle)
         html += variantSwitcher(definition: definition, variant: variant)
         html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span></header>"
         html += "<div class=\"tp-page\" data-page=\"" + HTMLText.escape(definition.name) + "\" data-events=\""
@@ -24,11 +25,11 @@ enum PageDocument {
         return document(bytes)
     }
 
-    /// The index of pages.
-    static func index(registry: PageRegistry) -> Response {
-        var html = head(title: "TablePages")
-        html += "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">TablePages</a></header>"
-        html += "<main class=\"tp-index\"><h1>Pages</h1>"
+    /// The index of pages, titled with the site's title.
+    static func index(registry: PageRegistry, siteTitle: String) -> Response {
+        var html = head(title: siteTitle)
+        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += "<main class=\"tp-index\"><h1>" + HTMLText.escape(siteTitle) + "</h1>"
         if registry.pages.isEmpty {
             html += "<p>No pages are registered.</p>"
         } else {
@@ -64,6 +65,12 @@ enum PageDocument {
     }
 
     static let tail = "</body></html>"
+
+    /// The start of the bar at the top of every document, linking home; a page adds its controls
+    /// before closing it.
+    private static func barOpening(siteTitle: String) -> String {
+        "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">" + HTMLText.escape(siteTitle) + "</a>"
+    }
 
     /// Links to the page's other variants, e.g. "list · sections".
     private static func variantSwitcher(definition: PageDefinition, variant: PageVariant) -> String {

@@ -1,8 +1,9 @@
 import MicroHTTP
 
-/// The index of pages as JSON: `{"pages":[{"name":…,"title":…,"summary":…,"url":…,"variants":{…}}]}`.
+/// The index of pages as JSON: `{"title":…,"pages":[{"name":…,"title":…,"summary":…,"url":…,"variants":{…}}]}`.
 enum PageIndexJSON {
-    static func render(_ registry: PageRegistry) -> String {
+    /// The index of the pages in `registry`, for a site named `siteTitle`.
+    static func render(_ registry: PageRegistry, siteTitle: String) -> String {
         let pages = registry.pages.map { page in
             let variants = page.variants.sorted { $0.key < $1.key }.map { name, values in
                 quoted(name) + ":[" + values.map(quoted).joined(separator: ",") + "]"
@@ -11,7 +12,7 @@ enum PageIndexJSON {
                 + ",\"summary\":" + quoted(page.summary) + ",\"url\":" + quoted("/pages/" + PercentEncoding.encode(page.name))
                 + ",\"variants\":{" + variants.joined(separator: ",") + "}}"
         }
-        return "{\"pages\":[" + pages.joined(separator: ",") + "]}"
+        return "{\"title\":" + quoted(siteTitle) + ",\"pages\":[" + pages.joined(separator: ",") + "]}"
     }
 
     private static func quoted(_ text: String) -> String {

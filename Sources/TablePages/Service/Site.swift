@@ -7,21 +7,24 @@ import MicroHTTP
 ///
 ///     var pages = PageRegistry()
 ///     pages.register(todoPage)
-///     let site = Site(pages: pages)
+///     let site = Site(pages: pages, title: "My library")
 ///     let server = Server(configuration: configuration, responder: site.router)
 public struct Site: Sendable {
-    /// The routes, ready to hand to a ``MicroHTTP/Server``.
+    /// The routes, ready to hand to a ``/MicroHTTP/Server``.
     public let router: Router
+    /// The site's name, in the bar of every page and as the index's title and heading.
+    public let title: String
     let hosts: PageHosts
     private let readiness: ReadinessCheck
 
-    /// Builds the routes over `pages`. Under `/public/` it serves ``SiteAssets`` and the pages'
-    /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
-    /// whose files win over the built-in ones at the same path (read once, then kept in memory).
-    /// `/readyz` checks that `readinessProbes` answer (TablePagesDatabase makes a `Store` one).
-    /// With `metrics`, it counts what the pages do and serves `GET /metrics` (see ``ServiceMetrics``).
+    /// Builds the routes over `pages`, for a site named `title`. Under `/public/` it serves
+    /// ``SiteAssets`` and the pages' ``PageRegistry/publicFiles``, all built in; `publicDirectory`,
+    /// for development, is a folder whose files win over the built-in ones at the same path (read
+    /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
+    /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
+    /// serves `GET /metrics` (see ``ServiceMetrics``).
     public init(
-        pages: PageRegistry, publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
+        pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
         readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
     ) {
         var builtIn = SiteAssets.files
@@ -40,7 +43,7 @@ public struct Site: Sendable {
             return files.respond(to: file)
         }
         router.immediate(.get, "/") { request in
-            request.prefersJSON ? .json(PageIndexJSON.render(pages)) : PageDocument.index(registry: pages)
+            request.prefersJSON ? .json(PageIndexJSON.render(pages, siteTitle: title)) : PageDocument.index(registry: pages, siteTitle: title)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
@@ -52,14 +55,15 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
-        PageEndpoints(hosts: hosts, logger: logger).register(on: &router)
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title).register(on: &router)
         self.router = router
+        self.title = title
         self.hosts = hosts
         self.readiness = readiness
     }
 
     /// Makes `/readyz` answer 503 from now on; call it when shutdown begins, before
-    /// ``MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
+    /// ``/MicroHTTP/Server/shutdown()``, so load balancers stop sending requests.
     public func beginShutdown() {
         readiness.beginShutdown()
     }

@@ -7,13 +7,13 @@ import TableStore
 /// key order (the rowid, or the primary key) unless the query says otherwise:
 ///
 /// - `?sort=col` / `?sort=-col` orders by a column (the key breaks ties), `?group=col` makes one
-///   section per value of `col` (at most ``DatabaseTableReader/maxSections``), `?col=value` keeps the
+///   section per value of `col` (at most `DatabaseTableReader.maxSections`), `?col=value` keeps the
 ///   rows whose `col` equals `value`; several filters must all hold. An unknown column is a 400.
 /// - `?limit=N` (1…1000, default 100) sets the rows per section in one response; the `next` link of
 ///   a section pages on by keyset (`/pages/{table}/sections/{section}?after={row}&limit=N`), so a
 ///   page deep in a million rows is as fast as the first.
 /// - Row ids are the rowid (`42`); in a WITHOUT ROWID table they encode the primary key (see
-///   ``DatabaseValueCoding``). Section ids are `all`, or the encoded group value.
+///   `DatabaseValueCoding`). Section ids are `all`, or the encoded group value.
 /// - Each row is a `record` cell: HTML shows every column (NULL marked, long text cut, a blob as
 ///   its size); JSON `fields` carry the values themselves (numbers, `null`, whole text, base64 blobs).
 ///
@@ -51,7 +51,7 @@ public enum DatabaseTablePages {
     /// store (stop it with `stopWatching()`).
     ///
     ///     try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)
-    /// - Throws: ``TableStore/Store/OpenError`` when the file is missing or not a SQLite database.
+    /// - Throws: ``/TableStore/Store/OpenError`` when the file is missing or not a SQLite database.
     @discardableResult
     public static func register(databaseAt path: String, writable: Bool, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")) throws -> Store {
         let store = try Store.openExisting(path: path, writable: writable, logger: logger)

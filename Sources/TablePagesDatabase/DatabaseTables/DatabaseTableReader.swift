@@ -58,8 +58,8 @@ struct DatabaseTableReader: Sendable {
 
     /// The rows of `section` after `after` (from its first row when nil), at most `limit`.
     /// - Parameter total: the section's row count when known, to estimate the rows that follow.
-    /// - Throws: ``TableKit/TableError/unknownSection(_:)`` when `section` names no section of
-    ///   this variant, ``TableKit/TableError/unknownRow(_:)`` when `after` is not a key of this
+    /// - Throws: ``/TableKit/TableError/unknownSection(_:)`` when `section` names no section of
+    ///   this variant, ``/TableKit/TableError/unknownRow(_:)`` when `after` is not a key of this
     ///   table, or (with `sort`) names no row. Without `sort` the key is only a keyset bound: rows
     ///   after a deleted (or another section's) key are still the rows that follow it in key order.
     func page(of section: SectionID, after: RowID?, limit: Int, total: Int?) throws -> DatabaseSection {
@@ -86,7 +86,7 @@ struct DatabaseTableReader: Sendable {
 
     /// The row with id `row`, every value shown as on the row's own URL (whole up to
     /// ``DatabaseRecordCell/maxRowValueBytes``), whichever section it is in.
-    /// - Throws: ``TableKit/TableError/unknownRow(_:)`` when no row of the table has that id.
+    /// - Throws: ``/TableKit/TableError/unknownRow(_:)`` when no row of the table has that id.
     func record(_ row: RowID) throws -> DatabaseSection.Row {
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
         return try store.read { db in

@@ -5,7 +5,7 @@ import TablePages
 ///
 /// As a page's live root it holds the first rows of each section (the window), re-reads them when
 /// the database changes (``ReloadableDataSource``), counts the rest as rows after the window
-/// (``TableKit/TableWindowDataSource``) and serves every later page by a keyset query
+/// (``/TableKit/TableWindowDataSource``) and serves every later page by a keyset query
 /// (``RowPagingSource``) in a table of its own, which its host renders with the same cells; a row's own URL
 /// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.

@@ -2,7 +2,7 @@ import TableKit
 
 /// The row delegate of one gallery picture. Until its thumbnail is made the row only has an
 /// estimated height; the thumbnail is made in a background task, which hands it to the row
-/// through the table's ``TableKit/TableUpdater``: the row is reloaded, with its real height, and
+/// through the table's ``/TableKit/TableUpdater``: the row is reloaded, with its real height, and
 /// every open page gets the patch.
 final class GalleryRow: CascadingBareTableDelegate {
     /// The room a thumbnail's row needs besides the picture: caption and padding.
