@@ -1,3 +1,5 @@
+import TableKit
+
 /// One book on the shelf.
 struct Book: Identifiable, Sendable, Equatable {
     let id: String
@@ -7,6 +9,9 @@ struct Book: Identifiable, Sendable, Equatable {
     var isRead = false
     /// The cover's address once it has loaded; nil while it is loading.
     var cover: String?
+
+    /// The genre's section identifier: `science-fiction` for "Science fiction".
+    var genreID: SectionID { SectionID(genre.lowercased().split(separator: " ").joined(separator: "-")) }
 
     /// The twenty books the example starts with.
     static let samples: [Book] = [

@@ -5,16 +5,13 @@ import TablePages
 /// The bookshelf page, `/pages/books`: every book in one list (`?layout=list`, the default) or
 /// grouped by genre (`?layout=genres`).
 enum BookshelfPage {
-    /// The page definition over `shelf`.
-    static func definition(shelf: Shelf) -> PageDefinition {
+    /// The page definition; each variant's table starts with the twenty sample books.
+    static func definition() -> PageDefinition {
         PageDefinition(
             name: "books", title: "Bookshelf", summary: "Twenty books: select one to mark it read.",
-            variants: ["layout": ["list", "genres"]], changes: shelf.changes
+            variants: ["layout": ["list", "genres"]]
         ) { variant in
-            shelf.loadCoversOnce(delay: .milliseconds(400))
-            let table = TableView(root: ShelfDataSource(shelf: shelf, byGenre: variant["layout"] == "genres"), version: variant.initialVersion)
-            table.title = "Bookshelf"
-            return table
+            ShelfDataSource(books: Book.samples, byGenre: variant["layout"] == "genres")
         }
     }
 

@@ -3,12 +3,12 @@ import TablePages
 
 // `--port N` picks the port; 0 lets the system choose one, which the "listening on" line names.
 let arguments = CommandLine.arguments
-let port = arguments.firstIndex(of: "--port").flatMap { Int(arguments[$0 + 1]) } ?? 8080
+let port = zip(arguments, arguments.dropFirst()).first { $0.0 == "--port" }.flatMap { Int($0.1) } ?? 8080
 
 var pages = PageRegistry()
-pages.register(BookshelfPage.definition(shelf: Shelf(books: Book.samples)))
+pages.register(BookshelfPage.definition())
 pages.register(publicFiles: BookshelfPage.publicFiles)
-let site = Site(pages: pages)
+let site = Site(pages: pages, title: "My library")
 
 let server = Server(configuration: ServerConfiguration(host: "127.0.0.1", port: port), responder: site.router)
 try server.start()
