@@ -9,9 +9,7 @@ import http.client
 import json
 import os
 import re
-import socket
 import subprocess
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -63,46 +61,39 @@ def rows(document):
 
 
 class Subscriber:
-    """Reads a page's events (`?format=json`) on a thread of its own and keeps every patch."""
+    """A page's event stream (`?format=json`), read when a test waits for a patch."""
 
     def __init__(self, base, query=""):
-        self.connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=60)
+        self.connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=10)
         self.connection.request("GET", f"/pages/books/events?format=json{query}", headers={"Accept": "text/event-stream"})
-        response = self.connection.getresponse()
-        assert response.status == 200
-        self.response = response
-        self.patches = []
-        self.lock = threading.Lock()
-        self.open = threading.Event()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        assert self.open.wait(5), "the event stream did not start"
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        self.event = None
+        # The server writes `retry:` first: from then on the subscription is in place.
+        while not self.response.readline().startswith(b"retry:"):
+            pass
 
-    def _read(self):
-        event = None
-        try:
-            while line := self.response.readline().decode():
-                if line.startswith("retry:"):
-                    self.open.set()
-                elif line.startswith("event:"):
-                    event = line.removeprefix("event:").strip()
-                elif line.startswith("data:") and event == "patch":
-                    with self.lock:
-                        self.patches.append(json.loads(line.removeprefix("data:")))
-                elif not line.strip():
-                    event = None
-        except OSError:
-            return
-
-    def replaced(self, row_id, predicate):
-        """The first `replace` op for `row_id` whose row data satisfies `predicate`, or None."""
-        with self.lock:
-            ops = [op for patch in self.patches for op in patch["ops"]]
-        return next((op for op in ops if op["op"] == "replace" and op["row"] == row_id and predicate(op["data"])), None)
+    def replaced(self, row_id, predicate, timeout):
+        """Reads patches until a `replace` op for `row_id` whose row data satisfies `predicate`
+        arrives, and returns it; None after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            self.connection.sock.settimeout(left)
+            try:
+                line = self.response.readline().decode()
+            except TimeoutError:
+                return None
+            if not line:
+                return None
+            if line.startswith("event:"):
+                self.event = line.removeprefix("event:").strip()
+            elif line.startswith("data:") and self.event == "patch":
+                for op in json.loads(line.removeprefix("data:"))["ops"]:
+                    if op["op"] == "replace" and op["row"] == row_id and predicate(op["data"]):
+                        return op
+        return None
 
     def close(self):
-        self.connection.sock.shutdown(socket.SHUT_RDWR)
-        self.reader.join(5)
         self.connection.close()
 
 
@@ -151,8 +142,7 @@ def test_a_select_is_pushed_live_to_every_viewer(bookshelf):
         status, body = post(bookshelf + "/pages/books/rows/book-3/select")
         assert status == 200 and json.loads(body)["ok"] is True
         for viewer in viewers:
-            op = wait_until(lambda: viewer.replaced("book-3", lambda row: row.get("accessory") == "checkmark"), 10)
-            assert op, "a viewer was not sent the book marked read"
+            assert viewer.replaced("book-3", lambda row: row.get("accessory") == "checkmark", 10), "a viewer was not sent the book marked read"
         assert rows(page(bookshelf))["book-3"]["accessory"] == "checkmark"
     finally:
         for viewer in viewers:
@@ -167,7 +157,7 @@ def test_a_cover_loaded_in_the_background_arrives_as_a_patch(bookshelf):
     assert loading, "every cover had loaded before the page was first read"
     viewer = Subscriber(bookshelf, f"&lastEventId={document['version']}")
     try:
-        op = wait_until(lambda: viewer.replaced(loading[0], lambda row: "image" in row), 20)
+        op = viewer.replaced(loading[0], lambda row: "image" in row, 20)
         assert op, f"{loading[0]}'s cover never arrived"
         assert op["data"]["image"]["url"] == "/public/bookshelf/cover.svg"
         assert "badge" not in op["data"]
