@@ -19,7 +19,6 @@ from conftest import ROOT, post, wait_until
 
 EXAMPLE = os.path.join(ROOT, "Examples", "Bookshelf")
 BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(EXAMPLE, ".build", "debug", "Bookshelf"))
-JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture(scope="module")
