@@ -25,6 +25,8 @@ build: deps
 test: test-deps
 	@# Fresh builds show every warning; the project allows none (dependencies' are suppressed by SwiftPM).
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
+	@# The README's example, a package of its own over this checkout; test_example_package.py runs it.
+	$(SWIFT) build --package-path Examples/Bookshelf 2>&1 | tee -a .build-warnings.log
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
 	@# Every public declaration of the library modules has a /// summary; the checker is tested too.
 	scripts/check-doc-coverage
@@ -61,4 +63,4 @@ bench: deps
 	Benchmarks/http.sh
 
 clean:
-	rm -rf .build .build-warnings.log
+	rm -rf .build .build-warnings.log Examples/Bookshelf/.build
