@@ -26,14 +26,17 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // HTML and JSON escaping, the one implementation MicroHTTP, TableKit and TablePages share.
+        .target(name: "Escaping"),
         .target(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "Escaping",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TableKit"),
+        .target(name: "TableKit", dependencies: ["Escaping"]),
         .target(
             name: "TableStore",
             dependencies: [
@@ -45,6 +48,7 @@ let package = Package(
         .target(
             name: "TablePages",
             dependencies: [
+                "Escaping",
                 "MicroHTTP",
                 "TableKit",
                 "TableStore",

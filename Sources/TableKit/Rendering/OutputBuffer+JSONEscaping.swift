@@ -1,3 +1,5 @@
+import Escaping
+
 extension OutputBuffer {
     /// Appends a JSON string literal: the text in double quotes, escaped.
     ///
@@ -28,6 +30,6 @@ extension OutputBuffer {
 
     /// Appends UTF-8 text escaped for the inside of a JSON string literal; see ``appendJSONString(_:)``.
     public mutating func appendEscapedJSON(utf8 input: UnsafeBufferPointer<UInt8>) {
-        append(input, expansion: 6) { $0.writeEscapedJSON(utf8: $1) }
+        append(input, expansion: JSONEscaping.maxExpansion) { $0.writeEscapedJSON(utf8: $1) }
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import TableKit
 
 /// The shape of a database page's variant: the order of its rows, the column that splits them
 /// into sections, and the filters that pick them.
@@ -19,7 +20,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
-    private static let routeParameters: Set<String> = ["after", "limit", "format", "lastEventId"]
+    private static let routeParameters = PageContract.Query.all
 
     /// The query of a variant chosen by ``resolve(_:schema:)``.
     init(variant parameters: [String: String], schema: DatabaseTableSchema) {
