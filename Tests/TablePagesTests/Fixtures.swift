@@ -376,7 +376,7 @@ final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
 /// trailing `-header`.
 final class EveryFeatureItems: ListDataSource<TestItem> {
     static let sectionID: SectionID = "Science fiction & \"more\"/ü-header"
-    static let items = ["a b", "quote\"'<", "ünï/%2F", "x-header", "add"].map { TestItem(id: $0, title: $0) }
+    static let items = ["a b", "add", "quote\"'<", "ünï/%2F", "x-header"].map { TestItem(id: $0, title: $0) }
 
     init() {
         super.init(models: Self.items, sectionID: Self.sectionID, title: "Science fiction") { item, _ in
