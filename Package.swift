@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TableKitTests", dependencies: ["TableKit", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
