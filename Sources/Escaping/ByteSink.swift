@@ -41,3 +41,18 @@ func withContiguousUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UI
     var text = text
     return text.withUTF8(body)
 }
+
+/// `text` passed through `transform` (an escaper), or `text` itself when `unchanged` says that
+/// its UTF-8 has nothing to transform: the escapers' String forms, for the odd short string.
+func transformed(
+    _ text: String, unless unchanged: (UnsafeBufferPointer<UInt8>) -> Bool,
+    _ transform: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
+) -> String {
+    withContiguousUTF8(of: text) { input in
+        guard !unchanged(input) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count + 16)
+        transform(input, &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

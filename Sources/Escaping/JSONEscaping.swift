@@ -13,13 +13,7 @@ public enum JSONEscaping {
     /// `text` escaped, without the quotes, for the odd short string; renderers write with
     /// ``escape(_:into:)``.
     public static func escape(_ text: String) -> String {
-        withContiguousUTF8(of: text) { input in
-            guard input.contains(where: mayNeedEscape) else { return text }
-            var out: [UInt8] = []
-            out.reserveCapacity(input.count + 16)
-            escape(input, into: &out)
-            return String(decoding: out, as: UTF8.self)
-        }
+        transformed(text, unless: { !$0.contains(where: mayNeedEscape) }) { escape($0, into: &$1) }
     }
 
     /// Writes UTF-8 `input` escaped into `sink`, without quotes; at most ``maxExpansion`` bytes

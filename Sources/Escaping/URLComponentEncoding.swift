@@ -11,13 +11,7 @@ public enum URLComponentEncoding {
 
     /// `text` percent-encoded.
     public static func encode(_ text: String) -> String {
-        withContiguousUTF8(of: text) { input in
-            guard !input.allSatisfy(isUnreserved) else { return text }
-            var out: [UInt8] = []
-            out.reserveCapacity(input.count * maxExpansion)
-            encode(input, into: &out)
-            return String(decoding: out, as: UTF8.self)
-        }
+        transformed(text, unless: { $0.allSatisfy(isUnreserved) }) { encode($0, into: &$1) }
     }
 
     /// Writes UTF-8 `input` percent-encoded into `sink`, copying runs of unreserved characters
