@@ -3,7 +3,7 @@ import Escaping
 extension OutputBuffer {
     /// Appends a JSON string literal: the text in double quotes, escaped.
     ///
-    /// Besides what JSON requires (`"`, `\`, control characters), escapes `<`, `>`, `&` and
+    /// Besides what JSON requires (`"`, `\`, control characters), escapes DEL and C1, `<`, `>`, `&` and
     /// U+2028/U+2029 so the output is safe inside HTML and JavaScript and stays on one line
     /// (an SSE `data:` line).
     ///
