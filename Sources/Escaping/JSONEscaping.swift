@@ -74,11 +74,14 @@ public enum JSONEscaping {
     /// C1 controls) or 0xE2 (which starts U+2028 and U+2029).
     @inlinable
     static func mayNeedEscape(_ byte: UInt8) -> Bool {
-        // A bit per byte value below 64 (where all but four are) instead of a comparison per
-        // character: this runs once per byte of text.
+        // A bit per ASCII byte value instead of a comparison per character: this runs once per
+        // byte of text, and letters (64 and up) must cost no more than spaces and digits.
         let controls: UInt64 = 0xFFFF_FFFF
-        let ascii: UInt64 = controls | 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
-        return byte < 64 ? ascii &>> UInt64(byte) & 1 != 0 : byte == 0x5C || byte == 0xE2 || byte == 0xC2 || byte == 0x7F
+        let low: UInt64 = controls | 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+        let high: UInt64 = 1 << (0x5C - 64) | 1 << (0x7F - 64)
+        if byte < 64 { return low &>> UInt64(byte) & 1 != 0 }
+        if byte < 128 { return high &>> UInt64(byte &- 64) & 1 != 0 }
+        return byte == 0xC2 || byte == 0xE2
     }
 
     /// Writes `\u00XX` for a control character.
