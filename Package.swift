@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tablepages", targets: ["tablepages"]),
+        .library(name: "Escaping", targets: ["Escaping"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "TableStore", targets: ["TableStore"]),
