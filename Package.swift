@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tablepages", targets: ["tablepages"]),
+        .library(name: "Escaping", targets: ["Escaping"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "TableStore", targets: ["TableStore"]),
@@ -28,14 +29,17 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // HTML and JSON escaping, the one implementation MicroHTTP, TableKit and TablePages share.
+        .target(name: "Escaping"),
         .target(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "Escaping",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TableKit"),
+        .target(name: "TableKit", dependencies: ["Escaping"]),
         .target(
             name: "TableStore",
             dependencies: [
@@ -47,6 +51,7 @@ let package = Package(
         .target(
             name: "TablePages",
             dependencies: [
+                "Escaping",
                 "MicroHTTP",
                 "TableKit",
                 .product(name: "Logging", package: "swift-log"),
@@ -89,7 +94,7 @@ let package = Package(
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TableKitTests", dependencies: ["TableKit", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -13,8 +13,24 @@
 
   const table = () => page.querySelector(".tk-table");
   const version = () => table()?.dataset.version ?? "";
-  const rowElement = (id) => page.querySelector(`[data-row="${CSS.escape(id)}"]`);
-  const sectionElement = (id) => page.querySelector(`[data-section="${CSS.escape(id)}"]`);
+  // Patches carry raw row and section ids; their elements' DOM ids encode them as TableKit's
+  // PageContract does (PageContract+DOMIDs.swift), which this must mirror: ASCII letters, digits
+  // and "-" stay, every other UTF-8 byte becomes "_" and two uppercase hex digits, and the "-" of
+  // a trailing "-header" is encoded too.
+  const utf8 = new TextEncoder();
+  function domID(prefix, id) {
+    const bytes = utf8.encode(id);
+    const end = id.endsWith("-header") ? bytes.length - 7 : bytes.length;
+    let out = prefix;
+    for (let index = 0; index < end; index += 1) {
+      const byte = bytes[index];
+      const kept = (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x2d;
+      out += kept ? String.fromCharCode(byte) : `_${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+    return end < bytes.length ? `${out}_2Dheader` : out;
+  }
+  const rowElement = (id) => document.getElementById(domID("row-", id));
+  const sectionElement = (id) => document.getElementById(domID("section-", id));
 
   function setState(state) {
     if (!indicator) return;
@@ -77,6 +93,7 @@
     }
   }
 
+  // The ops and events are PageContract.PatchOperation and PageContract.PatchEvent.
   function applyOp(op) {
     switch (op.op) {
       case "replace": replace(rowElement(op.row), op.html); break;

@@ -54,11 +54,32 @@ struct RoutingTests {
     @Test func errorBodiesEscapeTheMessage() {
         let json = Response.error(400, "bad \"x\" <y>", json: true)
         #expect(String(decoding: json.bodyBytes, as: UTF8.self) == #"{"error":{"status":400,"message":"bad \"x\" \u003cy\u003e"}}"#)
-        let html = String(decoding: Response.error(400, "<script>", json: false).bodyBytes, as: UTF8.self)
-        #expect(html.contains("&lt;script&gt;"))
-        #expect(!html.contains("<script>"))
+        // Browsers get plain text by default: nothing to escape, nothing that a browser would run.
+        let text = Response.error(400, "<script>", json: false)
+        #expect(text.headers["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(String(decoding: text.bodyBytes, as: UTF8.self) == "400 Bad Request\n\n<script>\n")
         let page = Response.error(404, "x", json: false)
         #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'none'") == true)
         #expect(page.headers["X-Content-Type-Options"] == "nosniff")
+    }
+
+    @Test func aRoutersErrorPageRendersEveryBrowserErrorItAnswers() async {
+        var router = Router()
+        router.errorPage = ErrorPage { status, message in .html("<p>\(status): \(message.count)</p>", status: status) }
+        router.on(.get, "/fails") { _ in throw HTTPError(409, "busy", headers: ["Retry-After": "1"]) }
+        router.on(.post, "/only-post") { _ in .text("ok") }
+        let thrown = await router.respond(to: Request(method: .get, path: "/fails", pathSegments: ["fails"]))
+        #expect(thrown.status == 409)
+        #expect(String(decoding: thrown.bodyBytes, as: UTF8.self) == "<p>409: 4</p>")
+        #expect(thrown.headers["Retry-After"] == "1")
+        #expect(thrown.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(thrown.errorMessage == nil)
+        let notAllowed = router.immediateResponse(to: Request(method: .get, path: "/only-post", pathSegments: ["only-post"]))
+        #expect(notAllowed?.status == 405)
+        #expect(notAllowed?.headers["Allow"] == "POST, OPTIONS")
+        #expect(notAllowed.map { String(decoding: $0.bodyBytes, as: UTF8.self) }?.hasPrefix("<p>405: ") == true)
+        // JSON clients always get the JSON error, whatever the page.
+        let json = await router.respond(to: Request(method: .get, path: "/fails.json", pathSegments: ["fails.json"]))
+        #expect(String(decoding: json.bodyBytes, as: UTF8.self) == #"{"error":{"status":409,"message":"busy"}}"#)
     }
 }

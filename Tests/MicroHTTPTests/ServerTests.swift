@@ -22,7 +22,8 @@ struct ServerTests {
             let wrong = try await connection.request("DELETE", "/hello")
             #expect(wrong.status == 405)
             #expect(wrong.header("Allow") == "GET, HEAD, OPTIONS")
-            #expect(wrong.header("Content-Type")?.hasPrefix("text/html") == true)
+            // MicroHTTP's own page is neutral plain text; the site's look is its router's errorPage.
+            #expect(wrong.header("Content-Type")?.hasPrefix("text/plain") == true)
         }
     }
 
@@ -48,11 +49,14 @@ struct ServerTests {
         }
     }
 
-    @Test func oversizedBodyGets413AndServerStaysHealthy() async throws {
-        try await withServer(testRouter(), configure: { $0.maxBodySize = 1024 }) { server in
+    @Test func oversizedBodyGets413InTheRespondersErrorPageAndServerStaysHealthy() async throws {
+        var router = testRouter()
+        router.errorPage = ErrorPage { status, _ in .html("<p>site page \(status)</p>", status: status) }
+        try await withServer(router, configure: { $0.maxBodySize = 1024 }) { server in
             let declared = try await TestConnection(port: server.port)
             let refused = try await declared.request("POST", "/echo", body: [UInt8](repeating: 65, count: 4096))
             #expect(refused.status == 413)
+            #expect(refused.text == "<p>site page 413</p>")
 
             let chunked = try await TestConnection(port: server.port)
             let chunk = [UInt8](repeating: 66, count: 800)
@@ -60,7 +64,9 @@ struct ServerTests {
             for _ in 0..<3 { raw += Array("320\r\n".utf8) + chunk + [13, 10] }
             raw += Array("0\r\n\r\n".utf8)
             try await chunked.send(raw)
-            #expect(try await chunked.readResponse().status == 413)
+            let refusedWhileReading = try await chunked.readResponse()
+            #expect(refusedWhileReading.status == 413)
+            #expect(refusedWhileReading.text == "<p>site page 413</p>")
 
             let healthy = try await TestConnection(port: server.port)
             let echoed = try await healthy.request("POST", "/echo", body: Array("small".utf8))

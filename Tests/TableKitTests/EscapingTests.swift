@@ -1,4 +1,7 @@
+import Escaping
 import Foundation
+import HostileTextSupport
+import PropertyBased
 import Testing
 import TableKit
 
@@ -81,6 +84,28 @@ struct EscapingTests {
         var out = OutputBuffer()
         out.appendPercentEncoded("a b/c?d&e=é~_.-")
         #expect(out.string == "a%20b%2Fc%3Fd%26e%3D%C3%A9~_.-")
+    }
+
+    @Test("The string escapers other modules use are the renderer's, byte for byte, and escape all that JSON lines need")
+    func oneImplementation() async {
+        await propertyCheck(input: HostileText.text) { text in
+            #expect(Array(HTMLEscaping.escape(text).utf8) == ReferenceEscaping.html(text))
+            var html = OutputBuffer()
+            html.appendEscapedHTML(text)
+            #expect(html.bytes == ReferenceEscaping.html(text))
+
+            let json = JSONEscaping.escape(text)
+            var rendered = OutputBuffer()
+            rendered.appendEscapedJSON(text)
+            #expect(Array(json.utf8) == rendered.bytes)
+            #expect(!json.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || "<>&\u{2028}\u{2029}".unicodeScalars.contains($0) })
+            #expect((try? JSONTree.parse(Array(("[\"" + json + "\"]").utf8)))?[0]?.utf8 == Array(text.utf8))
+
+            var percent = OutputBuffer()
+            percent.appendPercentEncoded(text)
+            #expect(URLComponentEncoding.encode(text) == percent.string)
+            #expect(percent.bytes.allSatisfy { URLComponentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "%") })
+        }
     }
 
     @Test("Numbers are written as integers, negatives and shortest fractions")

@@ -88,10 +88,10 @@ struct HostileRenderingTests {
             var html = OutputBuffer()
             renderer.renderPage(as: .html, into: &html)
             let bytes = html.bytes
-            let sectionID = String(decoding: ReferenceEscaping.html(page.sectionID.rawValue), as: UTF8.self)
+            let headerID = PageContract.headerDOMID(forSection: page.sectionID)
             #expect(ReferenceEscaping.enclosed(in: bytes, between: "<h1 class=\"tk-title\">", and: "</h1>") == ReferenceEscaping.html(texts[0]))
             #expect(ReferenceEscaping.enclosed(in: bytes, between: "data-section=\"", and: "\"") == ReferenceEscaping.html(page.sectionID.rawValue))
-            #expect(ReferenceEscaping.enclosed(in: bytes, between: "<h2 id=\"section-\(sectionID)-header\">", and: "</h2>") == ReferenceEscaping.html(texts[2]))
+            #expect(ReferenceEscaping.enclosed(in: bytes, between: "<h2 id=\"\(headerID)\">", and: "</h2>") == ReferenceEscaping.html(texts[2]))
             #expect(ReferenceEscaping.enclosed(in: bytes, between: "<p>", and: "</p>") == ReferenceEscaping.html(texts[3]))
             #expect(ReferenceEscaping.enclosed(in: bytes, between: "<div class=\"tk-cell\" data-kind=\"basic\"><span class=\"tk-title\">", and: "</span>")
                     == ReferenceEscaping.html(texts[4]))

@@ -457,3 +457,28 @@ enum BackgroundPages {
         }
     }
 }
+
+/// A one-section page that uses every link and form the renderer writes: select, delete, a named
+/// action with a field, move, an insert row, a section index and (with a row limit) a `next`
+/// link; its section and row ids hold spaces, quotes, `&`, `/`, `%`, non-ASCII text and a
+/// trailing `-header`.
+final class EveryFeatureItems: ListDataSource<TestItem> {
+    static let sectionID: SectionID = "Science fiction & \"more\"/ü-header"
+    static let items = ["a b", "add", "quote\"'<", "ünï/%2F", "x-header"].map { TestItem(id: $0, title: $0) }
+
+    init() {
+        super.init(models: Self.items, sectionID: Self.sectionID, title: "Science fiction") { item, _ in
+            TableCell(.basic, CellContent(title: item.title))
+        }
+    }
+
+    override func canEditRow(at indexPath: TableIndexPath) -> Bool { true }
+    override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle {
+        models[indexPath.row].id == "add" ? .insert : .delete
+    }
+    override func canMoveRow(at indexPath: TableIndexPath) -> Bool { true }
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
+        [RowAction(name: "re name?", title: "Rename", field: .init(name: PageContract.Field.title, placeholder: "New title"))]
+    }
+    override func sectionIndexTitles() -> [String]? { ["S"] }
+}

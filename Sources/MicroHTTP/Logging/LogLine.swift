@@ -1,3 +1,4 @@
+import Escaping
 import Logging
 
 /// Builds log lines, one after another, into a byte buffer, in a ``LogFormat``.
@@ -201,53 +202,10 @@ public struct LogLine: Sendable {
         return true
     }
 
-    /// Appends `text` escaped as in a JSON string, without the quotes: `"` and `\` and the control
-    /// characters C0, DEL and C1, and U+2028/U+2029 (which some viewers take for line ends).
-    /// Everything else, UTF-8 included, is copied.
+    /// Appends `text` escaped as in a JSON string (``JSONEscaping``), without the quotes, so
+    /// control characters, C1 and the Unicode line separators cannot break a line.
     mutating func appendEscaped(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            var index = 0
-            var copiedUpTo = 0
-            let count = utf8.count
-            while index < count {
-                let byte = utf8[index]
-                var length = 0
-                var escape: UInt32 = 0
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-                    length = 1
-                    escape = UInt32(byte)
-                } else if byte == 0xC2, index + 1 < count, (0x80...0x9F).contains(utf8[index + 1]) {
-                    length = 2
-                    escape = UInt32(utf8[index + 1])
-                } else if byte == 0xE2, index + 2 < count, utf8[index + 1] == 0x80, utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9 {
-                    length = 3
-                    escape = utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029
-                }
-                guard length > 0 else {
-                    index += 1
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[copiedUpTo..<index]))
-                bytes.append(UInt8(ascii: "\\"))
-                switch escape {
-                case 0x22: bytes.append(UInt8(ascii: "\""))
-                case 0x5C: bytes.append(UInt8(ascii: "\\"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    bytes.append(UInt8(ascii: "u"))
-                    for shift in stride(from: 12, through: 0, by: -4) {
-                        bytes.append(Self.hexDigits[Int(escape >> UInt32(shift) & 0xF)])
-                    }
-                }
-                index += length
-                copiedUpTo = index
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[copiedUpTo..<count]))
-        }
+        text.withUTF8 { JSONEscaping.escape($0, into: &bytes) }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -1,3 +1,5 @@
+import Escaping
+
 /// Percent-decoding and -encoding of URL components, done on UTF-8 bytes without Foundation.
 public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`), or returns nil when an escape is
@@ -34,37 +36,11 @@ public enum PercentEncoding {
     }
 
     /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as one path
-    /// segment or one query value.
+    /// segment or one query value (``URLComponentEncoding``).
     ///
     ///     PercentEncoding.encode("a b/c")   // "a%20b%2Fc"
     public static func encode(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard !utf8.allSatisfy(isUnreserved) else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count * 3)
-        for byte in utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0f)])
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        URLComponentEncoding.encode(text)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,3 +1,5 @@
+import Escaping
+
 /// One HTTP response: a status, header fields, and either bytes or an open event stream.
 ///
 ///     Response.html("<h1>Hi</h1>")
@@ -25,6 +27,9 @@ public struct Response: Sendable {
     /// for a server's ``ServerObserver``, which may label metrics with it (never with the raw path,
     /// whose values are unbounded). Nil when no route answered.
     public var route: String?
+    /// The message of an error page for a browser that an ``ErrorPage`` has yet to render: set by
+    /// ``error(_:_:json:)`` on its neutral page, cleared by ``ErrorPage/apply(to:)``.
+    public var errorMessage: String?
 
     /// Creates a response from bytes.
     public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
@@ -92,24 +97,26 @@ public struct Response: Sendable {
     }
 
     /// An error in the form the client asked for: `{"error":{"status":…,"message":…}}` for JSON
-    /// clients, a small HTML page for browsers. The message is shown to the client: keep it free of
+    /// clients, a page for browsers: ``ErrorPage/plainText`` until the ``Router``'s
+    /// ``Router/errorPage`` replaces it. The message is shown to the client: keep it free of
     /// internals.
     public static func error(_ status: Int, _ message: String, json: Bool) -> Response {
         if json {
             var body = #"{"error":{"status":"# + String(status) + #","message":""#
-            body += JSONString.escape(message) + "\"}}"
+            body += JSONEscaping.escape(message) + "\"}}"
             return Response.json(body, status: status)
         }
-        let title = String(status) + " " + HTTPStatus.reasonPhrase(status)
-        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
-            + HTMLText.escape(title) + "</title><link rel=\"stylesheet\" href=\"/public/table-pages.css\"></head>"
-            + "<body class=\"error-page\"><main><h1>" + HTMLText.escape(title) + "</h1><p>"
-            + HTMLText.escape(message) + "</p><p><a href=\"/\">All pages</a></p></main></body></html>"
-        var response = Response.html(page, status: status)
-        // The page runs no script at all; say so, as every page the service sends does.
+        var response = ErrorPage.plainText.apply(to: Response(status: status, errorMessage: message))
+        response.errorMessage = message
+        // Nothing in an error page runs or loads; say so, as every page the service sends does.
         response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response
+    }
+
+    private init(status: Int, errorMessage: String) {
+        self.init(status: status)
+        self.errorMessage = errorMessage
     }
 
     /// An error for `request`, in the form it prefers.

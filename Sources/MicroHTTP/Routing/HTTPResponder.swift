@@ -8,4 +8,12 @@ public protocol HTTPResponder: Sendable {
     func immediateResponse(to request: Request) -> Response?
     /// The response to `request`, made asynchronously while its connection is suspended.
     func respond(to request: Request) async -> Response
+    /// The page browsers see for the errors the server answers itself (a body too large, a
+    /// request too slow, shutting down); ``ErrorPage/plainText`` unless the responder says otherwise.
+    var errorPage: ErrorPage { get }
+}
+
+extension HTTPResponder {
+    /// ``ErrorPage/plainText``.
+    public var errorPage: ErrorPage { .plainText }
 }

@@ -37,6 +37,11 @@ public struct Router: HTTPResponder {
 
     private var routes: [Route] = []
 
+    /// The page browsers see for errors: the router's own (404, 405), its handlers' (a thrown
+    /// ``HTTPError``, a ``Response/error(_:_:for:)``) and, through the server, the server's.
+    /// ``ErrorPage/plainText`` by default.
+    public var errorPage: ErrorPage = .plainText
+
     /// Creates a router with no routes.
     public init() {}
 
@@ -65,6 +70,15 @@ public struct Router: HTTPResponder {
 
     /// Answers immediate routes and routing errors; nil hands the request to ``respond(to:)``.
     public func immediateResponse(to request: Request) -> Response? {
+        immediateAnswer(to: request).map(errorPage.apply(to:))
+    }
+
+    /// Runs the matching route's handler, turning a thrown ``HTTPError`` into its response.
+    public func respond(to request: Request) async -> Response {
+        errorPage.apply(to: await answer(to: request))
+    }
+
+    private func immediateAnswer(to request: Request) -> Response? {
         switch resolve(request) {
         case .response(let response):
             return response
@@ -77,8 +91,7 @@ public struct Router: HTTPResponder {
         }
     }
 
-    /// Runs the matching route's handler, turning a thrown ``HTTPError`` into its response.
-    public func respond(to request: Request) async -> Response {
+    private func answer(to request: Request) async -> Response {
         switch resolve(request) {
         case .response(let response):
             return response

@@ -66,7 +66,7 @@ func handleAccess(
         if let refusal {
             context.state.withLock { $0.phase = .answered }
             watch?.requestReceived()
-            ImmediateRefusal.send(refusal, on: tp_connection_fd(connection))
+            ImmediateRefusal.send(core.responder.errorPage.apply(to: refusal), on: tp_connection_fd(connection))
             core.requestLog.record(method: HTTPMethod(cString: method), path: String(cString: url), status: refusal.status, startedAt: context.startedAt, request: nil)
             core.observe(method: HTTPMethod(cString: method), response: refusal, context: context)
             return .NO

@@ -70,6 +70,8 @@ final class ServerCore: Sendable {
     /// Builds the libmicrohttpd response for `response` and queues it; returns false when
     /// libmicrohttpd refused it (the connection is then closed).
     func queue(_ response: Response, on connection: OpaquePointer, for request: Request?, context: RequestContext, method: HTTPMethod, path: String) -> Bool {
+        // The server's own refusals are made here with the neutral page; the site's look is the responder's.
+        let response = responder.errorPage.apply(to: response)
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):

@@ -1,3 +1,5 @@
+import Escaping
+
 /// Writes bytes into space reserved at the end of an ``OutputBuffer`` by
 /// `OutputBuffer.append(maxCount:_:)`.
 ///
@@ -36,7 +38,7 @@ struct ByteWriter {
     /// The most bytes `text` can take once escaped for HTML or JSON: no escape sequence is more
     /// than six times the bytes it replaces (`"` → `&quot;`, `<` → `\u003c`).
     static func maxEscapedCount(_ text: String) -> Int {
-        text.utf8.count * 6
+        text.utf8.count * max(HTMLEscaping.maxExpansion, JSONEscaping.maxExpansion)
     }
 
     /// The most bytes `text` takes percent-encoded: three per byte.

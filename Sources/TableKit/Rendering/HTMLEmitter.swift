@@ -24,7 +24,7 @@ struct HTMLEmitter: TableEmitter {
         out.append("<nav class=\"tk-index\" aria-label=\"Section index\">")
         for entry in index {
             out.append("<a href=\"#section-")
-            out.appendEscapedHTML(entry.section.rawValue)
+            out.appendDOMIDPart(entry.section.rawValue)
             out.append("\">")
             out.appendEscapedHTML(entry.title)
             out.append("</a>")
@@ -39,12 +39,12 @@ struct HTMLEmitter: TableEmitter {
     mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer) {
         let labelled = section.headerView == nil && section.headerTitle != nil
         out.append("<section id=\"section-")
-        out.appendEscapedHTML(section.id.rawValue)
+        out.appendDOMIDPart(section.id.rawValue)
         out.append("\" class=\"tk-section\" data-section=\"")
         out.appendEscapedHTML(section.id.rawValue)
         if labelled {
             out.append("\" aria-labelledby=\"section-")
-            out.appendEscapedHTML(section.id.rawValue)
+            out.appendDOMIDPart(section.id.rawValue)
             out.append("-header")
         }
         out.append("\">")
@@ -58,7 +58,7 @@ struct HTMLEmitter: TableEmitter {
             out.append("<header class=\"tk-header\"")
             appendHeight(section.headerHeight, estimated: nil, into: &out)
             out.append("><h2 id=\"section-")
-            out.appendEscapedHTML(section.id.rawValue)
+            out.appendDOMIDPart(section.id.rawValue)
             out.append("-header\">")
             out.appendEscapedHTML(title)
             out.append("</h2></header>")
@@ -102,13 +102,13 @@ struct HTMLEmitter: TableEmitter {
         // Everything before the cell's content goes in one reservation: this runs for every row,
         // and appending piece by piece cost more than the bytes themselves (see ByteWriter).
         var maxCount = 256 + Self.maxHeightCount
-            + 2 * ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
+            + PageContract.maxDOMIDPartCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
         if selectable {
-            maxCount += 128 + context.maxRowURLCount(row.id, suffix: "/select")
+            maxCount += 128 + context.maxRowURLCount(row.id, suffix: PageContract.selectPath)
         }
         out.append(maxCount: maxCount) { out in
             out.write("<li id=\"row-")
-            out.writeEscapedHTML(row.id.rawValue)
+            out.writeDOMIDPart(row.id.rawValue)
             out.write("\" class=\"tk-row\" data-row=\"")
             out.writeEscapedHTML(row.id.rawValue)
             out.write("\" data-kind=\"")
@@ -123,7 +123,7 @@ struct HTMLEmitter: TableEmitter {
             out.write(">")
             if selectable {
                 out.write("<form class=\"tk-select\" method=\"post\" action=\"")
-                context.writeRowURL(row.id, suffix: "/select", into: &out)
+                context.writeRowURL(row.id, suffix: PageContract.selectPath, into: &out)
                 out.write("\"><button type=\"submit\" class=\"tk-cell\">")
             }
         }
@@ -194,13 +194,19 @@ struct HTMLEmitter: TableEmitter {
         case .delete:
             out.append("<form class=\"tk-delete\" method=\"post\" action=\"")
             context.appendRowURL(row.id, suffix: "", into: &out)
-            out.append("\"><input type=\"hidden\" name=\"_method\" value=\"DELETE\"><button type=\"submit\">")
+            out.append("\"><input type=\"hidden\" name=\"")
+            out.appendUnescaped(PageContract.Field.method)
+            out.append("\" value=\"")
+            out.appendUnescaped(PageContract.Field.deleteMethod)
+            out.append("\"><button type=\"submit\">")
             out.appendEscapedHTML(row.deleteConfirmationTitle ?? "Delete")
             out.append("</button></form>")
         case .insert:
             out.append("<form class=\"tk-insert\" method=\"post\" action=\"")
             context.appendInsertURL(section.id, into: &out)
-            out.append("\"><input type=\"text\" name=\"title\" required aria-label=\"")
+            out.append("\"><input type=\"text\" name=\"")
+            out.appendUnescaped(PageContract.Field.title)
+            out.append("\" required aria-label=\"")
             out.appendEscapedHTML(row.cell.content.title ?? "New row")
             out.append("\"><button type=\"submit\">Add</button></form>")
         case .none:
@@ -235,26 +241,28 @@ struct HTMLEmitter: TableEmitter {
     private func appendMoveControls(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         if indexPath.row > 0 {
             let previous = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row - 1))
-            appendMoveForm(row.id, section: section.id, neighbourField: "before", neighbour: previous,
+            appendMoveForm(row.id, section: section.id, neighbourField: PageContract.Field.before, neighbour: previous,
                            label: "Move up", symbol: "\u{2191}", into: &out)
         }
         if indexPath.row + 1 < section.rowCount {
             let next = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row + 1))
-            appendMoveForm(row.id, section: section.id, neighbourField: "after", neighbour: next,
+            appendMoveForm(row.id, section: section.id, neighbourField: PageContract.Field.after, neighbour: next,
                            label: "Move down", symbol: "\u{2193}", into: &out)
         }
     }
 
     private func appendMoveForm(
-        _ row: RowID, section: SectionID, neighbourField: StaticString, neighbour: RowID,
+        _ row: RowID, section: SectionID, neighbourField: String, neighbour: RowID,
         label: StaticString, symbol: StaticString, into out: inout OutputBuffer
     ) {
         out.append("<form class=\"tk-move\" method=\"post\" action=\"")
-        context.appendRowURL(row, suffix: "/move", into: &out)
-        out.append("\"><input type=\"hidden\" name=\"section\" value=\"")
+        context.appendRowURL(row, suffix: PageContract.movePath, into: &out)
+        out.append("\"><input type=\"hidden\" name=\"")
+        out.appendUnescaped(PageContract.Field.section)
+        out.append("\" value=\"")
         out.appendEscapedHTML(section.rawValue)
         out.append("\"><input type=\"hidden\" name=\"")
-        out.append(neighbourField)
+        out.appendUnescaped(neighbourField)
         out.append("\" value=\"")
         out.appendEscapedHTML(neighbour.rawValue)
         out.append("\"><button type=\"submit\" aria-label=\"")

@@ -1,3 +1,5 @@
+import Escaping
+
 extension OutputBuffer {
     /// Appends text escaped for HTML text and double- or single-quoted attribute values.
     ///
@@ -11,6 +13,6 @@ extension OutputBuffer {
 
     /// Appends UTF-8 text escaped for HTML; see ``appendEscapedHTML(_:)``.
     public mutating func appendEscapedHTML(utf8 input: UnsafeBufferPointer<UInt8>) {
-        append(input, expansion: 6) { $0.writeEscapedHTML(utf8: $1) }
+        append(input, expansion: HTMLEscaping.maxExpansion) { $0.writeEscapedHTML(utf8: $1) }
     }
 }

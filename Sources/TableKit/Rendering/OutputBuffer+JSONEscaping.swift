@@ -1,7 +1,9 @@
+import Escaping
+
 extension OutputBuffer {
     /// Appends a JSON string literal: the text in double quotes, escaped.
     ///
-    /// Besides what JSON requires (`"`, `\`, control characters), escapes `<`, `>`, `&` and
+    /// Besides what JSON requires (`"`, `\`, control characters), escapes DEL and C1, `<`, `>`, `&` and
     /// U+2028/U+2029 so the output is safe inside HTML and JavaScript and stays on one line
     /// (an SSE `data:` line).
     ///
@@ -28,6 +30,6 @@ extension OutputBuffer {
 
     /// Appends UTF-8 text escaped for the inside of a JSON string literal; see ``appendJSONString(_:)-(String)``.
     public mutating func appendEscapedJSON(utf8 input: UnsafeBufferPointer<UInt8>) {
-        append(input, expansion: 6) { $0.writeEscapedJSON(utf8: $1) }
+        append(input, expansion: JSONEscaping.maxExpansion) { $0.writeEscapedJSON(utf8: $1) }
     }
 }

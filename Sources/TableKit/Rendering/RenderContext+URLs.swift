@@ -1,4 +1,5 @@
-// The URLs a rendered table links to. Identifiers are percent-encoded as path segments and
+// The URLs a rendered table links to, from the pieces in PageContract+URLs.swift, whose route
+// patterns answer them. Identifiers are percent-encoded as path segments and
 // query values, which also makes them safe in attributes; the base path and variant query come
 // from the server and are escaped for their context.
 extension RenderContext {
@@ -17,7 +18,7 @@ extension RenderContext {
     /// links here, so it is written with the rest of the row's opening markup.
     func writeRowURL(_ row: RowID, suffix: StaticString, into out: inout ByteWriter) {
         out.writeEscapedHTML(basePath)
-        out.write("/rows/")
+        out.write(PageContract.rowsPath)
         out.writePercentEncoded(row.rawValue)
         out.write(suffix)
         if !variantQuery.isEmpty {
@@ -29,9 +30,9 @@ extension RenderContext {
     /// `{base}/rows/{row}/actions/{name}?{variant}`, for an HTML attribute.
     func appendActionURL(_ row: RowID, action: String, into out: inout OutputBuffer) {
         out.appendEscapedHTML(basePath)
-        out.append("/rows/")
+        out.append(PageContract.rowsPath)
         out.appendPercentEncoded(row.rawValue)
-        out.append("/actions/")
+        out.append(PageContract.actionsPath)
         out.appendPercentEncoded(action)
         appendVariant(separator: "?", escaping: .html, into: &out)
     }
@@ -39,9 +40,9 @@ extension RenderContext {
     /// `{base}/sections/{section}/rows?{variant}`, for an HTML attribute.
     func appendInsertURL(_ section: SectionID, into out: inout OutputBuffer) {
         out.appendEscapedHTML(basePath)
-        out.append("/sections/")
+        out.append(PageContract.sectionsPath)
         out.appendPercentEncoded(section.rawValue)
-        out.append("/rows")
+        out.append(PageContract.sectionRowsPath)
         appendVariant(separator: "?", escaping: .html, into: &out)
     }
 
@@ -50,15 +51,17 @@ extension RenderContext {
         // Written pre-escaped, as the escapers would write a literal "&".
         let ampersand: StaticString = escaping == .html ? "&amp;" : "\\u0026"
         out.appendEscaped(basePath, for: escaping)
-        out.append("/sections/")
+        out.append(PageContract.sectionsPath)
         out.appendPercentEncoded(next.section.rawValue)
         out.append("?")
         if let after = next.after {
-            out.append("after=")
+            out.appendUnescaped(PageContract.Query.after)
+            out.append("=")
             out.appendPercentEncoded(after.rawValue)
             out.append(ampersand)
         }
-        out.append("limit=")
+        out.appendUnescaped(PageContract.Query.limit)
+        out.append("=")
         out.append(next.limit)
         appendVariant(separator: ampersand, escaping: escaping, into: &out)
     }

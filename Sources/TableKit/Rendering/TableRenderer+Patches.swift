@@ -42,38 +42,52 @@ extension TableRenderer {
     ) {
         switch operation {
         case .insertRow(let row, let section, let placement):
-            appendKey("{\"op\":\"insert\",\"section\":", section.rawValue, into: &out)
+            appendOp(.insert, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
             appendKey(",\"row\":", row.rawValue, into: &out)
             appendPlacement(placement, into: &out)
             appendRowContent(row, includeHTML: includeHTML, scratch: &scratch, into: &out)
         case .deleteRow(let row):
-            appendKey("{\"op\":\"delete\",\"row\":", row.rawValue, into: &out)
+            appendOp(.delete, into: &out)
+            appendKey(",\"row\":", row.rawValue, into: &out)
         case .replaceRow(let row):
-            out.append("{\"op\":\"replace\",\"section\":")
+            appendOp(.replace, into: &out)
+            out.append(",\"section\":")
             let section = table.indexPath(forRowID: row).flatMap { table.sectionID(at: $0.section) }
             out.appendJSONString(section?.rawValue)
             appendKey(",\"row\":", row.rawValue, into: &out)
             appendRowContent(row, includeHTML: includeHTML, scratch: &scratch, into: &out)
         case .moveRow(let row, let section, let placement):
-            appendKey("{\"op\":\"move\",\"row\":", row.rawValue, into: &out)
+            appendOp(.move, into: &out)
+            appendKey(",\"row\":", row.rawValue, into: &out)
             appendKey(",\"section\":", section.rawValue, into: &out)
             appendPlacement(placement, into: &out)
         case .insertSection(let section, let placement):
-            appendKey("{\"op\":\"insert-section\",\"section\":", section.rawValue, into: &out)
+            appendOp(.insertSection, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
             appendPlacement(placement, into: &out)
             appendSectionContent(section, includeHTML: includeHTML, scratch: &scratch, into: &out)
         case .deleteSection(let section):
-            appendKey("{\"op\":\"delete-section\",\"section\":", section.rawValue, into: &out)
+            appendOp(.deleteSection, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
         case .replaceSection(let section):
-            appendKey("{\"op\":\"replace-section\",\"section\":", section.rawValue, into: &out)
+            appendOp(.replaceSection, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
             appendSectionContent(section, includeHTML: includeHTML, scratch: &scratch, into: &out)
         case .moveSection(let section, let placement):
-            appendKey("{\"op\":\"move-section\",\"section\":", section.rawValue, into: &out)
+            appendOp(.moveSection, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
             appendPlacement(placement, into: &out)
         case .reset:
-            out.append("{\"op\":\"reset\"")
+            appendOp(.reset, into: &out)
         }
         out.append("}")
+    }
+
+    /// `{"op":"…"`, opening an operation.
+    private func appendOp(_ operation: PageContract.PatchOperation, into out: inout OutputBuffer) {
+        out.append("{\"op\":")
+        out.appendJSONString(operation.rawValue)
     }
 
     private func appendKey(_ key: StaticString, _ value: String, into out: inout OutputBuffer) {

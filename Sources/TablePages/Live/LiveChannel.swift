@@ -1,5 +1,6 @@
 import MicroHTTP
 import Synchronization
+import TableKit
 
 /// The subscribers of one page variant and its recent patches: a patch is encoded once and the same
 /// bytes are written to every subscriber.
@@ -99,6 +100,6 @@ final class LiveChannel: Sendable {
 
     /// `event: reset`: the client must refetch the page, then subscribe again from its version.
     static func resetEvent(latestID: Int) -> [UInt8] {
-        EventStream.encode(event: "reset", data: #"{"version":"# + String(latestID) + "}")
+        EventStream.encode(event: PageContract.PatchEvent.reset.rawValue, data: #"{"version":"# + String(latestID) + "}")
     }
 }

@@ -203,7 +203,7 @@ public actor PageHost {
         renderer.renderPatch(changeset, version: table.version, includeHTML: false, into: &withoutHTML)
         let id = String(table.version)
         let isReset = changeset.operations.contains(.reset)
-        let event = isReset ? "reset" : "patch"
+        let event = (isReset ? PageContract.PatchEvent.reset : .patch).rawValue
         channel.publish(PatchLog.Entry(
             id: table.version,
             withHTML: EventStream.encode(event: event, id: id, data: withHTML.string),

@@ -1,4 +1,5 @@
 import MicroHTTP
+import TableKit
 
 /// A page in one shape, chosen by query parameters (e.g. `?layout=sections`); each variant has its
 /// own table, shared by everyone who views that variant.
@@ -22,7 +23,7 @@ public struct PageVariant: Hashable, Sendable {
     }
 
     /// The page's path, e.g. `/pages/todo`.
-    public var basePath: String { "/pages/" + PercentEncoding.encode(page) }
+    public var basePath: String { PageContract.pagePath(named: page) }
 
     /// The page's URL with this variant's query.
     public var url: String { query.isEmpty ? basePath : basePath + "?" + query }

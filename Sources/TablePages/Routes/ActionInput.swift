@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import TableKit
 
 /// The fields an action request carries, from a JSON object body or an HTML form body.
 ///
@@ -13,7 +14,7 @@ struct ActionInput {
 
     /// The fields meant for the delegate: all but the form's own `_method` control.
     var values: [String: String] {
-        fields.filter { $0.key != "_method" }
+        fields.filter { $0.key != PageContract.Field.method }
     }
 
     /// Parses `request`'s body; an empty body gives no fields.

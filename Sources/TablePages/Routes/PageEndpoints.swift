@@ -1,3 +1,4 @@
+import Escaping
 import Logging
 import MicroHTTP
 import TableKit
@@ -12,20 +13,20 @@ struct PageEndpoints: Sendable {
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
 
-    /// Adds every page route to `router`.
+    /// Adds every page route to `router`: the patterns of ``PageContract``, whose URLs the renderer writes.
     func register(on router: inout Router) {
-        router.on(.get, "/pages/:page", tryingImmediately: cachedPage, use: page)
-        router.on(.get, "/pages/:page/sections/:section", use: section)
-        router.on(.get, "/pages/:page/rows/:row", use: row)
-        router.on(.get, "/pages/:page/events", use: events)
-        router.on(.post, "/pages/:page/rows/:row/select", use: select)
-        router.on(.post, "/pages/:page/rows/:row/actions/:action", use: action)
-        router.on(.delete, "/pages/:page/rows/:row", use: delete)
+        router.on(.get, PageContract.pagePattern, tryingImmediately: cachedPage, use: page)
+        router.on(.get, PageContract.sectionPattern, use: section)
+        router.on(.get, PageContract.rowPattern, use: row)
+        router.on(.get, PageContract.eventsPattern, use: events)
+        router.on(.post, PageContract.selectPattern, use: select)
+        router.on(.post, PageContract.actionPattern, use: action)
+        router.on(.delete, PageContract.rowPattern, use: delete)
         // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
-        router.on(.post, "/pages/:page/rows/:row", use: delete)
-        router.on(.post, "/pages/:page/rows/:row/move", use: move)
-        router.on(.post, "/pages/:page/sections/:section/rows", use: insert)
-        router.on(.post, "/pages/:page/prefetch", use: prefetch)
+        router.on(.post, PageContract.rowPattern, use: delete)
+        router.on(.post, PageContract.movePattern, use: move)
+        router.on(.post, PageContract.insertPattern, use: insert)
+        router.on(.post, PageContract.prefetchPattern, use: prefetch)
     }
 
     // MARK: Reading
@@ -45,7 +46,7 @@ struct PageEndpoints: Sendable {
     func cachedPage(_ request: Request) -> Response? {
         // Built once: this runs on the event thread for every page request.
         let query = request.query
-        guard let definition = registry.page(named: request.parameters["page"] ?? ""),
+        guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? ""),
               case .success(let variant) = definition.variant(for: query),
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
@@ -64,14 +65,14 @@ struct PageEndpoints: Sendable {
         let (_, host) = try await resolve(request)
         let section = try Self.sectionID(request)
         let query = request.query
-        let after = try query["after"].map { try Self.validID($0, what: "after") }.map { RowID($0) }
+        let after = try query[PageContract.Query.after].map { try Self.validID($0, what: PageContract.Query.after) }.map { RowID($0) }
         let limit = try Self.rowLimit(query, settings: settings) ?? settings.pageRowLimit
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
                 return try await host.renderSection(section, after: after, limit: limit, as: format)
             } catch TableError.unknownRow(let row) {
-                throw HTTPError(400, "after names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+                throw HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
             }
         }
         return format == .json ? .json(bytes) : .html(bytes)
@@ -91,13 +92,13 @@ struct PageEndpoints: Sendable {
         let (_, host) = try await resolve(request)
         let query = request.query
         let format: PatchFormat
-        switch query["format"] {
+        switch query[PageContract.Query.format] {
         case nil, "html": format = .html
         case "json": format = .json
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
         var lastSeen: Int?
-        if let text = request.headers["Last-Event-ID"] ?? query["lastEventId"], !text.isEmpty {
+        if let text = request.headers["Last-Event-ID"] ?? query[PageContract.Query.lastEventID], !text.isEmpty {
             // An id this server cannot have made is answered like a stale one: with a reset.
             lastSeen = Int(text) ?? -1
         }
@@ -128,7 +129,7 @@ struct PageEndpoints: Sendable {
     func action(_ request: Request) async throws -> Response {
         let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
-        let name = try Self.validID(request.parameters["action"] ?? "", what: "action name")
+        let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
         try await perform(.init(page: host.variant.page, action: name, row: row)) { try await host.performAction(named: name, onRow: row, values: input.values) }
         return await done(request, input: input, host: host)
@@ -138,7 +139,7 @@ struct PageEndpoints: Sendable {
         let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
-        if request.method == .post, input.fields["_method"]?.uppercased() != "DELETE" {
+        if request.method == .post, input.fields[PageContract.Field.method]?.uppercased() != PageContract.Field.deleteMethod {
             throw HTTPError(405, "POST to a row deletes it only with _method=DELETE; use DELETE.", headers: ["Allow": "GET, HEAD, DELETE, OPTIONS"])
         }
         try await perform(.init(page: host.variant.page, action: "delete", row: row)) { try await host.deleteRow(row) }
@@ -149,11 +150,11 @@ struct PageEndpoints: Sendable {
         let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
-        let section = SectionID(try Self.validID(try input.require("section"), what: "section"))
+        let section = SectionID(try Self.validID(try input.require(PageContract.Field.section), what: PageContract.Field.section))
         let placement: RowPlacement
-        switch (input.fields["before"], input.fields["after"]) {
-        case (let before?, nil) where !before.isEmpty: placement = .before(RowID(try Self.validID(before, what: "before")))
-        case (nil, let after?) where !after.isEmpty: placement = .after(RowID(try Self.validID(after, what: "after")))
+        switch (input.fields[PageContract.Field.before], input.fields[PageContract.Field.after]) {
+        case (let before?, nil) where !before.isEmpty: placement = .before(RowID(try Self.validID(before, what: PageContract.Field.before)))
+        case (nil, let after?) where !after.isEmpty: placement = .after(RowID(try Self.validID(after, what: PageContract.Field.after)))
         case (nil, nil), ("", nil), (nil, ""): placement = .end
         default: throw HTTPError(400, "Give either \"before\" or \"after\", not both.")
         }
@@ -184,7 +185,7 @@ struct PageEndpoints: Sendable {
     func prefetch(_ request: Request) async throws -> Response {
         let (_, host) = try await resolve(request)
         let input = try ActionInput.parse(request)
-        let rows = try input.require("rows").split(separator: ",").map { RowID(String($0)) }
+        let rows = try input.require(PageContract.Field.rows).split(separator: ",").map { RowID(String($0)) }
         await host.prefetchRows(rows)
         return Response(status: 204)
     }
@@ -197,7 +198,7 @@ struct PageEndpoints: Sendable {
         }
         var json = #"{"ok":true,"version":"# + String(await host.version)
         if let location {
-            json += #","location":""# + JSONString.escape(location) + "\""
+            json += #","location":""# + JSONEscaping.escape(location) + "\""
         }
         return .json(json + "}")
     }
@@ -207,7 +208,7 @@ struct PageEndpoints: Sendable {
     /// The page definition and the live host of the variant the request names, admitted to its
     /// lane (503 when the lane is too busy).
     private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
-        let name = request.parameters["page"] ?? ""
+        let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
@@ -236,7 +237,7 @@ struct PageEndpoints: Sendable {
 
     /// The `limit` query value, rows per section in one response; nil when not given.
     private static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
-        guard let text = query["limit"] else { return nil }
+        guard let text = query[PageContract.Query.limit] else { return nil }
         guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
             throw HTTPError(400, "limit must be a whole number from 1 to \(settings.maxRowsPerRequest).")
         }
@@ -244,11 +245,11 @@ struct PageEndpoints: Sendable {
     }
 
     private static func rowID(_ request: Request) throws(HTTPError) -> RowID {
-        RowID(try validID(request.parameters["row"] ?? "", what: "row id"))
+        RowID(try validID(request.parameters[PageContract.Parameter.row] ?? "", what: "row id"))
     }
 
     private static func sectionID(_ request: Request) throws(HTTPError) -> SectionID {
-        SectionID(try validID(request.parameters["section"] ?? "", what: "section id"))
+        SectionID(try validID(request.parameters[PageContract.Parameter.section] ?? "", what: "section id"))
     }
 
     /// Identifiers come from data and may hold any printable text, but not control characters,

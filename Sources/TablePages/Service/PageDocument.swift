@@ -1,4 +1,6 @@
+import Escaping
 import MicroHTTP
+import TableKit
 
 /// The HTML documents around rendered tables: head, navigation, variant switcher, live indicator.
 ///
@@ -12,13 +14,13 @@ enum PageDocument {
     /// A page: the table fragment inside the chrome, wired to its event stream; the bar links
     /// home under the site's title.
     static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String) -> Response {
-        let events = variant.basePath + "/events" + (variant.query.isEmpty ? "" : "?" + variant.query)
+        let events = variant.basePath + "\(PageContract.eventsPath)" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
         html += barOpening(siteTitle: siteTitle)
         html += variantSwitcher(definition: definition, variant: variant)
         html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span></header>"
-        html += "<div class=\"tp-page\" data-page=\"" + HTMLText.escape(definition.name) + "\" data-events=\""
-        html += HTMLText.escape(events) + "\" data-url=\"" + HTMLText.escape(variant.url) + "\">"
+        html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\""
+        html += HTMLEscaping.escape(events) + "\" data-url=\"" + HTMLEscaping.escape(variant.url) + "\">"
         var bytes = Array(html.utf8)
         bytes += fragment
         bytes += Array(("</div>" + tail).utf8)
@@ -29,15 +31,15 @@ enum PageDocument {
     static func index(registry: PageRegistry, siteTitle: String) -> Response {
         var html = head(title: siteTitle)
         html += barOpening(siteTitle: siteTitle) + "</header>"
-        html += "<main class=\"tp-index\"><h1>" + HTMLText.escape(siteTitle) + "</h1>"
+        html += "<main class=\"tp-index\"><h1>" + HTMLEscaping.escape(siteTitle) + "</h1>"
         if registry.pages.isEmpty {
             html += "<p>No pages are registered.</p>"
         } else {
             html += "<ul class=\"tp-pages\">"
             for page in registry.pages {
-                html += "<li><a href=\"/pages/" + HTMLText.escape(PercentEncoding.encode(page.name)) + "\">"
-                html += "<strong>" + HTMLText.escape(page.title) + "</strong>"
-                if !page.summary.isEmpty { html += "<span>" + HTMLText.escape(page.summary) + "</span>" }
+                html += "<li><a href=\"" + HTMLEscaping.escape(PageContract.pagePath(named: page.name)) + "\">"
+                html += "<strong>" + HTMLEscaping.escape(page.title) + "</strong>"
+                if !page.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(page.summary) + "</span>" }
                 html += "</a></li>"
             }
             html += "</ul>"
@@ -58,7 +60,7 @@ enum PageDocument {
     static func head(title: String) -> String {
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            + "<title>" + HTMLText.escape(title) + "</title>"
+            + "<title>" + HTMLEscaping.escape(title) + "</title>"
             + "<link rel=\"icon\" href=\"/public/favicon.svg\" type=\"image/svg+xml\">"
             + "<link rel=\"stylesheet\" href=\"/public/table-pages.css\">"
             + "<script src=\"/public/table-pages.js\" defer></script></head><body>"
@@ -69,7 +71,7 @@ enum PageDocument {
     /// The start of the bar at the top of every document, linking home; a page adds its controls
     /// before closing it.
     private static func barOpening(siteTitle: String) -> String {
-        "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">" + HTMLText.escape(siteTitle) + "</a>"
+        "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">" + HTMLEscaping.escape(siteTitle) + "</a>"
     }
 
     /// Links to the page's other variants, e.g. "list · sections".
@@ -82,7 +84,7 @@ enum PageDocument {
                 parameters[parameter] = value
                 let other = PageVariant(page: variant.page, parameters: parameters, defaults: variant.defaults)
                 let current = other == variant ? " aria-current=\"page\"" : ""
-                html += "<a href=\"" + HTMLText.escape(other.url) + "\"" + current + ">" + HTMLText.escape(value) + "</a>"
+                html += "<a href=\"" + HTMLEscaping.escape(other.url) + "\"" + current + ">" + HTMLEscaping.escape(value) + "</a>"
             }
         }
         return html + "</nav>"

@@ -1,4 +1,6 @@
+import Escaping
 import MicroHTTP
+import TableKit
 
 /// The index of pages as JSON: `{"title":…,"pages":[{"name":…,"title":…,"summary":…,"url":…,"variants":{…}}]}`.
 enum PageIndexJSON {
@@ -9,13 +11,13 @@ enum PageIndexJSON {
                 quoted(name) + ":[" + values.map(quoted).joined(separator: ",") + "]"
             }
             return "{\"name\":" + quoted(page.name) + ",\"title\":" + quoted(page.title)
-                + ",\"summary\":" + quoted(page.summary) + ",\"url\":" + quoted("/pages/" + PercentEncoding.encode(page.name))
+                + ",\"summary\":" + quoted(page.summary) + ",\"url\":" + quoted(PageContract.pagePath(named: page.name))
                 + ",\"variants\":{" + variants.joined(separator: ",") + "}}"
         }
         return "{\"title\":" + quoted(siteTitle) + ",\"pages\":[" + pages.joined(separator: ",") + "]}"
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + JSONString.escape(text) + "\""
+        "\"" + JSONEscaping.escape(text) + "\""
     }
 }

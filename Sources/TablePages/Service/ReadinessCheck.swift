@@ -1,3 +1,4 @@
+import Escaping
 import MicroHTTP
 import Synchronization
 
@@ -32,7 +33,7 @@ final class ReadinessCheck: Sendable {
         }
         if let stalled = watchdog.report(watchdog.check()) { return stalled }
         if let failure = await probes.check(timeout: timeout) {
-            return .json(#"{"status":"unavailable","message":""# + JSONString.escape(failure) + #""}"#, status: 503)
+            return .json(#"{"status":"unavailable","message":""# + JSONEscaping.escape(failure) + #""}"#, status: 503)
         }
         return .json(#"{"status":"ready"}"#)
     }

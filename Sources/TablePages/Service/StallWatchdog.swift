@@ -1,3 +1,4 @@
+import Escaping
 import MicroHTTP
 import Synchronization
 
@@ -71,7 +72,7 @@ final class StallWatchdog: Sendable {
     /// The 503 naming what is stalled; nil when nothing is.
     func report(_ stalled: [String]) -> Response? {
         guard !stalled.isEmpty else { return nil }
-        let list = stalled.map { "\"" + JSONString.escape($0) + "\"" }.joined(separator: ",")
+        let list = stalled.map { "\"" + JSONEscaping.escape($0) + "\"" }.joined(separator: ",")
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         return .json(#"{"status":"stalled","stalled":["# + list + #"],"message":"No progress for more than \#(milliseconds) ms."}"#, status: 503)
     }

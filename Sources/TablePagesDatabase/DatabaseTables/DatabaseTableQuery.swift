@@ -1,4 +1,5 @@
 import GRDB
+import TableKit
 import TablePages
 
 /// The shape of a database page's variant: the order of its rows, the column that splits them
@@ -20,7 +21,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
-    private static let routeParameters: Set<String> = ["after", "limit", "format", "lastEventId"]
+    private static let routeParameters = PageContract.Query.all
 
     /// The query of a variant chosen by ``resolve(_:schema:)``.
     init(variant parameters: [String: String], schema: DatabaseTableSchema) {

@@ -1,0 +1,35 @@
+extension PageContract {
+    /// The fields of the forms a page renders, which action routes read from a form or JSON body.
+    public enum Field {
+        /// A form's stand-in for the HTTP method, which HTML forms cannot choose: ``deleteMethod``
+        /// posted to a row's URL deletes it.
+        public static let method = "_method"
+        /// The value of ``method`` that deletes.
+        public static let deleteMethod = "DELETE"
+        /// A new row's title, posted to a section's rows.
+        public static let title = "title"
+        /// The section a moved row goes to.
+        public static let section = "section"
+        /// The row a moved row goes before.
+        public static let before = "before"
+        /// The row a moved row goes after.
+        public static let after = "after"
+        /// Comma-separated row ids the browser is about to show (prefetch).
+        public static let rows = "rows"
+    }
+
+    /// The query parameters of page, section and event-stream URLs that are not a page's own
+    /// variant parameters.
+    public enum Query {
+        /// The last row already shown, in a section's `next` link.
+        public static let after = "after"
+        /// Rows per section in one response.
+        public static let limit = "limit"
+        /// `json` for patches without HTML on the event stream.
+        public static let format = "format"
+        /// The version the client has, for a first connection to the event stream.
+        public static let lastEventID = "lastEventId"
+        /// All of them, which a page's variant must not claim.
+        public static let all: Set<String> = [after, limit, format, lastEventID]
+    }
+}
