@@ -482,3 +482,10 @@ final class EveryFeatureItems: ListDataSource<TestItem> {
     }
     override func sectionIndexTitles() -> [String]? { ["S"] }
 }
+
+extension PatchLog.Entry {
+    /// An entry whose HTML is the same with and without controls (it then costs the log nothing more).
+    init(id: Int, withHTML: [UInt8], withoutHTML: [UInt8]) {
+        self.init(id: id, withHTML: withHTML, withoutHTML: withoutHTML, withHTMLWithoutControls: withHTML)
+    }
+}

@@ -9,6 +9,8 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
+    /// Who the requests act for, and what they may do.
+    let access: AccessControl
 
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
@@ -35,9 +37,10 @@ struct PageEndpoints: Sendable {
         let (definition, host) = try await resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
-        let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit)
-        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle)
-        hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit), stamp: stamp)
+        let view = view(of: request, definition: definition)
+        let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit, controls: view.controls)
+        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
+        hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
         return response
     }
 
@@ -46,13 +49,17 @@ struct PageEndpoints: Sendable {
     func cachedPage(_ request: Request) -> Response? {
         // Built once: this runs on the event thread for every page request.
         let query = request.query
+        let actor = access.actor(for: request)
         guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? ""),
-              case .success(let variant) = definition.variant(for: query),
+              // A refusal is the async path's to answer.
+              access.mayRead(actor, page: definition),
+              case .success(let variant) = definition.variant(for: query, viewer: actor),
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
+        let view = PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
         guard let host = hosts.existingHost(for: variant),
-              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit), stamp: host.renderStamp) else {
+              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
             hosts.metrics?.renderCacheMisses.increment()
             return nil
@@ -62,7 +69,8 @@ struct PageEndpoints: Sendable {
     }
 
     func section(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
+        let controls = view(of: request, definition: definition).controls
         let section = try Self.sectionID(request)
         let query = request.query
         let after = try query[PageContract.Query.after].map { try Self.validID($0, what: PageContract.Query.after) }.map { RowID($0) }
@@ -70,7 +78,7 @@ struct PageEndpoints: Sendable {
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
-                return try await host.renderSection(section, after: after, limit: limit, as: format)
+                return try await host.renderSection(section, after: after, limit: limit, as: format, controls: controls)
             } catch TableError.unknownRow(let row) {
                 throw HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
             }
@@ -79,21 +87,22 @@ struct PageEndpoints: Sendable {
     }
 
     func row(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format) }
+        let controls = view(of: request, definition: definition).controls
+        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: controls) }
         return format == .json ? .json(bytes) : .html(bytes)
     }
 
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
     /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
     func events(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
         let query = request.query
         let format: PatchFormat
         switch query[PageContract.Query.format] {
-        case nil, "html": format = .html
+        case nil, "html": format = view(of: request, definition: definition).controls ? .html : .htmlWithoutControls
         case "json": format = .json
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
@@ -112,7 +121,7 @@ struct PageEndpoints: Sendable {
     // MARK: Actions
 
     func select(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host) = try await resolve(request, writing: true)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
@@ -127,7 +136,7 @@ struct PageEndpoints: Sendable {
     }
 
     func action(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host) = try await resolve(request, writing: true)
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
@@ -136,7 +145,7 @@ struct PageEndpoints: Sendable {
     }
 
     func delete(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host) = try await resolve(request, writing: true)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         if request.method == .post, input.fields[PageContract.Field.method]?.uppercased() != PageContract.Field.deleteMethod {
@@ -147,7 +156,7 @@ struct PageEndpoints: Sendable {
     }
 
     func move(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host) = try await resolve(request, writing: true)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let section = SectionID(try Self.validID(try input.require(PageContract.Field.section), what: PageContract.Field.section))
@@ -167,7 +176,7 @@ struct PageEndpoints: Sendable {
     }
 
     func insert(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host) = try await resolve(request, writing: true)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
@@ -205,15 +214,18 @@ struct PageEndpoints: Sendable {
 
     // MARK: Resolving
 
-    /// The page definition and the live host of the variant the request names, admitted to its
-    /// lane (503 when the lane is too busy).
-    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
+    /// The page definition and the live host of the variant the request names (the viewer's own,
+    /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), once the
+    /// request's actor may read the page, or `writing` it.
+    /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
+    private func resolve(_ request: Request, writing: Bool = false) async throws(HTTPError) -> (PageDefinition, PageHost) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
+        let actor = writing ? try access.authorizeWrite(request, page: definition) : try access.authorizeRead(request, page: definition)
         let variant: PageVariant
-        switch definition.variant(for: request.query) {
+        switch definition.variant(for: request.query, viewer: actor) {
         case .success(let chosen): variant = chosen
         case .failure(let error): throw HTTPError(400, error.message)
         }
@@ -233,6 +245,12 @@ struct PageEndpoints: Sendable {
         }
         try hosts.lanes.admit(host.lane)
         return (definition, host)
+    }
+
+    /// How the request's viewer sees `definition`'s pages: signed in or not, with controls only when they may write.
+    private func view(of request: Request, definition: PageDefinition) -> PageDocument.View {
+        let actor = access.actor(for: request)
+        return PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
     }
 
     /// The `limit` query value, rows per section in one response; nil when not given.
