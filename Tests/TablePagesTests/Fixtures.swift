@@ -188,14 +188,17 @@ enum TestPages {
 }
 
 /// Starts the real server with the test pages on an ephemeral port; its public files are the
-/// built-in ones, as a library user's are, unless `publicDirectory` overrides them.
+/// built-in ones, as a library user's are, unless `publicDirectory` overrides them. Anonymous
+/// clients may write unless `access` says otherwise: the suites about pages and live updates act
+/// anonymously; the access suites pass their own settings.
 func withSite<T>(
     pages: PageRegistry = TestPages.registry(), title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-    readinessProbes: [any ReadinessProbe] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
+    readinessProbes: [any ReadinessProbe] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil,
+    access: AccessSettings = AccessSettings(anonymousWrites: true), _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: readinessProbes, logger: logger, metrics: metrics)
+    let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: readinessProbes, logger: logger, metrics: metrics, access: access)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configuration.observer = metrics?.serverObserver
