@@ -41,6 +41,14 @@ struct PageAccessTests {
                 let stolen = try await client.request("POST", "/pages/mine/rows/\(aliceRow)/select", headers: F.headers(F.bob))
                 #expect(stolen.status == 404)
                 #expect(try store.read { db in try Bool.fetchOne(db, sql: "SELECT isDone FROM todo WHERE id = ?", arguments: [aliceID]) } == false)
+                // The list's own form adds to it, for Alice only.
+                let form = try await client.request(
+                    "POST", "/pages/mine/sections/add/rows", headers: F.headers(F.alice, json: false) + [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: Array("title=Added+by+form".utf8)
+                )
+                #expect(form.status == 303)
+                #expect(try await client.request("GET", "/pages/mine", headers: F.headers(F.alice)).text.contains("Added by form"))
+                #expect(!(try await client.request("GET", "/pages/mine", headers: F.headers(F.bob)).text.contains("Added by form")))
             }
         }
     }
