@@ -8,7 +8,9 @@ let port = zip(arguments, arguments.dropFirst()).first { $0.0 == "--port" }.flat
 var pages = PageRegistry()
 pages.register(BookshelfPage.definition())
 pages.register(publicFiles: BookshelfPage.publicFiles)
-let site = Site(pages: pages, title: "My library")
+// A demo on your own machine: anyone who can reach it may mark books read. Without this, writing
+// needs a signed-in browser or a script's token (see "Who may read and write" in README.md).
+let site = Site(pages: pages, title: "My library", access: AccessSettings(anonymousWrites: true))
 
 let server = Server(configuration: ServerConfiguration(host: "127.0.0.1", port: port), responder: site.router)
 try server.start()
