@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import HTTPTestSupport
 import MicroHTTP
 @testable import TablePages
@@ -101,13 +102,18 @@ func rowData(inEvents text: String) -> [[String: Any]] {
 
 /// Actors for the access suites, and the request headers that act for them.
 enum AccessFixtures {
-    static let alice = Actor(id: "token:alice", name: "alice")
-    static let bob = Actor(id: "token:bob", name: "bob")
+    static let alice = Actor(id: "token:alice", name: "alice", mayWrite: true)
+    static let bob = Actor(id: "token:bob", name: "bob", mayWrite: true)
     /// Signed in, but may not write anything.
     static let reader = Actor(id: "token:reader", name: "reader", mayWrite: false)
 
-    /// Only signed-in actors write (the default), and these three can sign in.
-    static let settings = AccessSettings(tokens: ["alice-secret": alice, "bob-secret": bob, "reader-secret": reader])
+    /// Only signed-in actors write (the default), and these three have tokens (`NAME-secret`).
+    static var settings: AccessSettings {
+        let store = MemoryCredentialStore(tokens: [alice, bob, reader].map { actor in
+            StoredToken(name: actor.name, hash: AccessTokens.hash(actor.name + "-secret"), mayWrite: actor.mayWrite, pages: actor.pages, created: Date())
+        })
+        return AccessSettings(credentials: store)
+    }
 
     /// The headers a request acting for `actor` carries (JSON answers too).
     static func headers(_ actor: Actor?, json: Bool = true) -> [(String, String)] {
@@ -116,5 +122,42 @@ enum AccessFixtures {
             headers.append(("Authorization", "Bearer \(actor.name)-secret"))
         }
         return headers
+    }
+}
+
+/// Credentials kept in memory, for tests.
+final class MemoryCredentialStore: CredentialStore {
+    private struct State {
+        var secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        var tokens: [StoredToken]
+    }
+
+    private let state: Mutex<State>
+
+    init(tokens: [StoredToken] = []) {
+        state = Mutex(State(tokens: tokens))
+    }
+
+    func sessionSecret() throws -> [UInt8] { state.withLock { $0.secret } }
+
+    func rotateSessionSecret() throws -> [UInt8] {
+        state.withLock { state in
+            state.secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
+            return state.secret
+        }
+    }
+
+    func tokens() throws -> [StoredToken] { state.withLock { $0.tokens } }
+
+    func add(_ token: StoredToken) throws {
+        state.withLock { $0.tokens.append(token) }
+    }
+
+    func revokeToken(named name: String) throws -> Bool {
+        state.withLock { state in
+            let count = state.tokens.count
+            state.tokens.removeAll { $0.name == name }
+            return state.tokens.count != count
+        }
     }
 }

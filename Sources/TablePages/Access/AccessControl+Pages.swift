@@ -35,12 +35,12 @@ extension AccessControl {
     func writeRefusal(for actor: Actor?, page: PageDefinition) -> HTTPError? {
         if let refusal = readRefusal(for: actor, page: page) { return refusal }
         guard let actor else {
-            guard anonymousWrites, page.access.write(nil) else {
+            guard settings.anonymousWrites, page.access.write(nil) else {
                 return HTTPError(401, "Sign in to change the page \u{201C}\(page.name)\u{201D}: open the sign-in URL the server printed when it started.")
             }
             return nil
         }
-        guard actor.mayWrite, actor.pages?.contains(page.name) ?? true, page.access.write(actor) else {
+        guard actor.mayWrite(page: page.name), page.access.write(actor) else {
             return HTTPError(403, "You may not change the page \u{201C}\(page.name)\u{201D}.")
         }
         return nil

@@ -9,7 +9,7 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
-    /// Who the requests act for, and what they may do.
+    /// Who a request acts for and what it may read; every route that writes goes through its ``WriteGate``.
     let access: AccessControl
 
     var registry: PageRegistry { hosts.registry }
@@ -21,13 +21,14 @@ struct PageEndpoints: Sendable {
         router.on(.get, PageContract.sectionPattern, use: section)
         router.on(.get, PageContract.rowPattern, use: row)
         router.on(.get, PageContract.eventsPattern, use: events)
-        router.on(.post, PageContract.selectPattern, use: select)
-        router.on(.post, PageContract.actionPattern, use: action)
-        router.on(.delete, PageContract.rowPattern, use: delete)
+        let gate = WriteGate(access: access, registry: registry, logger: logger)
+        router.on(.post, PageContract.selectPattern, use: gate.guarding("select", select))
+        router.on(.post, PageContract.actionPattern, use: gate.guarding(nil, action))
+        router.on(.delete, PageContract.rowPattern, use: gate.guarding("delete", delete))
         // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
-        router.on(.post, PageContract.rowPattern, use: delete)
-        router.on(.post, PageContract.movePattern, use: move)
-        router.on(.post, PageContract.insertPattern, use: insert)
+        router.on(.post, PageContract.rowPattern, use: gate.guarding("delete", delete))
+        router.on(.post, PageContract.movePattern, use: gate.guarding("move", move))
+        router.on(.post, PageContract.insertPattern, use: gate.guarding("insert", insert))
         router.on(.post, PageContract.prefetchPattern, use: prefetch)
     }
 
@@ -115,13 +116,14 @@ struct PageEndpoints: Sendable {
         // Reconnect quickly after a drop; the first line also gets the response under way.
         stream.write(Array("retry: 2000\n\n".utf8))
         host.channel.subscribe(stream, format: format, lastSeenID: lastSeen)
+        access.closeWhenRevoked(stream, actor: access.actor(for: request))
         return Response(stream: stream)
     }
 
     // MARK: Actions
 
     func select(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request, writing: true)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
@@ -136,7 +138,7 @@ struct PageEndpoints: Sendable {
     }
 
     func action(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request, writing: true)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
@@ -145,7 +147,7 @@ struct PageEndpoints: Sendable {
     }
 
     func delete(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request, writing: true)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         if request.method == .post, input.fields[PageContract.Field.method]?.uppercased() != PageContract.Field.deleteMethod {
@@ -156,7 +158,7 @@ struct PageEndpoints: Sendable {
     }
 
     func move(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request, writing: true)
+        let (_, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let section = SectionID(try Self.validID(try input.require(PageContract.Field.section), what: PageContract.Field.section))
@@ -176,7 +178,7 @@ struct PageEndpoints: Sendable {
     }
 
     func insert(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request, writing: true)
+        let (_, host) = try await resolve(request)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
@@ -216,14 +218,15 @@ struct PageEndpoints: Sendable {
 
     /// The page definition and the live host of the variant the request names (the viewer's own,
     /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), once the
-    /// request's actor may read the page, or `writing` it.
+    /// request's actor may read the page.
     /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
-    private func resolve(_ request: Request, writing: Bool = false) async throws(HTTPError) -> (PageDefinition, PageHost) {
+    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
-        let actor = writing ? try access.authorizeWrite(request, page: definition) : try access.authorizeRead(request, page: definition)
+        // Writes were authorized by the ``WriteGate`` already; a page's readers are checked here.
+        let actor = try access.authorizeRead(request, page: definition)
         let variant: PageVariant
         switch definition.variant(for: request.query, viewer: actor) {
         case .success(let chosen): variant = chosen

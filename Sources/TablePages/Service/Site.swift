@@ -15,6 +15,8 @@ public struct Site: Sendable {
     public let router: Router
     /// The site's name, in the bar of every page and as the index's title and heading.
     public let title: String
+    /// Who requests act for and what they may write (see ``AccessSettings``).
+    public let access: AccessControl
     let hosts: PageHosts
     private let readiness: ReadinessCheck
 
@@ -23,8 +25,9 @@ public struct Site: Sendable {
     /// for development, is a folder whose files win over the built-in ones at the same path (read
     /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
-    /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write (signed-in actors,
-    /// by default); each page's ``PageDefinition/access`` narrows it.
+    /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
+    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token)
+    /// may write; each page's ``PageDefinition/access`` narrows it.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
         readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
@@ -46,14 +49,13 @@ public struct Site: Sendable {
             file.parameters["path"] = "openapi.json"
             return files.respond(to: file)
         }
-        let accessControl = AccessControl(settings: access)
+        let accessControl = AccessControl(settings: access, logger: logger)
         router.immediate(.get, "/") { request in
             // Only the pages this viewer may read: a private page's name and summary are not for everyone.
             let actor = accessControl.actor(for: request)
             let readable = pages.pages.filter { accessControl.mayRead(actor, page: $0) }
             return request.prefersJSON ? .json(PageIndexJSON.render(readable, siteTitle: title)) : PageDocument.index(pages: readable, siteTitle: title)
         }
-        router.immediate(.get, PageContract.signInPath) { _ in PageDocument.signInHelp(siteTitle: title) }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
         router.immediate(.get, "/healthz", watchdog.respond)
@@ -64,8 +66,10 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
+        SignInEndpoints(access: accessControl, siteTitle: title).register(on: &router)
         PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl).register(on: &router)
         self.router = router
+        self.access = accessControl
         self.title = title
         self.hosts = hosts
         self.readiness = readiness
