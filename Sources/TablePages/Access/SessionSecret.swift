@@ -47,6 +47,7 @@ public struct SessionSecret: Sendable, Equatable {
         signature(of: "csrf:" + sessionID)
     }
 
+    /// Whether both are the same key.
     public static func == (left: SessionSecret, right: SessionSecret) -> Bool {
         left.bytes == right.bytes
     }

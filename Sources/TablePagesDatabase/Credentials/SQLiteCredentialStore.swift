@@ -35,6 +35,7 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
+    /// The stored secret; a new random one, stored, when there is none yet.
     public func sessionSecret() throws -> [UInt8] {
         try database.write { db in
             if let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM session_secret WHERE id = 1"), bytes.count == SessionSecret.byteCount {
@@ -44,10 +45,12 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
+    /// Stores a new random secret in place of the old one and returns it.
     public func rotateSessionSecret() throws -> [UInt8] {
         try database.write { db in try Self.storeNewSecret(db) }
     }
 
+    /// The stored tokens (names, hashes, rights), by name.
     public func tokens() throws -> [StoredToken] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT name, hash, may_write, pages, created FROM access_tokens ORDER BY name").map { row in
@@ -61,6 +64,7 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
+    /// Stores `token`; throws ``TokenExists`` when its name is taken.
     public func add(_ token: StoredToken) throws {
         try database.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM access_tokens WHERE name = ?", arguments: [token.name]) == true {
@@ -73,6 +77,7 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
+    /// Deletes the token named `name`; false when there was none.
     public func revokeToken(named name: String) throws -> Bool {
         try database.write { db in
             try db.execute(sql: "DELETE FROM access_tokens WHERE name = ?", arguments: [name])
