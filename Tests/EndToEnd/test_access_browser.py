@@ -2,33 +2,24 @@
 controls and is told how to sign in; a browser signed in with the URL the server prints can act,
 live for another signed-in browser; and on the per-viewer page `/pages/mine` two signed-in browsers
 (two sessions) each see only their own to-dos."""
-import re
 import time
 
 import pytest
-from conftest import console_errors, new_browser, start_server, stop_server, wait_until
+from conftest import console_errors, new_browser, wait_until
 from selenium.webdriver.common.by import By
 from test_live_page import open_live, row_text
 
-SIGN_IN = re.compile(r"https?://\S+?(/-/signin\?token=[A-Za-z0-9_\-]+)")
-
-
 @pytest.fixture()
-def site(tmp_path):
-    """A server with the example pages; yields (base URL, the sign-in URL its log printed)."""
-    process, base = start_server(tmp_path)
-    log = (tmp_path / "server.log").read_text()
-    found = SIGN_IN.search(log)
-    try:
-        assert found, "the server printed no sign-in URL:\n" + log[-2000:]
-        # The printed URL names the address the server listens on; the test reaches it as 127.0.0.1.
-        yield base, base + found.group(1)
-    finally:
-        stop_server(process)
+def site(signed_in_server):
+    """A server where only signed-in clients write; yields (base URL, the sign-in URL its log printed)."""
+    base, link = signed_in_server
+    # The printed URL names the address the server listens on; the test reaches it as `base`.
+    yield base, base + link[link.index("/-/signin"):]
 
 
 @pytest.fixture()
 def second_browser():
+    """A second Chromium, with cookies (and so a session) of its own."""
     driver = new_browser()
     yield driver
     driver.quit()
@@ -38,7 +29,7 @@ def page_text(browser):
     return browser.find_element(By.CSS_SELECTOR, ".tp-page").text
 
 
-def sign_in(browser, url):
+def sign_in_browser(browser, url):
     browser.get(url)
     assert any(cookie["name"] == "tablepages_session" for cookie in browser.get_cookies()), "no session cookie was set"
 
@@ -63,8 +54,8 @@ def test_an_anonymous_browser_sees_no_controls_and_how_to_sign_in(site, browser)
 
 def test_a_signed_in_browser_toggles_a_todo_live_for_another_signed_in_browser(site, browser, second_browser):
     base, sign_in_url = site
-    sign_in(browser, sign_in_url)
-    sign_in(second_browser, sign_in_url)
+    sign_in_browser(browser, sign_in_url)
+    sign_in_browser(second_browser, sign_in_url)
     open_live(browser, base + "/pages/todo")
     open_live(second_browser, base + "/pages/todo")
     assert "to do" in row_text(second_browser, "todo-3")
@@ -87,8 +78,8 @@ def add_todo(browser, title):
 
 def test_two_signed_in_browsers_see_only_their_own_rows_on_the_per_viewer_page(site, browser, second_browser):
     base, sign_in_url = site
-    sign_in(browser, sign_in_url)
-    sign_in(second_browser, sign_in_url)
+    sign_in_browser(browser, sign_in_url)
+    sign_in_browser(second_browser, sign_in_url)
     open_live(browser, base + "/pages/mine")
     open_live(second_browser, base + "/pages/mine")
 

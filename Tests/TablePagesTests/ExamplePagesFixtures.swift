@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 import HTTPTestSupport
 import MicroHTTP
 @testable import TablePages
@@ -109,9 +108,10 @@ enum AccessFixtures {
 
     /// Only signed-in actors write (the default), and these three have tokens (`NAME-secret`).
     static var settings: AccessSettings {
-        let store = MemoryCredentialStore(tokens: [alice, bob, reader].map { actor in
-            StoredToken(name: actor.name, hash: AccessTokens.hash(actor.name + "-secret"), mayWrite: actor.mayWrite, pages: actor.pages, created: Date())
-        })
+        let store = MemoryCredentialStore()
+        for actor in [alice, bob, reader] {
+            try? store.add(StoredToken(name: actor.name, hash: AccessTokens.hash(actor.name + "-secret"), mayWrite: actor.mayWrite, pages: actor.pages, created: Date()))
+        }
         return AccessSettings(credentials: store)
     }
 
@@ -122,42 +122,5 @@ enum AccessFixtures {
             headers.append(("Authorization", "Bearer \(actor.name)-secret"))
         }
         return headers
-    }
-}
-
-/// Credentials kept in memory, for tests.
-final class MemoryCredentialStore: CredentialStore {
-    private struct State {
-        var secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        var tokens: [StoredToken]
-    }
-
-    private let state: Mutex<State>
-
-    init(tokens: [StoredToken] = []) {
-        state = Mutex(State(tokens: tokens))
-    }
-
-    func sessionSecret() throws -> [UInt8] { state.withLock { $0.secret } }
-
-    func rotateSessionSecret() throws -> [UInt8] {
-        state.withLock { state in
-            state.secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
-            return state.secret
-        }
-    }
-
-    func tokens() throws -> [StoredToken] { state.withLock { $0.tokens } }
-
-    func add(_ token: StoredToken) throws {
-        state.withLock { $0.tokens.append(token) }
-    }
-
-    func revokeToken(named name: String) throws -> Bool {
-        state.withLock { state in
-            let count = state.tokens.count
-            state.tokens.removeAll { $0.name == name }
-            return state.tokens.count != count
-        }
     }
 }
