@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
+import HostileTextSupport
 import HTTPTestSupport
 import MicroHTTP
+import PropertyBased
 @testable import TablePages
 import TableStore
 import Testing
@@ -50,6 +52,31 @@ struct PageAccessTests {
                 #expect(try await client.request("GET", "/pages/mine", headers: F.headers(F.alice)).text.contains("Added by form"))
                 #expect(!(try await client.request("GET", "/pages/mine", headers: F.headers(F.bob)).text.contains("Added by form")))
             }
+        }
+    }
+
+    /// Any two actor ids, however hostile: a per-viewer page gives them the same variant exactly
+    /// when the ids are equal, and a viewer's id never reaches the variant's URL; a page that is not
+    /// per viewer gives everyone one variant.
+    @Test func perViewerVariantsAreKeyedByTheActorsIDAndNeverShowIt() async {
+        let items = TestPages.registry().page(named: "items")!
+        let mine = PageDefinition(name: "mine", title: "Mine", variants: ["layout": ["list", "sections"]], perViewer: true, makeRoot: items.makeRoot)
+        await propertyCheck(input: HostileText.text, HostileText.text, Gen.bool) { first, second, sections in
+            let query = sections ? ["layout": "sections"] : [:]
+            let one = Actor(id: "token:" + first, name: first, mayWrite: true)
+            let other = Actor(id: "token:" + second, name: "renamed", mayWrite: false)
+            guard case .success(let a) = mine.variant(for: query, viewer: one),
+                  case .success(let b) = mine.variant(for: query, viewer: other),
+                  case .success(let shared) = items.variant(for: [:], viewer: one),
+                  case .success(let sharedToo) = items.variant(for: [:], viewer: other) else {
+                Issue.record("a valid query was refused")
+                return
+            }
+            #expect((a == b) == (first == second))
+            #expect(a.viewer?.id == one.id)
+            #expect(a.url == b.url, "the URL names the variant's shape, never its viewer")
+            #expect(shared == sharedToo && shared.viewer == nil)
+            if first == second { #expect(a.hashValue == b.hashValue) }
         }
     }
 
