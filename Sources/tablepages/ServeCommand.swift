@@ -219,7 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        announceSignIn(site: site, port: server.port, logger: logger)
+        announceSignIn(site: site, port: server.port)
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
         site.beginShutdown()
@@ -229,7 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
     /// that is the log level, so that only `--log-level error` or `critical` hides it.
-    private func announceSignIn(site: Site, port: Int, logger: Logger) {
+    private func announceSignIn(site: Site, port: Int) {
         // A wildcard address is not one a browser can open; this machine's loopback is.
         let address = switch host {
         case "0.0.0.0", "": "127.0.0.1"
@@ -237,9 +237,7 @@ struct ServeCommand: AsyncParsableCommand {
         case let name where name.contains(":"): "[" + name + "]"
         default: host
         }
-        let level: Logger.Level = logLevel == .warning ? .warning : .notice
-        let writes = anonymousWrites ? "anyone may write (--anonymous-writes); " : ""
-        logger.log(level: level, "\(writes)to sign in and make changes, open: http://\(address):\(port)\(site.access.signInPath)")
+        site.access.logSignInLink(at: "http://\(address):\(port)", level: logLevel == .warning ? .warning : .notice)
     }
 
     /// The pages to serve and the stores behind them: the examples by default, a user's database

@@ -86,6 +86,8 @@ struct AccessControlRoutesTests {
                 let request = Self.request(write.method, write.path, body: write.body, form: write.form, headers: ["Authorization": "Bearer " + token])
                 let response = await site.router.respond(to: request)
                 #expect(response.status == status, "\(write.method) \(write.path)")
+                // The access log names who was refused, when it was someone.
+                #expect(response.actor == (status == 403 ? site.access.actor(for: request)?.id : nil))
             }
         }
         #expect(await Self.itemsPage(site) == before)

@@ -9,10 +9,12 @@ public struct AccessControl: Sendable {
     /// The settings it was made with.
     public let settings: AccessSettings
     let credentials: Credentials
+    private let logger: Logger
 
     /// Access control under `settings`; reads the credentials store once now.
     public init(settings: AccessSettings, logger: Logger = Logger(label: "TablePages")) {
         self.settings = settings
+        self.logger = logger
         self.credentials = Credentials(store: settings.credentials, refreshInterval: settings.refreshInterval, logger: logger)
     }
 
@@ -58,6 +60,16 @@ public struct AccessControl: Sendable {
     /// The path of the sign-in link, with the secret that signs a browser in:
     /// `/-/signin?token=…`. Put the site's address in front and show it to whoever runs the server.
     public var signInPath: String { credentials.secret.signInPath }
+
+    /// Logs the sign-in link for the site at `baseURL` (e.g. `http://127.0.0.1:8080`): how whoever
+    /// runs the server signs a browser in. At `notice` unless `level` says otherwise.
+    ///
+    ///     try server.start()
+    ///     site.access.logSignInLink(at: "http://127.0.0.1:\(server.port)")
+    public func logSignInLink(at baseURL: String, level: Logger.Level = .notice) {
+        let writes = settings.anonymousWrites ? "anyone may write (anonymous writes are on); " : ""
+        logger.log(level: level, "\(writes)to sign in and make changes, open: \(baseURL)\(signInPath)")
+    }
 
     /// The CSRF token of `actor`'s session (what forms carry as `_csrf`); nil for a token's actor.
     public func csrfToken(for actor: Actor) -> String? {

@@ -28,6 +28,8 @@ struct SignInEndpoints: Sendable {
         var response = Response.redirect(to: "/")
         response.headers["Set-Cookie"] = SessionCookie.new().setCookieHeader(signedWith: secret, lifetime: access.settings.sessionLifetime)
         response.headers["Cache-Control"] = "no-store"
+        // The link's token must not travel on in a Referer header.
+        response.headers["Referrer-Policy"] = "no-referrer"
         return response
     }
 

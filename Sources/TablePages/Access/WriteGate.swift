@@ -27,10 +27,12 @@ struct WriteGate: Sendable {
                 log(request, actor: actor, action: actionName, status: response.status)
                 return response
             } catch let error as HTTPError {
-                log(request, actor: actor ?? access.actor(for: request), action: actionName, status: error.status)
+                // A 403's actor is known though authorizeWrite refused it: the log names who tried.
+                let known = actor ?? access.actor(for: request)
+                log(request, actor: known, action: actionName, status: error.status)
                 var response = Response.error(error.status, error.message, for: request)
                 for (field, value) in error.headers { response.headers[field] = value }
-                response.actor = actor?.id
+                response.actor = known?.id
                 return response
             } catch {
                 // The router answers 500 and the handler has logged why; this line records the attempt.

@@ -37,12 +37,9 @@ public final class SQLiteCredentialStore: CredentialStore {
 
     /// The stored secret; a new random one, stored, when there is none yet.
     public func sessionSecret() throws -> [UInt8] {
-        try database.write { db in
-            if let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM session_secret WHERE id = 1"), bytes.count == SessionSecret.byteCount {
-                return Array(bytes)
-            }
-            return try Self.storeNewSecret(db)
-        }
+        // Read first: the server calls this every refresh, and a write would lock out the `token` commands.
+        if let bytes = try database.read({ db in try Self.storedSecret(db) }) { return bytes }
+        return try database.write { db in try Self.storedSecret(db) ?? Self.storeNewSecret(db) }
     }
 
     /// Stores a new random secret in place of the old one and returns it.
@@ -83,6 +80,11 @@ public final class SQLiteCredentialStore: CredentialStore {
             try db.execute(sql: "DELETE FROM access_tokens WHERE name = ?", arguments: [name])
             return db.changesCount > 0
         }
+    }
+
+    private static func storedSecret(_ db: Database) throws -> [UInt8]? {
+        guard let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM session_secret WHERE id = 1"), bytes.count == SessionSecret.byteCount else { return nil }
+        return Array(bytes)
     }
 
     private static func storeNewSecret(_ db: Database) throws -> [UInt8] {

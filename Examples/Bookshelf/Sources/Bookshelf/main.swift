@@ -8,12 +8,12 @@ let port = zip(arguments, arguments.dropFirst()).first { $0.0 == "--port" }.flat
 var pages = PageRegistry()
 pages.register(BookshelfPage.definition())
 pages.register(publicFiles: BookshelfPage.publicFiles)
-// A demo on your own machine: anyone who can reach it may mark books read. Without this, writing
-// needs a signed-in browser or a script's token (see "Who may read and write" in README.md).
-let site = Site(pages: pages, title: "My library", access: AccessSettings(anonymousWrites: true))
+let site = Site(pages: pages, title: "My library")
 
 let server = Server(configuration: ServerConfiguration(host: "127.0.0.1", port: port), responder: site.router)
 try server.start()
+// Anyone may read; changing anything needs an actor. This logs the link that signs a browser in.
+site.access.logSignInLink(at: "http://127.0.0.1:\(server.port)")
 
 // Ctrl-C or SIGTERM: refuse new work, let requests in flight finish, end live streams, exit 0.
 _ = await TerminationSignal.wait()
