@@ -17,6 +17,7 @@ PIP_PACKAGES := selenium pytest schemathesis
 
 run: deps
 	$(SWIFT) build -c release --product tablepages
+	@echo "Anyone may read; to make changes, open the sign-in link (http://…/-/signin?token=…) the server prints below."
 	.build/release/tablepages serve --host $(HOST) --port $(PORT)
 
 build: deps

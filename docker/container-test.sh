@@ -171,11 +171,28 @@ for asset in table-pages.css:text/css table-pages.js:javascript; do
 done
 say "ok: /pages/checklist links its CSS and JS, and both are served with the right types and bytes"
 
+# Anonymous clients may read but not write; the sign-in link the server logged gives a session.
+read -r status _ <<< "$(fetch -X POST "$URL/pages/checklist/rows/item-2/select")"
+[ "$status" = 401 ] || fail "an anonymous POST select got $status, not 401"
+link=$(podman logs "$CONTAINER" 2>&1 | grep -o 'http://[^ ]*/-/signin?token=[A-Za-z0-9_-]*' | tail -1)
+[ -n "$link" ] || fail "the server logged no sign-in link: $(podman logs "$CONTAINER" 2>&1 | tail -5)"
+read -r status _ <<< "$(fetch -c "$work/cookies" "$URL/-/signin?${link#*\?}")"
+[ "$status" = 303 ] && grep -q tablepages_session "$work/cookies" || fail "the logged sign-in link did not sign in: $status"
+# Scripts write with an access token, made inside the container next to the server's credentials.
+token=$(podman exec "$CONTAINER" tablepages token create --name container-test --write | tail -1)
+bearer="Authorization: Bearer $token"
+for _ in $(seq 1 30); do
+  read -r status _ <<< "$(fetch -H "$bearer" -X POST "$URL/pages/checklist/rows/nothing/select")"
+  [ "$status" = 404 ] && break; sleep 0.1
+done
+[ "$status" = 404 ] || fail "the token from tablepages token create was not accepted: $status"
+say "ok: an anonymous write gets 401; the sign-in link in the container's log signs in; a token made with podman exec writes"
+
 curl -sN --max-time 20 -D "$work/sse.headers" "$URL/pages/checklist/events?format=json" > "$work/sse" &
 sse_pid=$!
 for _ in $(seq 1 50); do grep -q '^HTTP/1.1 200' "$work/sse.headers" 2> /dev/null && break; sleep 0.1; done
 grep -qi '^content-type: text/event-stream' "$work/sse.headers" || fail "the event stream did not open: $(cat "$work/sse.headers")"
-read -r status _ <<< "$(fetch -X POST "$URL/pages/checklist/rows/item-2/select")"
+read -r status _ <<< "$(fetch -H "$bearer" -X POST "$URL/pages/checklist/rows/item-2/select")"
 [ "$status" = 200 ] || fail "POST select: $status $(cat "$work/body")"
 for _ in $(seq 1 50); do grep -q '"row":"item-2"' "$work/sse" && break; sleep 0.1; done
 grep -q '^event: patch' "$work/sse" && grep -q '"row":"item-2"' "$work/sse" \
@@ -185,7 +202,7 @@ wait "$sse_pid" 2> /dev/null || true
 say "ok: a select was published as a patch over SSE through the published port"
 
 title="kept across containers $$-$RANDOM"
-read -r status _ <<< "$(fetch -X POST -H 'Content-Type: application/json' -d "{\"title\":\"$title\"}" "$URL/pages/todo/sections/todos/rows")"
+read -r status _ <<< "$(fetch -H "$bearer" -X POST -H 'Content-Type: application/json' -d "{\"title\":\"$title\"}" "$URL/pages/todo/sections/todos/rows")"
 [ "$status" = 201 ] || fail "inserting a to-do: $status $(cat "$work/body")"
 
 podman healthcheck run "$CONTAINER" > "$work/health" 2>&1 || fail "the HEALTHCHECK failed: $(cat "$work/health")"

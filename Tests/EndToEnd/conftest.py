@@ -4,6 +4,7 @@ import re
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -15,16 +16,18 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("TABLEPAGES_BINARY", os.path.join(ROOT, ".build", "debug", "tablepages"))
 
 
-def start_server(directory, *arguments):
+def start_server(directory, *arguments, anonymous_writes=True):
     """Starts `tablepages serve` on a port the server picks itself (`--port 0`) in `directory`;
-    returns (process, base URL) once it answers. The port is read from the server's own
+    returns (process, base URL) once it answers. With `anonymous_writes` (the default: tests that are
+    not about access control write without signing in) it passes `--anonymous-writes`. The port is read from the server's own
     `listening on` log line: a port probed free beforehand can be taken by another process
     before the server binds it, and the health check would then reach that process."""
     log_path = os.path.join(directory, "server.log")
     log = open(log_path, "a")
     already = log.tell()
     process = subprocess.Popen(
-        [BINARY, "serve", "--port", "0", "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice", *arguments],
+        [BINARY, "serve", "--port", "0", "--public-directory", os.path.join(ROOT, "Public"), "--log-level", "notice",
+         *(["--anonymous-writes"] if anonymous_writes else []), *arguments],
         cwd=directory, stdout=log, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20
@@ -62,23 +65,60 @@ def server(tmp_path):
     stop_server(process)
 
 
+def sign_in_url(directory):
+    """The sign-in link the server running in `directory` printed last."""
+    with open(os.path.join(directory, "server.log")) as text:
+        found = re.findall(r"open: (http://\S+/-/signin\?token=\S+)", text.read())
+    assert found, "the server printed no sign-in link"
+    return found[-1]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *arguments):
+        return None
+
+
+def sign_in(url):
+    """Opens a sign-in link as a script would; returns (status, the session cookie as `name=value` or None)."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        response = opener.open(url, timeout=5)
+    except urllib.error.HTTPError as error:
+        response = error
+    cookie = response.headers.get("Set-Cookie")
+    return response.status, cookie.split(";")[0] if cookie else None
+
+
 @pytest.fixture()
-def browser():
-    """A headless Chromium from Debian's packages, with its console log available."""
+def signed_in_server(tmp_path):
+    """A server with the example pages where only signed-in clients write; yields (base URL, sign-in link)."""
+    process, base = start_server(tmp_path, anonymous_writes=False)
+    yield base, sign_in_url(tmp_path)
+    stop_server(process)
+
+
+def new_browser():
+    """A headless Chromium from Debian's packages, with its console log available; each has its own cookies."""
     options = Options()
     options.binary_location = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,900"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+@pytest.fixture()
+def browser():
+    """A headless Chromium (see `new_browser`)."""
+    driver = new_browser()
     yield driver
     driver.quit()
 
 
-def post(url, body=None, content_type="application/json"):
+def post(url, body=None, content_type="application/json", headers=None):
     """POSTs as a second client would (a script, another browser); returns (status, text)."""
     data = body.encode() if body is not None else b""
-    request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": content_type, "Accept": "application/json"})
+    request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": content_type, "Accept": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=5) as response:
         return response.status, response.read().decode()
 

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import ROOT, post, wait_until
+from conftest import ROOT, post, sign_in, wait_until
 
 EXAMPLE = os.path.join(ROOT, "Examples", "Bookshelf")
 BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(EXAMPLE, ".build", "debug", "Bookshelf"))
@@ -134,11 +134,14 @@ def test_the_page_answers_in_html_and_json_in_both_layouts(bookshelf):
     assert status == 200 and content_type.startswith("image/svg+xml") and cover.startswith(b"<svg")
 
 
-def test_a_select_is_pushed_live_to_every_viewer(bookshelf):
+def test_a_select_is_pushed_live_to_every_viewer(bookshelf, tmp_path):
     assert rows(page(bookshelf))["book-3"].get("accessory") != "checkmark"
+    # Writing needs an actor: sign in with the link the example logged.
+    link = re.search(r"open: (http://\S+/-/signin\?token=\S+)", (tmp_path / "bookshelf.log").read_text()).group(1)
+    _, cookie = sign_in(link)
     viewers = [Subscriber(bookshelf), Subscriber(bookshelf)]
     try:
-        status, body = post(bookshelf + "/pages/books/rows/book-3/select")
+        status, body = post(bookshelf + "/pages/books/rows/book-3/select", headers={"Cookie": cookie})
         assert status == 200 and json.loads(body)["ok"] is True
         for viewer in viewers:
             assert viewer.replaced("book-3", lambda row: row.get("accessory") == "checkmark", 10), "a viewer was not sent the book marked read"

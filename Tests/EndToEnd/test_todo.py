@@ -1,8 +1,9 @@
 """The persisted to-do page in a real headless Chromium: clicking a to-do ticks it in place, and a
-change made by another client appears without a reload."""
+change made by another client appears without a reload. Both sign in with the link the server
+printed: the server does not let anonymous clients write."""
 import json
 
-from conftest import console_errors, post, wait_until
+from conftest import console_errors, post, sign_in, wait_until
 from selenium.webdriver.common.by import By
 from test_live_page import open_live
 from test_live_page import row_text as live_row_text
@@ -12,7 +13,9 @@ def row_text(browser, row_id):
     return live_row_text(browser, row_id) or ""
 
 
-def test_clicking_a_todo_ticks_it_and_updates_the_progress_without_reload(server, browser):
+def test_clicking_a_todo_ticks_it_and_updates_the_progress_without_reload(signed_in_server, browser):
+    server, sign_in_link = signed_in_server
+    browser.get(sign_in_link)
     open_live(browser, server + "/pages/todo")
     assert "to do" in row_text(browser, "todo-3")
     assert "2 of 8 done" in row_text(browser, "progress")
@@ -29,14 +32,17 @@ def test_clicking_a_todo_ticks_it_and_updates_the_progress_without_reload(server
     assert "done" in row_text(browser, "todo-3")
 
 
-def test_a_todo_added_and_ticked_by_another_client_appears_without_reload(server, browser):
+def test_a_todo_added_and_ticked_by_another_client_appears_without_reload(signed_in_server, browser):
+    server, sign_in_link = signed_in_server
     open_live(browser, server + "/pages/todo")
+    _, cookie = sign_in(sign_in_link)
+    signed_in = {"Cookie": cookie}
 
-    status, _ = post(server + "/pages/todo/sections/todos/rows", json.dumps({"title": "Pack the tent"}))
+    status, _ = post(server + "/pages/todo/sections/todos/rows", json.dumps({"title": "Pack the tent"}), headers=signed_in)
     assert status == 201
     assert wait_until(lambda: "Pack the tent" in browser.find_element(By.CSS_SELECTOR, '[data-section="todos"]').text, 2.0)
 
-    status, _ = post(server + "/pages/todo/rows/todo-4/select")
+    status, _ = post(server + "/pages/todo/rows/todo-4/select", headers=signed_in)
     assert status == 200
     assert wait_until(lambda: "done" in row_text(browser, "todo-4"), 1.0), "the other client's change did not appear within 1 s"
     assert wait_until(lambda: "3 of 9 done" in row_text(browser, "progress"), 1.0)

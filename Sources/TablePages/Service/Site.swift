@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import TableKit
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
 /// public assets and the health check, as one router.
@@ -14,6 +15,8 @@ public struct Site: Sendable {
     public let router: Router
     /// The site's name, in the bar of every page and as the index's title and heading.
     public let title: String
+    /// Who requests act for and what they may write (see ``AccessSettings``).
+    public let access: AccessControl
     let hosts: PageHosts
     private let readiness: ReadinessCheck
 
@@ -22,10 +25,13 @@ public struct Site: Sendable {
     /// for development, is a folder whose files win over the built-in ones at the same path (read
     /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
-    /// serves `GET /metrics` (see ``ServiceMetrics``).
+    /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
+    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token)
+    /// may write; each page's ``PageDefinition/access`` narrows it.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
+        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
+        access: AccessSettings = AccessSettings()
     ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
@@ -43,8 +49,12 @@ public struct Site: Sendable {
             file.parameters["path"] = "openapi.json"
             return files.respond(to: file)
         }
+        let accessControl = AccessControl(settings: access, logger: logger)
         router.immediate(.get, "/") { request in
-            request.prefersJSON ? .json(PageIndexJSON.render(pages, siteTitle: title)) : PageDocument.index(registry: pages, siteTitle: title)
+            // Only the pages this viewer may read: a private page's name and summary are not for everyone.
+            let actor = accessControl.actor(for: request)
+            let readable = pages.pages.filter { accessControl.mayRead(actor, page: $0) }
+            return request.prefersJSON ? .json(PageIndexJSON.render(readable, siteTitle: title)) : PageDocument.index(pages: readable, siteTitle: title)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
@@ -56,8 +66,10 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
-        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title).register(on: &router)
+        SignInEndpoints(access: accessControl, siteTitle: title).register(on: &router)
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl).register(on: &router)
         self.router = router
+        self.access = accessControl
         self.title = title
         self.hosts = hosts
         self.readiness = readiness

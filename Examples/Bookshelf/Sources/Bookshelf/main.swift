@@ -12,6 +12,8 @@ let site = Site(pages: pages, title: "My library")
 
 let server = Server(configuration: ServerConfiguration(host: "127.0.0.1", port: port), responder: site.router)
 try server.start()
+// Anyone may read; changing anything needs an actor. This logs the link that signs a browser in.
+site.access.logSignInLink(at: "http://127.0.0.1:\(server.port)")
 
 // Ctrl-C or SIGTERM: refuse new work, let requests in flight finish, end live streams, exit 0.
 _ = await TerminationSignal.wait()
