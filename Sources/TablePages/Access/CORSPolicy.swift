@@ -9,7 +9,7 @@ import TableKit
 ///
 ///     let cors = CORSPolicy(["https://app.example"])
 ///     cors.allows(origin: "https://app.example")   // true
-struct CORSPolicy: Sendable {
+public struct CORSPolicy: Sendable {
     /// The listed origins, normalized (`https://app.example`, `http://localhost:3000`).
     private let origins: Set<String>
 
@@ -22,6 +22,11 @@ struct CORSPolicy: Sendable {
     /// ``normalized(_:)``, which the command line uses to refuse them).
     init(_ origins: [String]) {
         self.origins = Set(origins.compactMap(Self.normalized))
+    }
+
+    /// Whether `origin` is an origin `--cors` can list: `http` or `https`, a host and a port, nothing else.
+    public static func isValidOrigin(_ origin: String) -> Bool {
+        normalized(origin) != nil
     }
 
     /// Whether any origin is listed.

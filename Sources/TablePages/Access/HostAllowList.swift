@@ -40,6 +40,11 @@ public struct HostAllowList: Sendable, Equatable {
         self.allowsAny = allowsAny
     }
 
+    /// Whether `pattern` is something ``init(_:)`` keeps: a host, `*.` and a host, or `*`.
+    public static func isValidPattern(_ pattern: String) -> Bool {
+        pattern == "*" || hostName(fromHeader: pattern.hasPrefix("*.") ? String(pattern.dropFirst(2)) : pattern) != nil
+    }
+
     /// The names allowed by default for a server listening on `address`: the loopback names,
     /// and `address` itself when it is one particular address rather than every interface.
     ///
