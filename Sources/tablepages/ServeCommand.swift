@@ -209,9 +209,11 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.observer = serviceMetrics.serverObserver
             for store in stores { store.metrics = serviceMetrics.store }
         }
+        let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
         let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics,
-                        allowedHosts: HostAllowList.defaultNames(listeningOn: host) + allowedHosts, corsOrigins: corsOrigins)
+                        allowedHosts: hostNames, corsOrigins: corsOrigins)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
+        logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
             try server.start()
         } catch {
