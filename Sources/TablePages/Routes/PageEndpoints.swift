@@ -9,7 +9,6 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
-    let crossSite: CrossSiteCheck
 
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
@@ -20,21 +19,14 @@ struct PageEndpoints: Sendable {
         router.on(.get, PageContract.sectionPattern, use: section)
         router.on(.get, PageContract.rowPattern, use: row)
         router.on(.get, PageContract.eventsPattern, use: events)
-        router.on(.post, PageContract.selectPattern, use: checked(select))
-        router.on(.post, PageContract.actionPattern, use: checked(action))
-        router.on(.delete, PageContract.rowPattern, use: checked(delete))
+        router.on(.post, PageContract.selectPattern, use: select)
+        router.on(.post, PageContract.actionPattern, use: action)
+        router.on(.delete, PageContract.rowPattern, use: delete)
         // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
-        router.on(.post, PageContract.rowPattern, use: checked(delete))
-        router.on(.post, PageContract.movePattern, use: checked(move))
-        router.on(.post, PageContract.insertPattern, use: checked(insert))
+        router.on(.post, PageContract.rowPattern, use: delete)
+        router.on(.post, PageContract.movePattern, use: move)
+        router.on(.post, PageContract.insertPattern, use: insert)
         router.on(.post, PageContract.prefetchPattern, use: prefetch)
-    }
-
-    private func checked(_ handler: @escaping Router.AsyncHandler) -> Router.AsyncHandler {
-        { [crossSite] request in
-            try crossSite.check(request)
-            return try await handler(request)
-        }
     }
 
     // MARK: Reading

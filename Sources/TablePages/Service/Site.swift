@@ -25,8 +25,7 @@ public struct Site: Sendable {
     /// serves `GET /metrics` (see ``ServiceMetrics``).
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
-        allowedHosts: [String] = [], corsOrigins: [String] = []
+        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
     ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
@@ -37,8 +36,6 @@ public struct Site: Sendable {
         let files = StaticFiles(root: publicDirectory, builtIn: builtIn)
         var router = Router()
         router.errorPage = .site
-        let siteGuard = SiteGuard(allowedHosts: allowedHosts, corsOrigins: corsOrigins)
-        siteGuard.install(on: &router)
         router.immediate(.get, "/public/*path", files.respond)
         // The API description is one of the public files, served at the conventional address.
         router.immediate(.get, "/openapi.json") { request in
@@ -59,7 +56,7 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
-        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, crossSite: CrossSiteCheck(corsOrigins: siteGuard.cors)).register(on: &router)
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title).register(on: &router)
         self.router = router
         self.title = title
         self.hosts = hosts
