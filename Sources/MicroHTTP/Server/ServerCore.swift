@@ -80,7 +80,7 @@ final class ServerCore: Sendable {
             if let handle = prepared.handle, response.headers.hasSameFields(as: prepared.headers) {
                 // Shared, not built: libmicrohttpd takes its own reference while it sends it.
                 let queued = MHD_queue_response(connection, UInt32(response.status), handle.pointer) == .YES
-                requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
+                requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, actor: response.actor)
                 observe(method: method, response: response, context: context)
                 return queued
             }
@@ -121,7 +121,7 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
         let queued = MHD_queue_response(connection, UInt32(response.status), mhdResponse) == .YES
-        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request)
+        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, actor: response.actor)
         observe(method: method, response: response, context: context)
         return queued
     }

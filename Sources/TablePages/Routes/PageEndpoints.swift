@@ -9,6 +9,8 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
+    /// Who a request acts for; every route that writes goes through its ``WriteGate``.
+    let access: AccessControl
 
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
@@ -19,13 +21,14 @@ struct PageEndpoints: Sendable {
         router.on(.get, PageContract.sectionPattern, use: section)
         router.on(.get, PageContract.rowPattern, use: row)
         router.on(.get, PageContract.eventsPattern, use: events)
-        router.on(.post, PageContract.selectPattern, use: select)
-        router.on(.post, PageContract.actionPattern, use: action)
-        router.on(.delete, PageContract.rowPattern, use: delete)
+        let gate = WriteGate(access: access, registry: registry, logger: logger)
+        router.on(.post, PageContract.selectPattern, use: gate.guarding("select", select))
+        router.on(.post, PageContract.actionPattern, use: gate.guarding(nil, action))
+        router.on(.delete, PageContract.rowPattern, use: gate.guarding("delete", delete))
         // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
-        router.on(.post, PageContract.rowPattern, use: delete)
-        router.on(.post, PageContract.movePattern, use: move)
-        router.on(.post, PageContract.insertPattern, use: insert)
+        router.on(.post, PageContract.rowPattern, use: gate.guarding("delete", delete))
+        router.on(.post, PageContract.movePattern, use: gate.guarding("move", move))
+        router.on(.post, PageContract.insertPattern, use: gate.guarding("insert", insert))
         router.on(.post, PageContract.prefetchPattern, use: prefetch)
     }
 
@@ -106,6 +109,7 @@ struct PageEndpoints: Sendable {
         // Reconnect quickly after a drop; the first line also gets the response under way.
         stream.write(Array("retry: 2000\n\n".utf8))
         host.channel.subscribe(stream, format: format, lastSeenID: lastSeen)
+        access.closeWhenRevoked(stream, actor: access.actor(for: request))
         return Response(stream: stream)
     }
 

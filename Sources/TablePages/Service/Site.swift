@@ -14,6 +14,8 @@ public struct Site: Sendable {
     public let router: Router
     /// The site's name, in the bar of every page and as the index's title and heading.
     public let title: String
+    /// Who requests act for and what they may write (see ``AccessSettings``).
+    public let access: AccessControl
     let hosts: PageHosts
     private let readiness: ReadinessCheck
 
@@ -22,10 +24,12 @@ public struct Site: Sendable {
     /// for development, is a folder whose files win over the built-in ones at the same path (read
     /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
-    /// serves `GET /metrics` (see ``ServiceMetrics``).
+    /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
+    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token) may write.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil
+        readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
+        access: AccessSettings = AccessSettings()
     ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
@@ -56,8 +60,11 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
-        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title).register(on: &router)
+        let accessControl = AccessControl(settings: access, logger: logger)
+        SignInEndpoints(access: accessControl).register(on: &router)
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl).register(on: &router)
         self.router = router
+        self.access = accessControl
         self.title = title
         self.hosts = hosts
         self.readiness = readiness

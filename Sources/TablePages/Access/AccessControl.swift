@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import MicroHTTP
+
+/// Decides who a request acts for and whether it may write. Built by ``Site`` from its
+/// ``AccessSettings``; cheap and non-blocking (it runs on event threads): the secret and the
+/// tokens are kept in memory by ``Credentials``, refreshed from the store on a queue of its own.
+public struct AccessControl: Sendable {
+    /// The settings it was made with.
+    public let settings: AccessSettings
+    let credentials: Credentials
+
+    /// Access control under `settings`; reads the credentials store once now.
+    public init(settings: AccessSettings, logger: Logger = Logger(label: "TablePages")) {
+        self.settings = settings
+        self.credentials = Credentials(store: settings.credentials, refreshInterval: settings.refreshInterval, logger: logger)
+    }
+
+    /// The actor of `request`: the token's of an `Authorization: Bearer` header, else the
+    /// session cookie's; nil for an anonymous request (or a token or cookie that is not valid).
+    public func actor(for request: Request) -> Actor? {
+        if let token = Self.bearerToken(request) {
+            return credentials.actor(forToken: token)
+        }
+        guard let cookie = request.cookies[SessionCookie.name],
+              let session = SessionCookie.verify(cookie, secret: credentials.secret, lifetime: settings.sessionLifetime) else { return nil }
+        return .session(session.sessionID)
+    }
+
+    /// The actor of a write to `page`, or nil for an anonymous write where
+    /// ``AccessSettings/anonymousWrites`` allows it. Throws 401 when the request has no actor
+    /// (or a token that is not valid), 403 when its actor may not write `page`.
+    public func authorizeWrite(_ request: Request, page: PageDefinition) throws(HTTPError) -> Actor? {
+        let actor = actor(for: request)
+        if Self.bearerToken(request) != nil, actor == nil {
+            throw HTTPError(401, "The access token is not valid: it was revoked, or mistyped.", headers: Self.challenge)
+        }
+        guard let actor else {
+            if settings.anonymousWrites { return nil }
+            throw HTTPError(
+                401,
+                "Sign in to change anything: open the sign-in link that `tablepages serve` printed in its log, or send an access token (Authorization: Bearer …).",
+                headers: Self.challenge
+            )
+        }
+        guard actor.mayWrite(page: page.name) else {
+            throw HTTPError(403, "\(actor.name) may not change the page \u{201C}\(page.name)\u{201D}.")
+        }
+        return actor
+    }
+
+    /// The path of the sign-in link, with the secret that signs a browser in:
+    /// `/-/signin?token=…`. Put the site's address in front and show it to whoever runs the server.
+    public var signInPath: String {
+        SignInEndpoints.signInPath + "?token=" + credentials.secret.signInToken
+    }
+
+    /// The CSRF token of `actor`'s session (what forms carry as `_csrf`); nil for a token's actor.
+    public func csrfToken(for actor: Actor) -> String? {
+        actor.sessionID.map { credentials.secret.csrfToken(forSession: $0) }
+    }
+
+    /// The session secret now (it changes when rotated by another process).
+    public var secret: SessionSecret { credentials.secret }
+
+    /// Closes `stream` when `actor`'s token is revoked or, for a session, the secret is rotated.
+    public func closeWhenRevoked(_ stream: EventStream, actor: Actor?) {
+        guard let actor else { return }
+        credentials.watch(stream, for: actor)
+    }
+
+    /// Re-reads the credentials store now, rather than at the next refresh (tests; the timer does it otherwise).
+    public func refreshNow() {
+        credentials.refresh()
+    }
+
+    static let challenge = ["WWW-Authenticate": #"Bearer realm="tablepages""#]
+
+    /// The token of an `Authorization: Bearer …` header, if the request has one.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let field = request.headers["Authorization"] else { return nil }
+        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+}

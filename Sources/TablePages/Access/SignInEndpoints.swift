@@ -1,0 +1,35 @@
+import MicroHTTP
+
+/// `/-/signin?token=…` (the link `tablepages serve` prints) and `/-/signout`: a browser's session
+/// cookie. Both answer on the event thread: an HMAC is all they compute.
+struct SignInEndpoints: Sendable {
+    static let signInPath = "/-/signin"
+    static let signOutPath = "/-/signout"
+
+    let access: AccessControl
+
+    func register(on router: inout Router) {
+        router.immediate(.get, Self.signInPath, signIn)
+        router.immediate(.get, Self.signOutPath, signOut)
+        router.immediate(.post, Self.signOutPath, signOut)
+    }
+
+    /// With the right token: a new session cookie, and on to the index. Anything else: 403, no cookie.
+    func signIn(_ request: Request) -> Response {
+        let secret = access.secret
+        guard let token = request.query["token"], secret.isValidSignature(token, of: "signin") else {
+            return .error(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated. Use the link the server printed most recently.", for: request)
+        }
+        var response = Response.redirect(to: "/")
+        response.headers["Set-Cookie"] = SessionCookie.new().setCookieHeader(signedWith: secret, lifetime: access.settings.sessionLifetime)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    /// Clears the session cookie and goes to the index (the cookie is stateless: forgetting it ends it).
+    func signOut(_ request: Request) -> Response {
+        var response = Response.redirect(to: "/")
+        response.headers["Set-Cookie"] = SessionCookie.clearingHeader
+        return response
+    }
+}
