@@ -211,7 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
         let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics,
-                        allowedHosts: hostNames, corsOrigins: corsOrigins)
+                        access: AccessSettings(allowedHosts: hostNames, corsOrigins: corsOrigins))
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {

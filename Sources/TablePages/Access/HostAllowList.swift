@@ -68,16 +68,15 @@ public struct HostAllowList: Sendable, Equatable {
         return suffixes.contains { host.hasSuffix($0) && host.utf8.count > $0.utf8.count }
     }
 
-    /// The 421 answer to `request` when its `Host` is not allowed, or nil when it is.
+    /// The 421 answer to `request` when its `Host` is not allowed, or nil when it is (or absent).
     ///
     /// The health checks stay open to any `Host`: orchestrators probe them by the container's
     /// address, and they reveal nothing.
     func refusal(for request: Request) -> Response? {
-        let host = request.headers["Host"]
+        // No `Host` at all (HTTP/1.0, an in-process request) is no browser's: browsers always
+        // send the name they resolved, which is what a rebinding attack cannot hide.
+        guard let host = request.headers["Host"] else { return nil }
         if allows(hostHeader: host) || request.path == "/healthz" || request.path == "/readyz" { return nil }
-        guard let host, !host.isEmpty else {
-            return .error(421, "The request has no Host header; this server answers only for the host names it was told.", for: request)
-        }
         let shown = host.unicodeScalars.count > 100 ? String(host.unicodeScalars.prefix(100)) + "\u{2026}" : host
         return .error(
             421,
