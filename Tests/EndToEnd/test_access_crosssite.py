@@ -151,3 +151,41 @@ def test_without_cors_no_response_carries_cors_headers(tmp_path):
         assert status == 421
     finally:
         stop_server(process)
+
+
+def sign_in_url(directory):
+    """The sign-in link `tablepages serve` printed in its log."""
+    import os
+    import re
+    with open(os.path.join(directory, "server.log")) as log:
+        found = re.search(r"(http://\S+/-/signin\?token=[A-Za-z0-9_-]+)", log.read())
+    assert found, "the server printed no sign-in link"
+    return found.group(1)
+
+
+def test_a_signed_in_browser_writes_with_the_pages_csrf_token(tmp_path, browser):
+    from conftest import console_errors, wait_until
+    from selenium.webdriver.common.by import By
+    from test_live_page import open_live, row_text
+
+    process, base = start_server(tmp_path)
+    try:
+        link = sign_in_url(tmp_path)
+        browser.get(base + link[link.index("/-/signin"):])
+        open_live(browser, base + "/pages/todo")
+        token = browser.execute_script('return document.querySelector(\'meta[name="csrf-token"]\')?.content')
+        assert token, "the signed-in page carries no CSRF token"
+        assert "to do" in (row_text(browser, "todo-3") or "")
+        browser.find_element(By.CSS_SELECTOR, '[data-row="todo-3"] form.tk-select button').click()
+        assert wait_until(lambda: "done" in (row_text(browser, "todo-3") or ""), 3.0), "the signed-in toggle did not go through"
+        assert console_errors(browser) == []
+
+        # The same write without the token (the browser's cookie alone) is refused.
+        before = todo_rows(base)
+        cookie = browser.get_cookie("tablepages_session")
+        status, _, text = send(base, "POST", "/pages/todo/rows/todo-3/select", "",
+                               {"Cookie": f"tablepages_session={cookie['value']}", "Accept": "application/json"})
+        assert status == 403 and "CSRF" in text
+        assert todo_rows(base) == before
+    finally:
+        stop_server(process)
