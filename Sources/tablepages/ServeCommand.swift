@@ -17,6 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
               tablepages serve                          # http://127.0.0.1:8080
               tablepages serve --host 0.0.0.0 --port 80 # every interface, e.g. in a container
               tablepages serve --port 0                 # any free port; the log says which
+
+            Anyone may read; to change anything, open the sign-in link the server prints on startup \
+            (http://HOST:PORT/-/signin?token=…, printed unless --log-level is error or critical), or send \
+            an access token from `tablepages token create` as Authorization: Bearer TOKEN.
             """
     )
 
@@ -115,6 +119,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds request handling or a database thread may make no progress before /healthz (request handling) or /readyz (either) answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
+    @Flag(help: "Let anonymous clients write, without signing in: only for demos on a trusted network.")
+    var anonymousWrites = false
+
+    @OptionGroup var credentials: CredentialsOptions
+
+    @Flag(help: "Make a new session secret before starting: every browser is signed out and the old sign-in link stops working.")
+    var rotateSecret = false
+
     @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (--no-metrics: no /metrics, nothing counted).")
     var metrics = true
 
@@ -210,8 +222,16 @@ struct ServeCommand: AsyncParsableCommand {
             for store in stores { store.metrics = serviceMetrics.store }
         }
         let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics,
-                        access: AccessSettings(allowedHosts: hostNames, corsOrigins: corsOrigins))
+        var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
+        do {
+            let store = try credentials.open()
+            if rotateSecret { _ = try store.rotateSessionSecret() }
+            access.credentials = store
+        } catch {
+            logger.critical("cannot open the credentials file \(credentials.credentials): \(error)")
+            throw ExitCode.failure
+        }
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics, access: access)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
@@ -220,11 +240,27 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
+        announceSignIn(site: site, port: server.port, logger: logger)
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
         site.beginShutdown()
         await server.shutdown()
         for store in stores { store.stopWatching() }
+    }
+
+    /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
+    /// that is the log level, so that only `--log-level error` or `critical` hides it.
+    private func announceSignIn(site: Site, port: Int, logger: Logger) {
+        // A wildcard address is not one a browser can open; this machine's loopback is.
+        let address = switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        case let name where name.contains(":"): "[" + name + "]"
+        default: host
+        }
+        let level: Logger.Level = logLevel == .warning ? .warning : .notice
+        let writes = anonymousWrites ? "anyone may write (--anonymous-writes); " : ""
+        logger.log(level: level, "\(writes)to sign in and make changes, open: http://\(address):\(port)\(site.access.signInPath)")
     }
 
     /// The pages to serve and the stores behind them: the examples by default, a user's database

@@ -10,7 +10,7 @@ struct TablePagesCommand: AsyncParsableCommand {
             Pages are HTML in a browser and JSON for scripts (add .json or send Accept: application/json); \
             GET /pages/{page}/events streams live row patches as Server-Sent Events.
             """,
-        subcommands: [ServeCommand.self, HealthCheckCommand.self],
+        subcommands: [ServeCommand.self, HealthCheckCommand.self, TokenCommand.self, SecretCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

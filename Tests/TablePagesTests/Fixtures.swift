@@ -126,11 +126,16 @@ final class FaultyItems: TestItems {
 
 /// Collects what is logged, to check that a failure is logged once and what the line names.
 final class LogRecorder: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let entries = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
 
     /// The messages logged at `level`.
     func messages(at level: Logger.Level) -> [String] {
         entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    /// The metadata of the events logged with `message`, in order.
+    func metadata(of message: String) -> [Logger.Metadata] {
+        entries.withLock { $0.filter { $0.message == message }.map(\.metadata) }
     }
 
     /// A logger that records into this recorder, from `.notice` up.
@@ -140,8 +145,8 @@ final class LogRecorder: Sendable {
         return logger
     }
 
-    fileprivate func record(_ level: Logger.Level, _ message: String) {
-        entries.withLock { $0.append((level, message)) }
+    fileprivate func record(_ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata) {
+        entries.withLock { $0.append((level, message, metadata)) }
     }
 
     private struct Handler: LogHandler {
@@ -155,7 +160,7 @@ final class LogRecorder: Sendable {
         }
 
         func log(event: LogEvent) {
-            recorder.record(event.level, event.message.description)
+            recorder.record(event.level, event.message.description, event.metadata ?? [:])
         }
     }
 }
@@ -188,14 +193,16 @@ enum TestPages {
 }
 
 /// Starts the real server with the test pages on an ephemeral port; its public files are the
-/// built-in ones, as a library user's are, unless `publicDirectory` overrides them.
+/// built-in ones, as a library user's are, unless `publicDirectory` overrides them. Anonymous
+/// clients may write unless `access` says otherwise: the tests of access control pass their own.
 func withSite<T>(
     pages: PageRegistry = TestPages.registry(), title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
-    readinessProbes: [any ReadinessProbe] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil, _ body: (Server, Site) async throws -> T
+    readinessProbes: [any ReadinessProbe] = [], logger: Logger? = nil, metrics: ServiceMetrics? = nil,
+    access: AccessSettings = AccessSettings(anonymousWrites: true), _ body: (Server, Site) async throws -> T
 ) async throws -> T {
     var logger = logger ?? Logger(label: "TablePagesTests")
     if logger.logLevel < .warning { logger.logLevel = .warning }
-    let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: readinessProbes, logger: logger, metrics: metrics)
+    let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: readinessProbes, logger: logger, metrics: metrics, access: access)
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configuration.observer = metrics?.serverObserver
@@ -482,3 +489,38 @@ final class EveryFeatureItems: ListDataSource<TestItem> {
     }
     override func sectionIndexTitles() -> [String]? { ["S"] }
 }
+
+/// Credentials in memory, as `SQLiteCredentialStore` keeps them on disk: for the access-control tests.
+final class MemoryCredentialStore: CredentialStore {
+    private struct State {
+        var secret = SessionSecret.random().bytes
+        var tokens: [String: StoredToken] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func sessionSecret() throws -> [UInt8] { state.withLock { $0.secret } }
+
+    func rotateSessionSecret() throws -> [UInt8] {
+        state.withLock { state in
+            state.secret = SessionSecret.random().bytes
+            return state.secret
+        }
+    }
+
+    func tokens() throws -> [StoredToken] { state.withLock { Array($0.tokens.values) } }
+
+    func add(_ token: StoredToken) throws {
+        try state.withLock { state in
+            guard state.tokens[token.name] == nil else { throw DuplicateToken() }
+            state.tokens[token.name] = token
+        }
+    }
+
+    func revokeToken(named name: String) throws -> Bool {
+        state.withLock { $0.tokens.removeValue(forKey: name) != nil }
+    }
+}
+
+/// ``MemoryCredentialStore``'s refusal of a second token of one name.
+struct DuplicateToken: Error {}

@@ -11,6 +11,7 @@ public enum HTTPStatus {
         case 303: "See Other"
         case 304: "Not Modified"
         case 400: "Bad Request"
+        case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"

@@ -68,9 +68,7 @@ public struct AccessControl: Sendable {
 
     /// The path of the sign-in link, with the secret that signs a browser in:
     /// `/-/signin?token=…`. Put the site's address in front and show it to whoever runs the server.
-    public var signInPath: String {
-        SignInEndpoints.signInPath + "?token=" + credentials.secret.signInToken
-    }
+    public var signInPath: String { credentials.secret.signInPath }
 
     /// The CSRF token of `actor`'s session (what forms carry as `_csrf`); nil for a token's actor.
     public func csrfToken(for actor: Actor) -> String? {

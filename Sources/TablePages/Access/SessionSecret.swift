@@ -29,13 +29,18 @@ public struct SessionSecret: Sendable, Equatable {
 
     /// Whether `signature` (base64url) is this secret's signature of `message`, compared in constant time.
     public func isValidSignature(_ signature: some StringProtocol, of message: String) -> Bool {
-        guard let code = Base64URL.decode(signature) else { return false }
+        // Only the canonical spelling: base64's unused low bits would otherwise let several
+        // spellings of one signature pass.
+        guard let code = Base64URL.decode(signature), code.count == SHA256.byteCount, Base64URL.encode(code) == signature else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Array(message.utf8), using: key)
     }
 
     /// The secret of the sign-in link (`/-/signin?token=…`), derived from the secret so that it
     /// lasts as long as the secret does and changes when it is rotated.
     public var signInToken: String { signature(of: "signin") }
+
+    /// The path of the sign-in link: `/-/signin?token=` and ``signInToken``.
+    public var signInPath: String { SignInEndpoints.signInPath + "?token=" + signInToken }
 
     /// The CSRF token of the session `sessionID`: forms carry it as `_csrf`, scripts as `X-CSRF-Token`.
     public func csrfToken(forSession sessionID: String) -> String {
