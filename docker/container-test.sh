@@ -171,6 +171,11 @@ for asset in table-pages.css:text/css table-pages.js:javascript; do
 done
 say "ok: /pages/checklist links its CSS and JS, and both are served with the right types and bytes"
 
+# On 0.0.0.0 the container answers for the loopback names (the published port above) and no others.
+read -r status _ <<< "$(fetch -H 'Host: evil.example' "$URL/pages/checklist")"
+[ "$status" = 421 ] || fail "GET /pages/checklist with Host: evil.example: $status, not 421"
+say "ok: a request for another host name gets 421"
+
 curl -sN --max-time 20 -D "$work/sse.headers" "$URL/pages/checklist/events?format=json" > "$work/sse" &
 sse_pid=$!
 for _ in $(seq 1 50); do grep -q '^HTTP/1.1 200' "$work/sse.headers" 2> /dev/null && break; sleep 0.1; done
