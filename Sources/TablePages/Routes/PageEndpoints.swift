@@ -42,7 +42,16 @@ struct PageEndpoints: Sendable {
         let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit, controls: view.controls)
         let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
         hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
-        return response
+        return json ? response : forViewer(response, of: request)
+    }
+
+    /// A page document with the viewer's CSRF token in its head, for a signed-in browser; the
+    /// cached bytes, shared by every viewer, never hold one.
+    private func forViewer(_ document: Response, of request: Request) -> Response {
+        guard let actor = access.actor(for: request), let token = access.csrfToken(for: actor) else { return document }
+        var document = document
+        document.body = .bytes(PageDocument.withCSRFToken(document.bodyBytes, token))
+        return document
     }
 
     /// A page unchanged since it was last rendered, answered from the cache on the event thread;
@@ -66,7 +75,7 @@ struct PageEndpoints: Sendable {
             return nil
         }
         hosts.metrics?.renderCacheHits.increment()
-        return json ? .json(body) : PageDocument.document(body)
+        return json ? .json(body) : forViewer(PageDocument.document(body), of: request)
     }
 
     func section(_ request: Request) async throws -> Response {

@@ -90,8 +90,26 @@ enum PageDocument {
         return response
     }
 
+    /// How every document begins; a viewer's CSRF token goes right after it (see ``withCSRFToken(_:_:)``).
+    static let opening = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+
+    /// `document` (a page's bytes, shared by every viewer and cached without any token) with
+    /// `<meta name="csrf-token" content="…">` for one viewer's session, which `table-pages.js`
+    /// sends along with every write.
+    static func withCSRFToken(_ document: [UInt8], _ token: String) -> [UInt8] {
+        let opening = Self.opening.utf8
+        guard document.starts(with: opening) else { return document }
+        let meta = "<meta name=\"" + PageContract.csrfMetaName + "\" content=\"" + HTMLEscaping.escape(token) + "\">"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(document.count + meta.utf8.count)
+        bytes += document[..<opening.count]
+        bytes += meta.utf8
+        bytes += document[opening.count...]
+        return bytes
+    }
+
     static func head(title: String) -> String {
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        opening
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<title>" + HTMLEscaping.escape(title) + "</title>"
             + "<link rel=\"icon\" href=\"/public/favicon.svg\" type=\"image/svg+xml\">"

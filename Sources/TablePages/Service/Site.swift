@@ -42,6 +42,7 @@ public struct Site: Sendable {
         let files = StaticFiles(root: publicDirectory, builtIn: builtIn)
         var router = Router()
         router.errorPage = .site
+        SiteGuard(allowedHosts: access.allowedHosts, corsOrigins: access.corsOrigins).install(on: &router)
         router.immediate(.get, "/public/*path", files.respond)
         // The API description is one of the public files, served at the conventional address.
         router.immediate(.get, "/openapi.json") { request in
