@@ -4,7 +4,7 @@ import MicroHTTP
 
 /// Decides who a request acts for and whether it may write. Built by ``Site`` from its
 /// ``AccessSettings``; cheap and non-blocking (it runs on event threads): the secret and the
-/// tokens are kept in memory by ``Credentials``, refreshed from the store on a queue of its own.
+/// tokens are kept in memory by `Credentials`, refreshed from the store on a queue of its own.
 public struct AccessControl: Sendable {
     /// The settings it was made with.
     public let settings: AccessSettings

@@ -27,7 +27,7 @@ public struct PageVariant: Hashable, Sendable {
         lhs.page == rhs.page && lhs.parameters == rhs.parameters && lhs.defaults == rhs.defaults && lhs.viewer?.id == rhs.viewer?.id
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(page)
         hasher.combine(parameters)
