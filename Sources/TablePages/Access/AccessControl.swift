@@ -4,7 +4,7 @@ import MicroHTTP
 
 /// Decides who a request acts for and whether it may write. Built by ``Site`` from its
 /// ``AccessSettings``; cheap and non-blocking (it runs on event threads): the secret and the
-/// tokens are kept in memory by ``Credentials``, refreshed from the store on a queue of its own.
+/// tokens are kept in memory by `Credentials`, refreshed from the store on a queue of its own.
 public struct AccessControl: Sendable {
     /// The settings it was made with.
     public let settings: AccessSettings
@@ -41,7 +41,7 @@ public struct AccessControl: Sendable {
             if settings.anonymousWrites { return nil }
             throw HTTPError(
                 401,
-                "Sign in to change anything: open the sign-in link that `tablepages serve` printed in its log, or send an access token (Authorization: Bearer …).",
+                "Sign in to change anything: open the sign-in link the server logged when it started, or send an access token (Authorization: Bearer …).",
                 headers: Self.challenge
             )
         }
