@@ -212,12 +212,13 @@
     if (!(form instanceof HTMLFormElement) || !form.closest(".tk-table")) return;
     event.preventDefault();
     const body = new URLSearchParams(new FormData(form, event.submitter));
+    // The page's HTML is shared by every viewer, so the session's CSRF token is in the head
+    // (per viewer) rather than in the forms; it goes along as a header.
+    const headers = { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
+    const csrf = document.querySelector('meta[name="csrf-token"]')?.content;
+    if (csrf) headers["X-CSRF-Token"] = csrf;
     try {
-      const response = await fetch(form.action, {
-        method: "POST",
-        headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-        body,
-      });
+      const response = await fetch(form.action, { method: "POST", headers, body });
       if (!response.ok) {
         const problem = await response.json().catch(() => null);
         showError(problem?.error?.message ?? `The server answered ${response.status}.`);

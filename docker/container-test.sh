@@ -171,6 +171,11 @@ for asset in table-pages.css:text/css table-pages.js:javascript; do
 done
 say "ok: /pages/checklist links its CSS and JS, and both are served with the right types and bytes"
 
+# On 0.0.0.0 the container answers for the loopback names (the published port above) and no others.
+read -r status _ <<< "$(fetch -H 'Host: evil.example' "$URL/pages/checklist")"
+[ "$status" = 421 ] || fail "GET /pages/checklist with Host: evil.example: $status, not 421"
+say "ok: a request for another host name gets 421"
+
 # Anonymous clients may read but not write; the sign-in link the server logged gives a session.
 read -r status _ <<< "$(fetch -X POST "$URL/pages/checklist/rows/item-2/select")"
 [ "$status" = 401 ] || fail "an anonymous POST select got $status, not 401"

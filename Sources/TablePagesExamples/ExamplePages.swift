@@ -2,8 +2,9 @@ import MicroHTTP
 import TablePages
 import TableStore
 
-/// The example pages `tablepages serve` shows out of the box: products, to-do, people & pets,
-/// gallery and destination, backed by one SQLite database, plus the in-memory checklist.
+/// The example pages `tablepages serve` shows out of the box: products, to-do (shared, and each
+/// signed-in person's own), people & pets, gallery and destination, backed by one SQLite
+/// database, plus the in-memory checklist.
 ///
 ///     let store = try ExamplePages.open(at: "tablepages.sqlite")
 ///     var pages = PageRegistry()
@@ -33,6 +34,7 @@ public enum ExamplePages {
         registry.register(ProductsPage.definition(catalog: catalog, changes: changes))
         registry.register(try ProductDetailPage.definition(store: store, changes: changes))
         registry.register(TodoPage.definition(list: TodoList(store: store), changes: changes))
+        registry.register(TodoPage.personalDefinition(store: store, changes: changes))
         registry.register(PeoplePage.definition(store: store, changes: changes))
         registry.register(GalleryPage.definition(store: store, thumbnails: thumbnails, changes: changes))
         registry.register(DestinationPage.definition(guide: DestinationGuide(store: store), changes: changes))

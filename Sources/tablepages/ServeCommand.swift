@@ -130,7 +130,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (--no-metrics: no /metrics, nothing counted).")
     var metrics = true
 
+    @Option(name: .customLong("allowed-host"), help: ArgumentHelp(
+        "A host name (or address) clients reach this server by; others get 421. Repeatable; '*.example.com' allows a domain's names, '*' any.",
+        discussion: "localhost, 127.0.0.1 and [::1] are always allowed, and so is --host's address when it is one address. On 0.0.0.0 or :: (e.g. in a container) add every name clients use.",
+        valueName: "name"
+    ))
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("cors"), help: ArgumentHelp(
+        "An origin (https://app.example) whose scripts may call the pages with credentials: preflights answered, Access-Control-Allow-Origin sent. Repeatable.",
+        valueName: "origin"
+    ))
+    var corsOrigins: [String] = []
+
     func validate() throws {
+        for name in allowedHosts where !HostAllowList.isValidPattern(name) {
+            throw ValidationError("--allowed-host \(name) is not a host name: give a name (tables.example.com), an address (192.0.2.7, [::1]), *.domain or *, without a scheme.")
+        }
+        for origin in corsOrigins where !CORSPolicy.isValidOrigin(origin) {
+            throw ValidationError("--cors \(origin) is not an origin: give scheme, host and port only, e.g. https://app.example or http://localhost:3000 (never *).")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1.") }
@@ -202,7 +221,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.observer = serviceMetrics.serverObserver
             for store in stores { store.metrics = serviceMetrics.store }
         }
-        var access = AccessSettings(anonymousWrites: anonymousWrites)
+        let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
+        var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
         do {
             let store = try credentials.open()
             if rotateSecret { _ = try store.rotateSessionSecret() }
@@ -213,6 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics, access: access)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
+        logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
             try server.start()
         } catch {

@@ -97,15 +97,20 @@ def signed_in_server(tmp_path):
     stop_server(process)
 
 
-@pytest.fixture()
-def browser():
-    """A headless Chromium from Debian's packages, with its console log available."""
+def new_browser():
+    """A headless Chromium from Debian's packages, with its console log available; each has its own cookies."""
     options = Options()
     options.binary_location = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,900"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+@pytest.fixture()
+def browser():
+    """A headless Chromium (see `new_browser`)."""
+    driver = new_browser()
     yield driver
     driver.quit()
 

@@ -17,7 +17,7 @@ def raw_get(base, path):
     """GETs `path` exactly as given (urllib would quote it); returns the status code."""
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=5) as sock:
-        sock.sendall(b"GET " + path.encode("latin-1") + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        sock.sendall(b"GET " + path.encode("latin-1") + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         head = sock.recv(4096)
     return int(head.split(b" ")[1])
 

@@ -27,6 +27,23 @@ struct RoutingTests {
         #expect(await router.respond(to: Self.request(.post, "/act")).bodyBytes == Array("done".utf8))
     }
 
+    @Test("The admission check answers before any route, on both paths; finishing sees every response")
+    func admissionAndFinishing() async {
+        var router = Router()
+        router.immediate(.get, "/now") { _ in .text("now") }
+        router.on(.post, "/later") { _ in .text("later") }
+        router.admission = { request in request.headers["X-Refuse"] == nil ? nil : .error(421, "refused", json: true) }
+        router.finishing = { _, response in response.headers["X-Finished"] = "yes" }
+        var refused = Self.request(.post, "/later")
+        refused.headers["X-Refuse"] = "1"
+        #expect(router.immediateResponse(to: refused)?.status == 421)
+        #expect(await router.respond(to: refused).status == 421)
+        #expect(router.immediateResponse(to: Self.request(.get, "/now"))?.headers["X-Finished"] == "yes")
+        #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.headers["X-Finished"] == "yes")
+        let later = await router.respond(to: Self.request(.post, "/later"))
+        #expect(later.bodyBytes == Array("later".utf8) && later.headers["X-Finished"] == "yes")
+    }
+
     @Test func headersAreCaseInsensitive() {
         var headers: HTTPHeaders = ["Content-Type": "text/plain"]
         #expect(headers["content-type"] == "text/plain")

@@ -106,8 +106,11 @@ struct AccessControlRoutesTests {
         #expect(deleted.actor == "token:script")
         #expect(!(await Self.itemsPage(site)).contains(#""id":"item-2""#))
 
-        let cookie = SessionCookie.new().value(signedWith: site.access.secret)
-        let session = Self.request(.post, "/pages/items/rows/item-3", body: "_method=DELETE", form: true, json: false, cookies: [SessionCookie.name: cookie])
+        let newSession = SessionCookie.new()
+        let cookie = newSession.value(signedWith: site.access.secret)
+        // A browser's form carries its session's CSRF token (guard's check).
+        let csrf = site.access.secret.csrfToken(forSession: newSession.sessionID)
+        let session = Self.request(.post, "/pages/items/rows/item-3", body: "_method=DELETE&_csrf=" + csrf, form: true, json: false, cookies: [SessionCookie.name: cookie])
         #expect(site.access.actor(for: session)?.id.hasPrefix("session:") == true)
         let redirected = await site.router.respond(to: session)
         #expect(redirected.status == 303)
@@ -146,7 +149,9 @@ struct AccessControlRoutesTests {
         let setCookie = try #require(signedIn.headers["Set-Cookie"])
         for attribute in ["; Path=/", "; HttpOnly", "; SameSite=Lax", "; Max-Age="] { #expect(setCookie.contains(attribute)) }
         let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
-        let write = Self.request(.post, "/pages/items/rows/item-1/select", body: "{}", cookies: [SessionCookie.name: value])
+        let session = try #require(SessionCookie.verify(value, secret: site.access.secret, lifetime: .seconds(60)))
+        let csrf: HTTPHeaders = ["X-CSRF-Token": site.access.secret.csrfToken(forSession: session.sessionID)]
+        let write = Self.request(.post, "/pages/items/rows/item-1/select", body: "{}", headers: csrf, cookies: [SessionCookie.name: value])
         #expect(await site.router.respond(to: write).status == 200)
 
         for wrong in [token + "x", "", String(token.dropLast()) + (token.hasSuffix("A") ? "B" : "A")] {
@@ -167,8 +172,10 @@ struct AccessControlRoutesTests {
         let store = MemoryCredentialStore()
         let site = Self.site(AccessSettings(credentials: store))
         let oldLink = site.access.signInPath
-        let cookie = SessionCookie.new().value(signedWith: site.access.secret)
-        let write = Self.request(.post, "/pages/items/rows/item-1/select", body: "{}", cookies: [SessionCookie.name: cookie])
+        let session = SessionCookie.new()
+        let cookie = session.value(signedWith: site.access.secret)
+        let csrf: HTTPHeaders = ["X-CSRF-Token": site.access.secret.csrfToken(forSession: session.sessionID)]
+        let write = Self.request(.post, "/pages/items/rows/item-1/select", body: "{}", headers: csrf, cookies: [SessionCookie.name: cookie])
         #expect(await site.router.respond(to: write).status == 200)
         _ = try store.rotateSessionSecret()
         site.access.refreshNow()

@@ -24,14 +24,17 @@ struct ExampleDatabaseFile {
 
 /// Starts the real server with the example pages over the examples database at `file` (opened,
 /// migrated and seeded as `tablepages serve` does), watching the file for other writers.
-func withExampleSite<T>(file: ExampleDatabaseFile, metrics: ServiceMetrics? = nil, _ body: (Server, Store) async throws -> T) async throws -> T {
+func withExampleSite<T>(
+    file: ExampleDatabaseFile, metrics: ServiceMetrics? = nil, access: AccessSettings = AccessSettings(anonymousWrites: true),
+    _ body: (Server, Store) async throws -> T
+) async throws -> T {
     let store = try ExamplePages.open(at: file.path)
     store.metrics = metrics?.store
     store.startWatching(every: .milliseconds(50))
     defer { store.stopWatching() }
     var pages = PageRegistry()
     try ExamplePages.register(store: store, in: &pages)
-    return try await withSite(pages: pages, metrics: metrics) { server, _ in try await body(server, store) }
+    return try await withSite(pages: pages, metrics: metrics, access: access) { server, _ in try await body(server, store) }
 }
 
 /// Runs `body` with a fresh database file, then removes it.
@@ -93,5 +96,31 @@ func rowData(inEvents text: String) -> [[String: Any]] {
               let object = try? JSONSerialization.jsonObject(with: Data(dataLine.dropFirst(6).utf8)) as? [String: Any],
               let ops = object["ops"] as? [[String: Any]] else { return [] }
         return ops.compactMap { $0["data"] as? [String: Any] }
+    }
+}
+
+/// Actors for the access suites, and the request headers that act for them.
+enum AccessFixtures {
+    static let alice = Actor(id: "token:alice", name: "alice", mayWrite: true)
+    static let bob = Actor(id: "token:bob", name: "bob", mayWrite: true)
+    /// Signed in, but may not write anything.
+    static let reader = Actor(id: "token:reader", name: "reader", mayWrite: false)
+
+    /// Only signed-in actors write (the default), and these three have tokens (`NAME-secret`).
+    static var settings: AccessSettings {
+        let store = MemoryCredentialStore()
+        for actor in [alice, bob, reader] {
+            try? store.add(StoredToken(name: actor.name, hash: AccessTokens.hash(actor.name + "-secret"), mayWrite: actor.mayWrite, pages: actor.pages, created: Date()))
+        }
+        return AccessSettings(credentials: store)
+    }
+
+    /// The headers a request acting for `actor` carries (JSON answers too).
+    static func headers(_ actor: Actor?, json: Bool = true) -> [(String, String)] {
+        var headers: [(String, String)] = json ? [("Accept", "application/json")] : []
+        if let actor {
+            headers.append(("Authorization", "Bearer \(actor.name)-secret"))
+        }
+        return headers
     }
 }

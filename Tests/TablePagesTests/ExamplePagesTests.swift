@@ -29,6 +29,31 @@ struct ExamplePagesTests {
         }
     }
 
+    @Test func aDetailPageIsHeadedByWhatItShowsAndFollowsARename() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, _ in
+                let client = try await TestConnection(port: server.port)
+                let name = try #require(await DatabaseQueue(path: file.path).read { try String.fetchOne($0, sql: "SELECT name FROM product WHERE id = 3") })
+                let before = try await client.request("GET", "/pages/product.json?id=3")
+                #expect(try pageTitle(before.text) == name)
+                #expect(try await client.request("GET", "/pages/products.json").text.contains(#""title":"Products""#), "a root without a title of its own keeps the page's")
+                try await DatabaseQueue(path: file.path).write { try $0.execute(sql: "UPDATE product SET name = 'Renamed <3>' WHERE id = 3") }
+                var title: String?
+                for _ in 0..<50 where title != "Renamed <3>" {
+                    try await Task.sleep(for: .milliseconds(40))
+                    title = try pageTitle(try await client.request("GET", "/pages/product.json?id=3").text)
+                }
+                #expect(title == "Renamed <3>")
+                #expect(try await client.request("GET", "/pages/product?id=3").text.contains("Renamed &lt;3&gt;"))
+            }
+        }
+    }
+
+    private func pageTitle(_ json: String) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        return object?["title"] as? String
+    }
+
     @Test func listAndSectionsLayoutsShowTheSameRows() async throws {
         try await withExampleDatabase { file in
             try await withExampleSite(file: file) { server, _ in

@@ -490,6 +490,13 @@ final class EveryFeatureItems: ListDataSource<TestItem> {
     override func sectionIndexTitles() -> [String]? { ["S"] }
 }
 
+extension PatchLog.Entry {
+    /// An entry whose HTML is the same with and without controls (it then costs the log nothing more).
+    init(id: Int, withHTML: [UInt8], withoutHTML: [UInt8]) {
+        self.init(id: id, withHTML: withHTML, withoutHTML: withoutHTML, withHTMLWithoutControls: withHTML)
+    }
+}
+
 /// Credentials in memory, as `SQLiteCredentialStore` keeps them on disk: for the access-control tests.
 final class MemoryCredentialStore: CredentialStore {
     private struct State {

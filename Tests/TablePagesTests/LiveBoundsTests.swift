@@ -11,7 +11,7 @@ struct RenderCacheBudgetTests {
     static let stamp = RenderCache.Stamp(version: 1, generation: 1)
 
     static func key(_ name: String, limit: Int? = nil) -> RenderCache.Key {
-        RenderCache.Key(variant: LiveBoundsFixtures.variant(name), json: true, limit: limit)
+        RenderCache.Key(variant: LiveBoundsFixtures.variant(name), json: true, limit: limit, view: .jsonView)
     }
 
     @Test func theLeastRecentlyUsedBodiesGoWhenTheBudgetIsFull() {
@@ -245,7 +245,7 @@ struct LiveVariantBoundTests {
         let hosts = LiveBoundsFixtures.hosts(LiveBoundsFixtures.registry(), settings: settings)
         let first = try await LiveBoundsFixtures.host(hosts, ["n": "1"])
         let (body, stamp) = await first.renderPage(as: .json)
-        hosts.renderCache.store(body, for: RenderCache.Key(variant: first.variant, json: true, limit: nil), stamp: stamp)
+        hosts.renderCache.store(body, for: RenderCache.Key(variant: first.variant, json: true, limit: nil, view: .jsonView), stamp: stamp)
         #expect(hosts.renderCache.count == 1)
         _ = try await LiveBoundsFixtures.host(hosts, ["n": "2"])
         #expect(hosts.renderCache.count == 0)
@@ -281,7 +281,7 @@ struct RenderCacheRefreshTests {
             #expect(await eventually { host.renderStamp != stamp })
             #expect(host.renderStamp.version == stamp.version, "a row past the window makes no new version")
             // The store of the render that started before the re-read arrives after it.
-            let key = RenderCache.Key(variant: host.variant, json: false, limit: nil)
+            let key = RenderCache.Key(variant: host.variant, json: false, limit: nil, view: PageDocument.View(signedIn: false, controls: false))
             site.hosts.renderCache.store(before, for: key, stamp: stamp)
             let servedStale = site.hosts.renderCache.body(for: key, stamp: host.renderStamp) != nil
             #expect(!servedStale, "the page rendered before the re-read would be served after it")

@@ -178,7 +178,7 @@ struct RenderCacheTests {
 
     @Test func keepsOnlyTheNewestStampOfAVariant() {
         let cache = RenderCache(byteLimit: 1 << 20)
-        let key = RenderCache.Key(variant: LiveBoundsFixtures.variant("a"), json: true, limit: nil)
+        let key = RenderCache.Key(variant: LiveBoundsFixtures.variant("a"), json: true, limit: nil, view: .jsonView)
         let v5 = RenderCache.Stamp(version: 5, generation: 1)
         let v6 = RenderCache.Stamp(version: 6, generation: 1)
         cache.store([1], for: key, stamp: v5)

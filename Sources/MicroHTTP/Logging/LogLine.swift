@@ -202,7 +202,7 @@ public struct LogLine: Sendable {
         return true
     }
 
-    /// Appends `text` escaped as in a JSON string (``JSONEscaping``), without the quotes, so
+    /// Appends `text` escaped as in a JSON string (``/Escaping/JSONEscaping``), without the quotes, so
     /// control characters, C1 and the Unicode line separators cannot break a line.
     mutating func appendEscaped(_ text: String) {
         var text = text

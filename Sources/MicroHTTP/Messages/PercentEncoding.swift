@@ -36,7 +36,7 @@ public enum PercentEncoding {
     }
 
     /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as one path
-    /// segment or one query value (``URLComponentEncoding``).
+    /// segment or one query value (``/Escaping/URLComponentEncoding``).
     ///
     ///     PercentEncoding.encode("a b/c")   // "a%20b%2Fc"
     public static func encode(_ text: String) -> String {

@@ -42,6 +42,14 @@ public struct Router: HTTPResponder {
     /// ``ErrorPage/plainText`` by default.
     public var errorPage: ErrorPage = .plainText
 
+    /// Checked before any route, on the event thread: a response refuses the request (say, a
+    /// `Host` the site does not answer for), nil lets it through. Must be cheap and never block.
+    public var admission: (@Sendable (Request) -> Response?)?
+
+    /// Adjusts every response the routes and the ``admission`` give (say, CORS headers), on
+    /// whichever thread made it.
+    public var finishing: (@Sendable (Request, inout Response) -> Void)?
+
     /// Creates a router with no routes.
     public init() {}
 
@@ -70,12 +78,21 @@ public struct Router: HTTPResponder {
 
     /// Answers immediate routes and routing errors; nil hands the request to ``respond(to:)``.
     public func immediateResponse(to request: Request) -> Response? {
-        immediateAnswer(to: request).map(errorPage.apply(to:))
+        if let refusal = admission?(request) { return finished(errorPage.apply(to: refusal), for: request) }
+        return immediateAnswer(to: request).map { finished(errorPage.apply(to: $0), for: request) }
     }
 
     /// Runs the matching route's handler, turning a thrown ``HTTPError`` into its response.
     public func respond(to request: Request) async -> Response {
-        errorPage.apply(to: await answer(to: request))
+        if let refusal = admission?(request) { return finished(errorPage.apply(to: refusal), for: request) }
+        return finished(errorPage.apply(to: await answer(to: request)), for: request)
+    }
+
+    private func finished(_ response: Response, for request: Request) -> Response {
+        guard let finishing else { return response }
+        var response = response
+        finishing(request, &response)
+        return response
     }
 
     private func immediateAnswer(to request: Request) -> Response? {

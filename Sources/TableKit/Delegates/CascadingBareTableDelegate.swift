@@ -118,6 +118,8 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {
         try responder(forRowAt: source).moveRow(from: source, to: destination)
     }
+    /// Not routed: the default; it belongs to the root, which a subclass overrides.
+    open func titleForTable() -> String? { DefaultTableDelegate().titleForTable() }
     /// Not routed: the default; ``CascadingRootTableDelegate`` gathers its children's.
     open func sectionIndexTitles() -> [String]? { DefaultTableDelegate().sectionIndexTitles() }
     /// Not routed: the default; a root asks the child that gave the title, a section answers its index.

@@ -26,6 +26,8 @@ extension TableDataSource {
     public func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
     /// Default: nil, no section index.
     public func sectionIndexTitles() -> [String]? { nil }
+    /// Default: nil, the title the table's owner gives it (``TableView/title``).
+    public func titleForTable() -> String? { nil }
     /// Default: `index`, the title's position.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
 }

@@ -45,6 +45,9 @@ public protocol TableDataSource {
     /// returns.
     /// - Throws: whatever kept the move from being made; the table then records no move.
     func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws
+    /// The table's own heading, in place of the title its page gives every variant (a view
+    /// controller's `title`): the name of the product a detail page shows, say. Read at every render.
+    func titleForTable() -> String?
     /// The titles of the section index (`sectionIndexTitles(for:)`).
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).

@@ -9,7 +9,7 @@ extension ByteWriter {
         withUTF8(of: text) { writeEscapedHTML(utf8: $0) }
     }
 
-    /// Writes UTF-8 escaped for HTML (``HTMLEscaping``). Reserve six bytes per input byte.
+    /// Writes UTF-8 escaped for HTML (``/Escaping/HTMLEscaping``). Reserve six bytes per input byte.
     mutating func writeEscapedHTML(utf8 input: UnsafeBufferPointer<UInt8>) {
         HTMLEscaping.escape(input, into: &self)
     }

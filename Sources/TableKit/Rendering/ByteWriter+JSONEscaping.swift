@@ -13,7 +13,7 @@ extension ByteWriter {
         write(byte: UInt8(ascii: "\""))
     }
 
-    /// Writes UTF-8 escaped for the inside of a JSON string literal (``JSONEscaping``).
+    /// Writes UTF-8 escaped for the inside of a JSON string literal (``/Escaping/JSONEscaping``).
     /// Reserve six bytes per input byte.
     mutating func writeEscapedJSON(utf8 input: UnsafeBufferPointer<UInt8>) {
         JSONEscaping.escape(input, into: &self)

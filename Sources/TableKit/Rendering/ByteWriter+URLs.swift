@@ -7,7 +7,7 @@ extension ByteWriter {
         withUTF8(of: text) { writePercentEncoded(utf8: $0) }
     }
 
-    /// Writes UTF-8 percent-encoded (``URLComponentEncoding``). Reserve three bytes per input byte.
+    /// Writes UTF-8 percent-encoded (``/Escaping/URLComponentEncoding``). Reserve three bytes per input byte.
     mutating func writePercentEncoded(utf8 input: UnsafeBufferPointer<UInt8>) {
         URLComponentEncoding.encode(input, into: &self)
     }

@@ -98,7 +98,7 @@ struct HTMLEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        let selectable = row.isSelectable && row.editingStyle != .insert
+        let selectable = context.showsControls && row.isSelectable && row.editingStyle != .insert
         // Everything before the cell's content goes in one reservation: this runs for every row,
         // and appending piece by piece cost more than the bytes themselves (see ByteWriter).
         var maxCount = 256 + Self.maxHeightCount
@@ -184,7 +184,7 @@ struct HTMLEmitter: TableEmitter {
     }
 
     private func hasEditControls(_ row: RowRecord) -> Bool {
-        row.editingStyle != .none || row.canMove || !row.actions.isEmpty
+        context.showsControls && (row.editingStyle != .none || row.canMove || !row.actions.isEmpty)
     }
 
     private func appendEditControls(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {

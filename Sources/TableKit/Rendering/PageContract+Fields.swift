@@ -16,7 +16,15 @@ extension PageContract {
         public static let after = "after"
         /// Comma-separated row ids the browser is about to show (prefetch).
         public static let rows = "rows"
+        /// The session's CSRF token, for a form posted without the client script (which sends
+        /// ``PageContract/csrfHeader`` instead); never a value for the delegate.
+        public static let csrf = "_csrf"
     }
+
+    /// The request header in which the client script sends the session's CSRF token.
+    public static let csrfHeader = "X-CSRF-Token"
+    /// The name of the `<meta>` element in a page's head whose `content` is the viewer's CSRF token.
+    public static let csrfMetaName = "csrf-token"
 
     /// The query parameters of page, section and event-stream URLs that are not a page's own
     /// variant parameters.

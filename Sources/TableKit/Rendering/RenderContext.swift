@@ -11,11 +11,15 @@ public struct RenderContext: Sendable {
     public var variantQuery: String
     /// The most rows a section shows in a page render before a `next` link; nil for all.
     public var rowLimit: Int?
+    /// Whether HTML carries the action controls (select forms, delete, insert, action and move
+    /// forms); false for a viewer who may not write, whose rows are then plain cells.
+    public var showsControls: Bool
 
     /// Creates a context.
-    public init(basePath: String, variantQuery: String = "", rowLimit: Int? = nil) {
+    public init(basePath: String, variantQuery: String = "", rowLimit: Int? = nil, showsControls: Bool = true) {
         self.basePath = basePath
         self.variantQuery = variantQuery
         self.rowLimit = rowLimit
+        self.showsControls = showsControls
     }
 }

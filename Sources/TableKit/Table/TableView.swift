@@ -12,7 +12,7 @@
 ///         table.insertRows(at: [TableIndexPath(section: 0, row: 0)])
 ///     }
 public final class TableView {
-    /// The table's title, rendered as the page heading.
+    /// The table's title, rendered as the page heading unless its root names one (``TableDataSource/titleForTable()``).
     public var title: String?
     /// Increases by one with every committed non-empty changeset.
     public internal(set) var version = 0

@@ -10,12 +10,15 @@ public struct AccessControl: Sendable {
     public let settings: AccessSettings
     let credentials: Credentials
     private let logger: Logger
+    /// Refuses writes that browsers send for other sites (see ``checkCrossSite(_:)``).
+    let crossSite: CrossSiteCheck
 
     /// Access control under `settings`; reads the credentials store once now.
     public init(settings: AccessSettings, logger: Logger = Logger(label: "TablePages")) {
         self.settings = settings
         self.logger = logger
         self.credentials = Credentials(store: settings.credentials, refreshInterval: settings.refreshInterval, logger: logger)
+        self.crossSite = CrossSiteCheck(corsOrigins: CORSPolicy(settings.corsOrigins))
     }
 
     /// The actor of `request`: the token's of an `Authorization: Bearer` header, else the
@@ -33,22 +36,42 @@ public struct AccessControl: Sendable {
     /// ``AccessSettings/anonymousWrites`` allows it. Throws 401 when the request has no actor
     /// (or a token that is not valid), 403 when its actor may not write `page`.
     public func authorizeWrite(_ request: Request, page: PageDefinition) throws(HTTPError) -> Actor? {
+        try checkCrossSite(request)
         let actor = actor(for: request)
         if Self.bearerToken(request) != nil, actor == nil {
             throw HTTPError(401, "The access token is not valid: it was revoked, or mistyped.", headers: Self.challenge)
         }
         guard let actor else {
-            if settings.anonymousWrites { return nil }
+            if settings.anonymousWrites {
+                // A page's rules may still keep anonymous writers out (a private page).
+                if let refusal = writeRefusal(for: nil, page: page) { throw refusal }
+                return nil
+            }
             throw HTTPError(
                 401,
                 "Sign in to change anything: open the sign-in link the server logged when it started, or send an access token (Authorization: Bearer …).",
                 headers: Self.challenge
             )
         }
+        // The actor's own permissions, then the page's rules (``PageAccess``), which only narrow them.
         guard actor.mayWrite(page: page.name) else {
             throw HTTPError(403, "\(actor.name) may not change the page \u{201C}\(page.name)\u{201D}.")
         }
+        // A browser's cookie goes along with any request to this site; the token proves the
+        // page that sent it was this site's. A bearer token is never sent by a browser on its own.
+        if let token = csrfToken(for: actor) {
+            try CSRFCheck.check(request, expected: token)
+        }
+        if let refusal = writeRefusal(for: actor, page: page) { throw refusal }
         return actor
+    }
+
+    /// Throws 403 when `request` is a browser's write on behalf of another site: its `Origin` is
+    /// neither this server's nor a ``AccessSettings/corsOrigins`` origin, or, without `Origin`,
+    /// its `Sec-Fetch-Site` is not `same-origin` or `none`. Requests with neither header (scripts)
+    /// pass. ``authorizeWrite(_:page:)`` calls it first, also for anonymous writes.
+    public func checkCrossSite(_ request: Request) throws(HTTPError) {
+        try crossSite.check(request)
     }
 
     /// The path of the sign-in link, with the secret that signs a browser in:

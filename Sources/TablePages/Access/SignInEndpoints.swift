@@ -1,12 +1,15 @@
 import MicroHTTP
+import TableKit
 
 /// `/-/signin?token=…` (the link `tablepages serve` prints) and `/-/signout`: a browser's session
 /// cookie. Both answer on the event thread: an HMAC is all they compute.
 struct SignInEndpoints: Sendable {
-    static let signInPath = "/-/signin"
+    static let signInPath = PageContract.signInPath
     static let signOutPath = "/-/signout"
 
     let access: AccessControl
+    /// The site's title, in the bar of the page that explains how to sign in.
+    let siteTitle: String
 
     func register(on router: inout Router) {
         router.immediate(.get, Self.signInPath, signIn)
@@ -17,6 +20,8 @@ struct SignInEndpoints: Sendable {
     /// With the right token: a new session cookie, and on to the index. Anything else: 403, no cookie.
     func signIn(_ request: Request) -> Response {
         let secret = access.secret
+        // No token at all: someone followed a page's "Sign in" link; tell them where the URL is.
+        guard request.query["token"] != nil else { return PageDocument.signInHelp(siteTitle: siteTitle) }
         guard let token = request.query["token"], secret.isValidSignature(token, of: "signin") else {
             return .error(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated. Use the link the server printed most recently.", for: request)
         }

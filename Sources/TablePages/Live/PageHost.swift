@@ -25,6 +25,12 @@ public actor PageHost {
     private let table: TableView
     private let definition: PageDefinition
     private let renderContext: RenderContext
+    // The same, for viewers who may not write: no action controls.
+    private var readOnlyContext: RenderContext {
+        var context = renderContext
+        context.showsControls = false
+        return context
+    }
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
     private nonisolated let refresh: RefreshSignal
@@ -130,9 +136,9 @@ public actor PageHost {
     // MARK: Rendering
 
     /// The whole page in `format`, with the stamp of what it shows; each section shows at most
-    /// `limit` rows (``LiveSettings/pageRowLimit`` when nil).
-    func renderPage(as format: RenderFormat, limit: Int? = nil) -> (bytes: [UInt8], stamp: RenderCache.Stamp) {
-        var context = renderContext
+    /// `limit` rows (``LiveSettings/pageRowLimit`` when nil); HTML without action controls unless `controls`.
+    func renderPage(as format: RenderFormat, limit: Int? = nil, controls: Bool = true) -> (bytes: [UInt8], stamp: RenderCache.Stamp) {
+        var context = controls ? renderContext : readOnlyContext
         if let limit { context.rowLimit = limit }
         var out = OutputBuffer()
         TableRenderer(table: table, context: context).renderPage(as: format, into: &out)
@@ -140,8 +146,10 @@ public actor PageHost {
     }
 
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
-    func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat) throws -> [UInt8] {
+    /// HTML without action controls unless `controls`.
+    func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
         var out = OutputBuffer()
+        let renderContext = controls ? renderContext : readOnlyContext
         if let source = table.root as? any RowPagingSource, let rows = try source.root(ofRowsIn: id, after: after, limit: limit) {
             try TableRenderer(table: definition.makeTable(root: rows), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
         } else {
@@ -150,9 +158,10 @@ public actor PageHost {
         return out.bytes
     }
 
-    /// One row; a ``RowDetailSource`` root is asked for it first.
-    func renderRow(_ id: RowID, as format: RenderFormat) throws -> [UInt8] {
+    /// One row; a ``RowDetailSource`` root is asked for it first; HTML without action controls unless `controls`.
+    func renderRow(_ id: RowID, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
         var out = OutputBuffer()
+        let renderContext = controls ? renderContext : readOnlyContext
         // A ``RowDetailSource`` root shows the row in full, which its live table may not hold.
         let detail = try (table.root as? any RowDetailSource)?.root(ofRow: id).map { definition.makeTable(root: $0) }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
@@ -201,13 +210,17 @@ public actor PageHost {
         renderer.renderPatch(changeset, version: table.version, includeHTML: true, into: &withHTML)
         var withoutHTML = OutputBuffer()
         renderer.renderPatch(changeset, version: table.version, includeHTML: false, into: &withoutHTML)
+        // Viewers who may not write get rows without controls, in a stream of their own format.
+        var withoutControls = OutputBuffer()
+        TableRenderer(table: table, context: readOnlyContext).renderPatch(changeset, version: table.version, includeHTML: true, into: &withoutControls)
         let id = String(table.version)
         let isReset = changeset.operations.contains(.reset)
         let event = (isReset ? PageContract.PatchEvent.reset : .patch).rawValue
         channel.publish(PatchLog.Entry(
             id: table.version,
             withHTML: EventStream.encode(event: event, id: id, data: withHTML.string),
-            withoutHTML: EventStream.encode(event: event, id: id, data: withoutHTML.string)
+            withoutHTML: EventStream.encode(event: event, id: id, data: withoutHTML.string),
+            withHTMLWithoutControls: EventStream.encode(event: event, id: id, data: withoutControls.string)
         ))
     }
 }

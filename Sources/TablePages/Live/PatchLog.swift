@@ -8,13 +8,30 @@ struct PatchLog: Sendable {
         let id: Int
         let withHTML: [UInt8]
         let withoutHTML: [UInt8]
+        /// The HTML encoding as viewers who may not write see it; the same array as `withHTML`
+        /// (costing nothing more) when the patch shows no controls.
+        let withHTMLWithoutControls: [UInt8]
+        // Whether `withHTMLWithoutControls` has bytes of its own.
+        private let hasOwnReadOnlyHTML: Bool
 
-        func bytes(for format: PatchFormat) -> [UInt8] {
-            format == .html ? withHTML : withoutHTML
+        init(id: Int, withHTML: [UInt8], withoutHTML: [UInt8], withHTMLWithoutControls: [UInt8]) {
+            self.id = id
+            self.withHTML = withHTML
+            self.withoutHTML = withoutHTML
+            hasOwnReadOnlyHTML = withHTMLWithoutControls != withHTML
+            self.withHTMLWithoutControls = hasOwnReadOnlyHTML ? withHTMLWithoutControls : withHTML
         }
 
-        /// What the entry costs the log: both encodings.
-        var byteCount: Int { withHTML.count + withoutHTML.count }
+        func bytes(for format: PatchFormat) -> [UInt8] {
+            switch format {
+            case .html: withHTML
+            case .htmlWithoutControls: withHTMLWithoutControls
+            case .json: withoutHTML
+            }
+        }
+
+        /// What the entry costs the log: every encoding it holds.
+        var byteCount: Int { withHTML.count + withoutHTML.count + (hasOwnReadOnlyHTML ? withHTMLWithoutControls.count : 0) }
     }
 
     /// What a reconnecting client gets.
@@ -37,7 +54,7 @@ struct PatchLog: Sendable {
 
     /// The most patches kept.
     let capacity: Int
-    /// The most bytes kept, both wire formats of every kept patch counted.
+    /// The most bytes kept, every wire format of every kept patch counted.
     let byteLimit: Int
     private(set) var latestID: Int
     /// Bytes of the patches kept now.
@@ -71,7 +88,7 @@ struct PatchLog: Sendable {
         while count > capacity || byteCount > byteLimit {
             byteCount -= entries[start].byteCount
             // Released now: a log over its byte limit must not hold the dropped bytes until the trim.
-            entries[start] = Entry(id: entries[start].id, withHTML: [], withoutHTML: [])
+            entries[start] = Entry(id: entries[start].id, withHTML: [], withoutHTML: [], withHTMLWithoutControls: [])
             start += 1
         }
         if start > capacity {

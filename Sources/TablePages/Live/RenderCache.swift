@@ -8,11 +8,21 @@ import Synchronization
 /// from and is served only while that is still its variant's current stamp, so neither a patch
 /// published meanwhile nor a re-read that changed no version can ever be answered with older bytes.
 final class RenderCache: Sendable {
-    /// What was rendered: the variant, the format and the per-section row limit.
+    /// What was rendered: the variant, the format, the per-section row limit, and how the viewer
+    /// sees the page (with or without action controls, signed in or not).
     struct Key: Hashable, Sendable {
         let variant: PageVariant
         let json: Bool
         let limit: Int?
+        let view: PageDocument.View
+
+        init(variant: PageVariant, json: Bool, limit: Int?, view: PageDocument.View) {
+            self.variant = variant
+            self.json = json
+            self.limit = limit
+            // JSON is the same for every viewer of a variant: one entry serves them all.
+            self.view = json ? .jsonView : view
+        }
     }
 
     /// The table state a body shows: the table's version, and the generation of its host's data

@@ -47,13 +47,22 @@ public struct PageDefinition: Sendable {
     /// Where changes to the page's data are announced; nil for pages whose data lives only in
     /// their delegates.
     public let changes: ChangeFeed?
+    /// Who may read the page and who may write it; ``PageAccess/signedInWrites`` unless given.
+    public let access: PageAccess
+    /// Whether each viewer gets a table of their own: the request's actor is then part of the
+    /// variant (``PageVariant/viewer``), so one viewer's rows and patches never reach another, and
+    /// anonymous clients are refused with 401.
+    public let perViewer: Bool
 
     /// Creates a page definition.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
         resolveVariant: VariantResolver? = nil, changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        access: PageAccess = .signedInWrites, perViewer: Bool = false,
         makeRoot: @escaping TableFactory
     ) {
+        self.access = access
+        self.perViewer = perViewer
         self.resolveVariant = resolveVariant
         self.changes = changes
         self.name = name
@@ -72,8 +81,9 @@ public struct PageDefinition: Sendable {
         return table
     }
 
-    /// The variant a request's query selects, or a message saying which value is not allowed.
-    func variant(for query: [String: String]) -> Result<PageVariant, VariantError> {
+    /// The variant a request's query selects, for `viewer` when the page is ``perViewer`` (ignored
+    /// otherwise), or a message saying which value is not allowed.
+    func variant(for query: [String: String], viewer: Actor? = nil) -> Result<PageVariant, VariantError> {
         var chosen: [String: String] = [:]
         for (parameter, allowed) in variants {
             guard let value = query[parameter] else {
@@ -92,7 +102,7 @@ public struct PageDefinition: Sendable {
                 return .failure(error)
             }
         }
-        return .success(PageVariant(page: name, parameters: chosen, defaults: variants.mapValues { $0[0] }))
+        return .success(PageVariant(page: name, parameters: chosen, defaults: variants.mapValues { $0[0] }, viewer: perViewer ? viewer : nil))
     }
 
     /// A query value outside a page's declared variants, with a message for the client.

@@ -2,13 +2,37 @@ import MicroHTTP
 import TableKit
 
 /// A page in one shape, chosen by query parameters (e.g. `?layout=sections`); each variant has its
-/// own table, shared by everyone who views that variant.
+/// own table, shared by everyone who views that variant. A per-viewer page's variant also names
+/// its viewer, so each viewer has a table, a render cache entry and an event stream of their own.
 public struct PageVariant: Hashable, Sendable {
     /// The page's name.
     public let page: String
     /// Every variant parameter with its chosen value.
     public let parameters: [String: String]
     let defaults: [String: String]
+    /// The actor whose table this is, for a per-viewer page (``PageDefinition/perViewer``); nil
+    /// otherwise. Variants compare by the viewer's ``Actor/id`` only, so a viewer's table stays
+    /// theirs however their other details change.
+    public let viewer: Actor?
+
+    init(page: String, parameters: [String: String], defaults: [String: String], viewer: Actor? = nil) {
+        self.page = page
+        self.parameters = parameters
+        self.defaults = defaults
+        self.viewer = viewer
+    }
+
+    /// Equal page, parameters and viewer id.
+    public static func == (lhs: PageVariant, rhs: PageVariant) -> Bool {
+        lhs.page == rhs.page && lhs.parameters == rhs.parameters && lhs.defaults == rhs.defaults && lhs.viewer?.id == rhs.viewer?.id
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(page)
+        hasher.combine(parameters)
+        hasher.combine(viewer?.id)
+    }
 
     /// The value chosen for a variant parameter.
     public subscript(parameter: String) -> String? { parameters[parameter] }

@@ -12,22 +12,30 @@ struct ActionInput {
     /// Whether the body was a form, so the answer is a redirect back to the page.
     let isForm: Bool
 
-    /// The fields meant for the delegate: all but the form's own `_method` control.
+    /// The fields meant for the delegate: all but the form's own controls (`_method`, `_csrf`).
     var values: [String: String] {
-        fields.filter { $0.key != PageContract.Field.method }
+        fields.filter { $0.key != PageContract.Field.method && $0.key != PageContract.Field.csrf }
     }
 
     /// Parses `request`'s body; an empty body gives no fields.
+    ///
+    /// A body is read only as what its `Content-Type` says: a form, or JSON as
+    /// `application/json`. Anything else is refused with 415, since `text/plain` (or no type)
+    /// is what another site's page can send without the browser asking this server first.
     static func parse(_ request: Request) throws(HTTPError) -> ActionInput {
         let contentType = (request.headers["Content-Type"] ?? "").lowercased()
-        // `curl -d '{…}'` labels JSON as a form; a body that opens an object is read as JSON.
-        let looksLikeJSON = request.body.first { $0 != 0x20 && $0 != 0x0a && $0 != 0x0d && $0 != 0x09 } == UInt8(ascii: "{")
-        if contentType.hasPrefix("application/x-www-form-urlencoded") && !looksLikeJSON {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        if mediaType == "application/x-www-form-urlencoded" {
+            // `curl -d '{…}'` labels JSON as a form, as a cross-site form can: say what to send instead.
+            if request.body.first(where: { $0 != 0x20 && $0 != 0x0a && $0 != 0x0d && $0 != 0x09 }) == UInt8(ascii: "{") {
+                throw HTTPError(415, "The body looks like JSON but is labelled as a form; send it with Content-Type: application/json.")
+            }
             return ActionInput(fields: try formFields(request.body), isForm: true)
         }
         guard !request.body.isEmpty else { return ActionInput(fields: [:], isForm: false) }
-        guard contentType.isEmpty || contentType.hasPrefix("application/json") || looksLikeJSON else {
-            throw HTTPError(415, "Send the body as application/json or an HTML form.")
+        guard mediaType == "application/json" else {
+            let given = mediaType.isEmpty ? "no Content-Type" : "Content-Type \(mediaType.prefix(100))"
+            throw HTTPError(415, "The body was sent with \(given); send JSON as application/json, or an HTML form as application/x-www-form-urlencoded. Nothing changed.")
         }
         return ActionInput(fields: try jsonFields(request.body), isForm: false)
     }

@@ -9,7 +9,7 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
-    /// Who a request acts for; every route that writes goes through its ``WriteGate``.
+    /// Who a request acts for and what it may read; every route that writes goes through its ``WriteGate``.
     let access: AccessControl
 
     var registry: PageRegistry { hosts.registry }
@@ -38,10 +38,20 @@ struct PageEndpoints: Sendable {
         let (definition, host) = try await resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
-        let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit)
-        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle)
-        hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit), stamp: stamp)
-        return response
+        let view = view(of: request, definition: definition)
+        let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit, controls: view.controls)
+        let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
+        hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
+        return json ? response : forViewer(response, of: request)
+    }
+
+    /// A page document with the viewer's CSRF token in its head, for a signed-in browser; the
+    /// cached bytes, shared by every viewer, never hold one.
+    private func forViewer(_ document: Response, of request: Request) -> Response {
+        guard let actor = access.actor(for: request), let token = access.csrfToken(for: actor) else { return document }
+        var document = document
+        document.body = .bytes(PageDocument.withCSRFToken(document.bodyBytes, token))
+        return document
     }
 
     /// A page unchanged since it was last rendered, answered from the cache on the event thread;
@@ -49,23 +59,28 @@ struct PageEndpoints: Sendable {
     func cachedPage(_ request: Request) -> Response? {
         // Built once: this runs on the event thread for every page request.
         let query = request.query
+        let actor = access.actor(for: request)
         guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? ""),
-              case .success(let variant) = definition.variant(for: query),
+              // A refusal is the async path's to answer.
+              access.mayRead(actor, page: definition),
+              case .success(let variant) = definition.variant(for: query, viewer: actor),
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
+        let view = PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
         guard let host = hosts.existingHost(for: variant),
-              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit), stamp: host.renderStamp) else {
+              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
             hosts.metrics?.renderCacheMisses.increment()
             return nil
         }
         hosts.metrics?.renderCacheHits.increment()
-        return json ? .json(body) : PageDocument.document(body)
+        return json ? .json(body) : forViewer(PageDocument.document(body), of: request)
     }
 
     func section(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
+        let controls = view(of: request, definition: definition).controls
         let section = try Self.sectionID(request)
         let query = request.query
         let after = try query[PageContract.Query.after].map { try Self.validID($0, what: PageContract.Query.after) }.map { RowID($0) }
@@ -73,7 +88,7 @@ struct PageEndpoints: Sendable {
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
-                return try await host.renderSection(section, after: after, limit: limit, as: format)
+                return try await host.renderSection(section, after: after, limit: limit, as: format, controls: controls)
             } catch TableError.unknownRow(let row) {
                 throw HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
             }
@@ -82,21 +97,22 @@ struct PageEndpoints: Sendable {
     }
 
     func row(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format) }
+        let controls = view(of: request, definition: definition).controls
+        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: controls) }
         return format == .json ? .json(bytes) : .html(bytes)
     }
 
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
     /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
     func events(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (definition, host) = try await resolve(request)
         let query = request.query
         let format: PatchFormat
         switch query[PageContract.Query.format] {
-        case nil, "html": format = .html
+        case nil, "html": format = view(of: request, definition: definition).controls ? .html : .htmlWithoutControls
         case "json": format = .json
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
@@ -209,15 +225,19 @@ struct PageEndpoints: Sendable {
 
     // MARK: Resolving
 
-    /// The page definition and the live host of the variant the request names, admitted to its
-    /// lane (503 when the lane is too busy).
+    /// The page definition and the live host of the variant the request names (the viewer's own,
+    /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), once the
+    /// request's actor may read the page.
+    /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
     private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
+        // Writes were authorized by the ``WriteGate`` already; a page's readers are checked here.
+        let actor = try access.authorizeRead(request, page: definition)
         let variant: PageVariant
-        switch definition.variant(for: request.query) {
+        switch definition.variant(for: request.query, viewer: actor) {
         case .success(let chosen): variant = chosen
         case .failure(let error): throw HTTPError(400, error.message)
         }
@@ -237,6 +257,12 @@ struct PageEndpoints: Sendable {
         }
         try hosts.lanes.admit(host.lane)
         return (definition, host)
+    }
+
+    /// How the request's viewer sees `definition`'s pages: signed in or not, with controls only when they may write.
+    private func view(of request: Request, definition: PageDefinition) -> PageDocument.View {
+        let actor = access.actor(for: request)
+        return PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
     }
 
     /// The `limit` query value, rows per section in one response; nil when not given.

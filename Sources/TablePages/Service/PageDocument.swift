@@ -11,14 +11,27 @@ enum PageDocument {
         + "img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
         + "form-action 'self'; frame-ancestors 'none'"
 
+    /// How one viewer sees a page, besides its data: whether they are signed in (anonymous
+    /// viewers who may not write are shown how to sign in) and whether the rows carry action
+    /// controls (only for viewers who may write). Part of the render cache's key, so a cached page
+    /// is shared by every viewer who sees it the same way.
+    struct View: Hashable, Sendable {
+        let signedIn: Bool
+        let controls: Bool
+
+        /// Everything shown and nothing to sign in for; JSON, which is the same for every viewer, is cached under it.
+        static let jsonView = View(signedIn: false, controls: true)
+    }
+
     /// A page: the table fragment inside the chrome, wired to its event stream; the bar links
-    /// home under the site's title.
-    static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String) -> Response {
+    /// home under the site's title, and tells an anonymous viewer who may not write how to sign in.
+    static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, view: View = .jsonView) -> Response {
         let events = variant.basePath + "\(PageContract.eventsPath)" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
         html += barOpening(siteTitle: siteTitle)
         html += variantSwitcher(definition: definition, variant: variant)
-        html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span></header>"
+        html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span>"
+        html += signInHint(view) + "</header>"
         html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\""
         html += HTMLEscaping.escape(events) + "\" data-url=\"" + HTMLEscaping.escape(variant.url) + "\">"
         var bytes = Array(html.utf8)
@@ -27,16 +40,16 @@ enum PageDocument {
         return document(bytes)
     }
 
-    /// The index of pages, titled with the site's title.
-    static func index(registry: PageRegistry, siteTitle: String) -> Response {
+    /// The index of `pages`, titled with the site's title; pages hidden from the viewer are left out by the caller.
+    static func index(pages: [PageDefinition], siteTitle: String) -> Response {
         var html = head(title: siteTitle)
         html += barOpening(siteTitle: siteTitle) + "</header>"
         html += "<main class=\"tp-index\"><h1>" + HTMLEscaping.escape(siteTitle) + "</h1>"
-        if registry.pages.isEmpty {
+        if pages.isEmpty {
             html += "<p>No pages are registered.</p>"
         } else {
             html += "<ul class=\"tp-pages\">"
-            for page in registry.pages {
+            for page in pages {
                 html += "<li><a href=\"" + HTMLEscaping.escape(PageContract.pagePath(named: page.name)) + "\">"
                 html += "<strong>" + HTMLEscaping.escape(page.title) + "</strong>"
                 if !page.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(page.summary) + "</span>" }
@@ -48,6 +61,26 @@ enum PageDocument {
         return document(Array(html.utf8))
     }
 
+    /// `GET /-/signin` without a token: how to sign in, with status 401.
+    static func signInHelp(siteTitle: String) -> Response {
+        var html = head(title: "Sign in")
+        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += "<main class=\"tp-index tp-signin-help\"><h1>Sign in</h1>"
+        html += "<p>This address needs the secret of a sign-in URL. When the server starts, it prints one, "
+        html += "<code>http://HOST:PORT" + PageContract.signInPath + "?token=…</code>, on its standard error "
+        html += "(for a container, in its log: <code>docker logs CONTAINER</code>). Open that URL in this browser "
+        html += "to sign in; pages then show their controls.</p>"
+        html += "<p>Without signing in you can still read every public page: <a href=\"/\">the index</a>.</p></main>" + tail
+        return document(Array(html.utf8), status: 401)
+    }
+
+    /// The bar's note for an anonymous viewer who may not write: how to sign in; nothing otherwise.
+    private static func signInHint(_ view: View) -> String {
+        guard !view.signedIn, !view.controls else { return "" }
+        return "<a class=\"tp-signin\" href=\"" + PageContract.signInPath
+            + "\" title=\"Open the sign-in URL the server printed when it started\">Sign in to make changes</a>"
+    }
+
     /// Any HTML document, with the security headers every page carries.
     static func document(_ bytes: [UInt8], status: Int = 200) -> Response {
         var response = Response.html(bytes, status: status)
@@ -57,8 +90,26 @@ enum PageDocument {
         return response
     }
 
+    /// How every document begins; a viewer's CSRF token goes right after it (see ``withCSRFToken(_:_:)``).
+    static let opening = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+
+    /// `document` (a page's bytes, shared by every viewer and cached without any token) with
+    /// `<meta name="csrf-token" content="…">` for one viewer's session, which `table-pages.js`
+    /// sends along with every write.
+    static func withCSRFToken(_ document: [UInt8], _ token: String) -> [UInt8] {
+        let opening = Self.opening.utf8
+        guard document.starts(with: opening) else { return document }
+        let meta = "<meta name=\"" + PageContract.csrfMetaName + "\" content=\"" + HTMLEscaping.escape(token) + "\">"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(document.count + meta.utf8.count)
+        bytes += document[..<opening.count]
+        bytes += meta.utf8
+        bytes += document[opening.count...]
+        return bytes
+    }
+
     static func head(title: String) -> String {
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        opening
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<title>" + HTMLEscaping.escape(title) + "</title>"
             + "<link rel=\"icon\" href=\"/public/favicon.svg\" type=\"image/svg+xml\">"
@@ -82,7 +133,7 @@ enum PageDocument {
             for value in values {
                 var parameters = variant.parameters
                 parameters[parameter] = value
-                let other = PageVariant(page: variant.page, parameters: parameters, defaults: variant.defaults)
+                let other = PageVariant(page: variant.page, parameters: parameters, defaults: variant.defaults, viewer: variant.viewer)
                 let current = other == variant ? " aria-current=\"page\"" : ""
                 html += "<a href=\"" + HTMLEscaping.escape(other.url) + "\"" + current + ">" + HTMLEscaping.escape(value) + "</a>"
             }

@@ -4,9 +4,9 @@ import TableKit
 
 /// The index of pages as JSON: `{"title":…,"pages":[{"name":…,"title":…,"summary":…,"url":…,"variants":{…}}]}`.
 enum PageIndexJSON {
-    /// The index of the pages in `registry`, for a site named `siteTitle`.
-    static func render(_ registry: PageRegistry, siteTitle: String) -> String {
-        let pages = registry.pages.map { page in
+    /// The index of `pages` (those the viewer may read), for a site named `siteTitle`.
+    static func render(_ pages: [PageDefinition], siteTitle: String) -> String {
+        let pages = pages.map { page in
             let variants = page.variants.sorted { $0.key < $1.key }.map { name, values in
                 quoted(name) + ":[" + values.map(quoted).joined(separator: ",") + "]"
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import TableKit
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
 /// public assets and the health check, as one router.
@@ -25,7 +26,8 @@ public struct Site: Sendable {
     /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
     /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
-    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token) may write.
+    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token)
+    /// may write; each page's ``PageDefinition/access`` narrows it.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
         readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
@@ -40,6 +42,7 @@ public struct Site: Sendable {
         let files = StaticFiles(root: publicDirectory, builtIn: builtIn)
         var router = Router()
         router.errorPage = .site
+        SiteGuard(allowedHosts: access.allowedHosts, corsOrigins: access.corsOrigins).install(on: &router)
         router.immediate(.get, "/public/*path", files.respond)
         // The API description is one of the public files, served at the conventional address.
         router.immediate(.get, "/openapi.json") { request in
@@ -47,8 +50,12 @@ public struct Site: Sendable {
             file.parameters["path"] = "openapi.json"
             return files.respond(to: file)
         }
+        let accessControl = AccessControl(settings: access, logger: logger)
         router.immediate(.get, "/") { request in
-            request.prefersJSON ? .json(PageIndexJSON.render(pages, siteTitle: title)) : PageDocument.index(registry: pages, siteTitle: title)
+            // Only the pages this viewer may read: a private page's name and summary are not for everyone.
+            let actor = accessControl.actor(for: request)
+            let readable = pages.pages.filter { accessControl.mayRead(actor, page: $0) }
+            return request.prefersJSON ? .json(PageIndexJSON.render(readable, siteTitle: title)) : PageDocument.index(pages: readable, siteTitle: title)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
@@ -60,8 +67,7 @@ public struct Site: Sendable {
         if let metrics {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
-        let accessControl = AccessControl(settings: access, logger: logger)
-        SignInEndpoints(access: accessControl).register(on: &router)
+        SignInEndpoints(access: accessControl, siteTitle: title).register(on: &router)
         PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl).register(on: &router)
         self.router = router
         self.access = accessControl

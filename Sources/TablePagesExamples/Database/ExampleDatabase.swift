@@ -76,6 +76,13 @@ enum ExampleDatabase {
                 table.column("position", .integer).notNull()
             }
         }
+        // Per-person to-do lists (the `mine` page) share the table; the shared list's items have no owner.
+        migrator.registerMigration("todo-owner") { db in
+            try db.alter(table: Todo.databaseTableName) { table in
+                table.add(column: "owner", .text)
+            }
+            try db.create(index: "todo_owner", on: Todo.databaseTableName, columns: ["owner"])
+        }
         return migrator
     }
 }

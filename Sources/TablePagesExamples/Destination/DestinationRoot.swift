@@ -19,12 +19,19 @@ final class DestinationRoot: CascadingRootTableDelegate, ReloadableDataSource {
         try reloadFromSource()
     }
 
+    // The destination's name heads the page; nil (the page's title) until there is one.
+    private var destinationName: String?
+
+    override func titleForTable() -> String? { destinationName }
+
     func reloadFromSource() throws {
         guard let data = try guide.read() else {
+            destinationName = nil
             for section in [header, map, contact, rating, reviews] { section.childDelegates = [] }
             return
         }
         let (place, shown, reviewCount) = data
+        destinationName = place.name
         header.childDelegates = [
             StaticRow(id: "photo", cell: TableCell(.image, CellContent(
                 title: place.name, subtitle: place.location,

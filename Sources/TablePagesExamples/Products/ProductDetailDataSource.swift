@@ -7,6 +7,7 @@ import TableStore
 final class ProductDetailDataSource: SectionsDataSource<ProductFact>, ReloadableDataSource {
     private let store: Store
     private let productID: Int64
+    private var productName: String?
 
     init(store: Store, productID: Int64) throws {
         self.store = store
@@ -21,8 +22,11 @@ final class ProductDetailDataSource: SectionsDataSource<ProductFact>, Reloadable
 
     func reloadFromSource() throws {
         let product = try store.read { try Product.fetchOne($0, key: productID) }
+        productName = product?.name
         models = product.map(ProductFact.facts(of:)) ?? []
     }
+
+    override func titleForTable() -> String? { productName }
 
     override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool {
         model(at: indexPath).location != nil

@@ -1,5 +1,6 @@
 import TableKit
 import TablePages
+import TableStore
 
 /// The persisted to-do list: select toggles an item, and items can be added
 /// (`POST /pages/todo/sections/todos/rows {"title": …}`), renamed, deleted and reordered.
@@ -7,6 +8,21 @@ enum TodoPage {
     static func definition(list: TodoList, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(name: "todo", title: "To do", summary: "A persisted to-do list with a live progress summary.", changes: changes) { variant in
             try TodoRoot(list: list)
+        }
+    }
+
+    /// `/pages/mine`: each signed-in person's own to-do list, stored per actor id. A per-viewer
+    /// page: every viewer has a table (and a live stream) of their own, and anonymous clients get 401.
+    static func personalDefinition(store: Store, changes: ChangeFeed) -> PageDefinition {
+        PageDefinition(
+            name: "mine", title: "My to-dos", summary: "Your own to-do list: sign in, and only you see it.",
+            changes: changes, access: .private, perViewer: true
+        ) { variant in
+            guard let viewer = variant.viewer else {
+                // The service refuses anonymous viewers of a per-viewer page before it builds one.
+                throw PageDefinition.VariantError(message: "Sign in to see your to-do list.")
+            }
+            return try TodoRoot(list: TodoList(store: store, owner: viewer.id))
         }
     }
 }

@@ -2,7 +2,8 @@ import TableKit
 import TablePages
 
 /// The to-do page's root: a progress summary section above the list. Both are re-read from the
-/// store when it changes, so a toggle sends the toggled row and the summary, nothing else.
+/// store when it changes, so a toggle sends the toggled row and the summary, nothing else. A
+/// personal list (one with an owner) ends with a form that adds a to-do.
 final class TodoRoot: CascadingRootTableDelegate, ReloadableDataSource {
     private let list: TodoList
     private let progress = StaticRow(id: "progress", cell: .blank)
@@ -11,7 +12,8 @@ final class TodoRoot: CascadingRootTableDelegate, ReloadableDataSource {
     init(list: TodoList) throws {
         self.list = list
         items = TodoSection(list: list)
-        super.init(childDelegates: [StaticSection(id: "summary", header: "Progress", rows: [progress]), items])
+        let summary = StaticSection(id: "summary", header: "Progress", rows: [progress])
+        super.init(childDelegates: list.owner == nil ? [summary, items] : [summary, items, TodoAddSection(list: list)])
         try reloadFromSource()
     }
 

@@ -26,7 +26,9 @@ final class TodoSection: CascadingSectionTableDelegate {
     override func sectionID(forSection section: Int) -> SectionID { "todos" }
     override func titleForHeader(inSection section: Int) -> String? { "To do" }
     override func titleForFooter(inSection section: Int) -> String? {
-        "Select a to-do to tick it. Everyone watching sees the change."
+        list.owner == nil
+            ? "Select a to-do to tick it. Everyone watching sees the change."
+            : "Your own list: select a to-do to tick it. Only you see it, in every browser you signed in with."
     }
 
     override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
