@@ -89,6 +89,16 @@ def sign_in(url):
     return response.status, cookie.split(";")[0] if cookie else None
 
 
+def session_headers(link, page_url):
+    """Signs in with `link` and returns what a script sends to write as that session: the cookie and
+    the session's CSRF token, read from the `<meta name="csrf-token">` of the page at `page_url`."""
+    _, cookie = sign_in(link)
+    with urllib.request.urlopen(urllib.request.Request(page_url, headers={"Cookie": cookie}), timeout=5) as response:
+        found = re.search(r'<meta name="csrf-token" content="([^"]+)"', response.read().decode())
+    assert found, "the signed-in page carries no CSRF token"
+    return {"Cookie": cookie, "X-CSRF-Token": found.group(1)}
+
+
 @pytest.fixture()
 def signed_in_server(tmp_path):
     """A server with the example pages where only signed-in clients write; yields (base URL, sign-in link)."""

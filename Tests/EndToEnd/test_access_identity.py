@@ -11,7 +11,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from conftest import BINARY, post, sign_in, sign_in_url, start_server, stop_server, wait_until
+from conftest import BINARY, post, session_headers, sign_in, sign_in_url, start_server, stop_server, wait_until
 
 
 def request(method, url, body=None, headers=None, content_type="application/json"):
@@ -77,7 +77,9 @@ def test_the_printed_sign_in_link_gives_a_cookie_that_can_write_and_sign_out_end
     assert link.startswith(base + "/-/signin?token=")
     status, cookie = sign_in(link)
     assert status == 303 and cookie.startswith("tablepages_session=")
-    status, _, _ = request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers={"Cookie": cookie})
+    # A script writing as a session sends its CSRF token too, as the page's script does.
+    signed_in = session_headers(link, base + "/pages/todo")
+    status, _, _ = request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers=signed_in)
     assert status == 200
     assert row_is_done(base, "todo-3")
 
@@ -92,18 +94,18 @@ def test_the_printed_sign_in_link_gives_a_cookie_that_can_write_and_sign_out_end
 def test_sign_in_survives_a_restart_and_rotate_secret_signs_everyone_out(tmp_path):
     process, base = start_server(tmp_path, anonymous_writes=False)
     try:
-        _, cookie = sign_in(sign_in_url(tmp_path))
+        signed_in = session_headers(sign_in_url(tmp_path), base + "/pages/todo")
     finally:
         stop_server(process)
     process, base = start_server(tmp_path, anonymous_writes=False)
     try:
-        assert request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers={"Cookie": cookie})[0] == 200
+        assert request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers=signed_in)[0] == 200
     finally:
         stop_server(process)
     old_link = sign_in_url(tmp_path)
     process, base = start_server(tmp_path, "--rotate-secret", anonymous_writes=False)
     try:
-        assert request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers={"Cookie": cookie})[0] == 401
+        assert request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers=signed_in)[0] == 401
         assert sign_in_url(tmp_path) != old_link
         assert sign_in(old_link.replace(old_link.split("/-/")[0], base))[0] == 403
     finally:

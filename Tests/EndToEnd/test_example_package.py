@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import ROOT, post, sign_in, wait_until
+from conftest import ROOT, post, session_headers, wait_until
 
 EXAMPLE = os.path.join(ROOT, "Examples", "Bookshelf")
 BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(EXAMPLE, ".build", "debug", "Bookshelf"))
@@ -138,10 +138,10 @@ def test_a_select_is_pushed_live_to_every_viewer(bookshelf, tmp_path):
     assert rows(page(bookshelf))["book-3"].get("accessory") != "checkmark"
     # Writing needs an actor: sign in with the link the example logged.
     link = re.search(r"open: (http://\S+/-/signin\?token=\S+)", (tmp_path / "bookshelf.log").read_text()).group(1)
-    _, cookie = sign_in(link)
+    signed_in = session_headers(link, bookshelf + "/pages/books")
     viewers = [Subscriber(bookshelf), Subscriber(bookshelf)]
     try:
-        status, body = post(bookshelf + "/pages/books/rows/book-3/select", headers={"Cookie": cookie})
+        status, body = post(bookshelf + "/pages/books/rows/book-3/select", headers=signed_in)
         assert status == 200 and json.loads(body)["ok"] is True
         for viewer in viewers:
             assert viewer.replaced("book-3", lambda row: row.get("accessory") == "checkmark", 10), "a viewer was not sent the book marked read"

@@ -3,7 +3,7 @@ change made by another client appears without a reload. Both sign in with the li
 printed: the server does not let anonymous clients write."""
 import json
 
-from conftest import console_errors, post, sign_in, wait_until
+from conftest import console_errors, post, session_headers, wait_until
 from selenium.webdriver.common.by import By
 from test_live_page import open_live
 from test_live_page import row_text as live_row_text
@@ -35,8 +35,7 @@ def test_clicking_a_todo_ticks_it_and_updates_the_progress_without_reload(signed
 def test_a_todo_added_and_ticked_by_another_client_appears_without_reload(signed_in_server, browser):
     server, sign_in_link = signed_in_server
     open_live(browser, server + "/pages/todo")
-    _, cookie = sign_in(sign_in_link)
-    signed_in = {"Cookie": cookie}
+    signed_in = session_headers(sign_in_link, server + "/pages/todo")
 
     status, _ = post(server + "/pages/todo/sections/todos/rows", json.dumps({"title": "Pack the tent"}), headers=signed_in)
     assert status == 201

@@ -49,7 +49,7 @@ public struct AccessControl: Sendable {
             }
             throw HTTPError(
                 401,
-                "Sign in to change anything: open the sign-in link that `tablepages serve` printed in its log, or send an access token (Authorization: Bearer …).",
+                "Sign in to change anything: open the sign-in link the server logged when it started, or send an access token (Authorization: Bearer …).",
                 headers: Self.challenge
             )
         }
