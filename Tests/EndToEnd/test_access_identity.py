@@ -86,8 +86,11 @@ def test_the_printed_sign_in_link_gives_a_cookie_that_can_write_and_sign_out_end
     # A wrong token: 403, and no cookie.
     status, wrong = sign_in(link[:-2] + ("AA" if not link.endswith("AA") else "BB"))
     assert status == 403 and wrong is None
-    # Signing out clears the cookie (the browser drops it; the value itself is stateless).
+    # A GET of the sign-out address only offers a button (a link from another site must not sign
+    # anyone out); posting it clears the cookie (the browser drops it; the value itself is stateless).
     status, cleared = sign_in(base + "/-/signout")
+    assert status == 200 and cleared is None
+    status, cleared = sign_in(urllib.request.Request(base + "/-/signout", data=b"", method="POST"))
     assert status == 303 and cleared == "tablepages_session="
 
 

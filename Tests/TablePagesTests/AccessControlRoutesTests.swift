@@ -159,12 +159,19 @@ struct AccessControlRoutesTests {
             #expect(refused.status == 403)
             #expect(refused.headers["Set-Cookie"] == nil)
         }
-        for method in [HTTPMethod.get, .post] {
-            let signedOut = await site.router.respond(to: Self.request(method, "/-/signout", json: false, cookies: [SessionCookie.name: value]))
-            #expect(signedOut.status == 303)
-            #expect(signedOut.headers["Set-Cookie"]?.hasPrefix(SessionCookie.name + "=; ") == true)
-            #expect(signedOut.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
-        }
+        // A GET only offers the button (a link from another site must not sign anyone out).
+        let asked = await site.router.respond(to: Self.request(.get, "/-/signout", json: false, cookies: [SessionCookie.name: value]))
+        #expect(asked.status == 200)
+        #expect(asked.headers["Set-Cookie"] == nil)
+        #expect(String(decoding: asked.bodyBytes, as: UTF8.self).contains("<form method=\"post\" action=\"/-/signout\">"))
+        let crossSite = await site.router.respond(to: Self.request(
+            .post, "/-/signout", json: false, headers: ["Origin": "http://evil.example"], cookies: [SessionCookie.name: value]))
+        #expect(crossSite.status == 403)
+        #expect(crossSite.headers["Set-Cookie"] == nil)
+        let signedOut = await site.router.respond(to: Self.request(.post, "/-/signout", json: false, cookies: [SessionCookie.name: value]))
+        #expect(signedOut.status == 303)
+        #expect(signedOut.headers["Set-Cookie"]?.hasPrefix(SessionCookie.name + "=; ") == true)
+        #expect(signedOut.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
     }
 
     @Test("Rotating the secret signs every browser out and changes the sign-in link")

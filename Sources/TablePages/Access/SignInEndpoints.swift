@@ -13,7 +13,8 @@ struct SignInEndpoints: Sendable {
 
     func register(on router: inout Router) {
         router.immediate(.get, Self.signInPath, signIn)
-        router.immediate(.get, Self.signOutPath, signOut)
+        // GET only asks: another site can make a browser follow a link, and must not sign it out.
+        router.immediate(.get, Self.signOutPath) { _ in PageDocument.signOutConfirmation(siteTitle: siteTitle) }
         router.immediate(.post, Self.signOutPath, signOut)
     }
 
@@ -33,8 +34,14 @@ struct SignInEndpoints: Sendable {
         return response
     }
 
-    /// Clears the session cookie and goes to the index (the cookie is stateless: forgetting it ends it).
+    /// Clears the session cookie and goes to the index (the cookie is stateless: forgetting it ends
+    /// it); a post that another site's page sent is refused with 403, as every write is.
     func signOut(_ request: Request) -> Response {
+        do {
+            try access.checkCrossSite(request)
+        } catch {
+            return .error(error.status, error.message, for: request)
+        }
         var response = Response.redirect(to: "/")
         response.headers["Set-Cookie"] = SessionCookie.clearingHeader
         return response

@@ -74,6 +74,17 @@ enum PageDocument {
         return document(Array(html.utf8), status: 401)
     }
 
+    /// `GET /-/signout`: a button that posts the sign-out, so a link from another site cannot sign
+    /// anyone out.
+    static func signOutConfirmation(siteTitle: String) -> Response {
+        var html = head(title: "Sign out")
+        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += "<main class=\"tp-index\"><h1>Sign out</h1>"
+        html += "<form method=\"post\" action=\"/-/signout\"><button type=\"submit\">Sign out of this browser</button></form>"
+        html += "<p><a href=\"/\">Back to the index</a></p></main>" + tail
+        return document(Array(html.utf8))
+    }
+
     /// The bar's note for an anonymous viewer who may not write: how to sign in; nothing otherwise.
     private static func signInHint(_ view: View) -> String {
         guard !view.signedIn, !view.controls else { return "" }
