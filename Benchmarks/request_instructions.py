@@ -43,7 +43,7 @@ def main():
         if port is None:
             sys.exit("the server did not start: " + open(log_path).read())
         connection = socket.create_connection(("127.0.0.1", port))
-        request = f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
         buffer = b""
 
         def send(requests):
