@@ -90,30 +90,44 @@ public struct HostAllowList: Sendable, Equatable {
     /// a trailing dot; nil when it is not a well-formed host: a name of letters, digits, `-`, `_`
     /// and `.`, or a bracketed IPv6 address, optionally followed by `:` and at most five digits.
     static func hostName(fromHeader header: String) -> String? {
-        let bytes = header.utf8
+        // Runs for every request: bytes, not Characters (grapheme breaking and Unicode lowercasing
+        // cost thousands of instructions). Any byte past ASCII fails one of the checks below.
+        var header = header
+        return header.withUTF8(hostName(fromUTF8:))
+    }
+
+    private static func hostName(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard !bytes.isEmpty, bytes.count <= 260 else { return nil }
-        var name = Substring(header)
-        var port: Substring = ""
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = name.firstIndex(of: "]") else { return nil }
-            let inside = name[name.index(after: name.startIndex)..<close]
-            guard !inside.isEmpty, inside.utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return nil }
-            let rest = name[name.index(after: close)...]
-            name = name[...close]
-            if !rest.isEmpty {
-                guard rest.first == ":" else { return nil }
-                port = rest.dropFirst()
+        var nameEnd: Int
+        var portStart = bytes.count
+        if bytes[0] == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let inside = bytes[1..<close]
+            guard !inside.isEmpty, inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return nil }
+            nameEnd = close + 1
+            if nameEnd < bytes.count {
+                guard bytes[nameEnd] == UInt8(ascii: ":") else { return nil }
+                portStart = nameEnd + 1
             }
         } else {
-            if let colon = name.firstIndex(of: ":") {
-                port = name[name.index(after: colon)...]
-                name = name[..<colon]
+            nameEnd = bytes.count
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+                nameEnd = colon
+                portStart = colon + 1
             }
-            if name.last == "." { name = name.dropLast() }
-            guard !name.isEmpty, name.utf8.allSatisfy(isNameByte) else { return nil }
+            if nameEnd > 0 && bytes[nameEnd - 1] == UInt8(ascii: ".") { nameEnd -= 1 }
+            guard nameEnd > 0, bytes[..<nameEnd].allSatisfy(isNameByte) else { return nil }
         }
-        guard port.utf8.count <= 5, port.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
-        return name.lowercased()
+        let port = bytes[portStart...]
+        guard port.count <= 5, port.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        // Every byte of the name is ASCII here, so ASCII lowercasing is all lowercasing does.
+        return String(unsafeUninitializedCapacity: nameEnd) { name in
+            for index in 0..<nameEnd {
+                let byte = bytes[index]
+                name[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+            }
+            return nameEnd
+        }
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
