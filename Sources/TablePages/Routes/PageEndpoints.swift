@@ -35,20 +35,20 @@ struct PageEndpoints: Sendable {
     // MARK: Reading
 
     func page(_ request: Request) async throws -> Response {
-        let (definition, host) = try await resolve(request)
+        let (definition, host, actor) = try await resolve(request)
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
-        let view = view(of: request, definition: definition)
+        let view = view(of: actor, definition: definition)
         let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit, controls: view.controls)
         let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
         hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
-        return json ? response : forViewer(response, of: request)
+        return json ? response : forViewer(response, actor: actor)
     }
 
     /// A page document with the viewer's CSRF token in its head, for a signed-in browser; the
     /// cached bytes, shared by every viewer, never hold one.
-    private func forViewer(_ document: Response, of request: Request) -> Response {
-        guard let actor = access.actor(for: request), let token = access.csrfToken(for: actor) else { return document }
+    private func forViewer(_ document: Response, actor: Actor?) -> Response {
+        guard let actor, let token = access.csrfToken(for: actor) else { return document }
         var document = document
         document.body = .bytes(PageDocument.withCSRFToken(document.bodyBytes, token))
         return document
@@ -67,7 +67,7 @@ struct PageEndpoints: Sendable {
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
-        let view = PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
+        let view = view(of: actor, definition: definition)
         guard let host = hosts.existingHost(for: variant),
               let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
@@ -75,12 +75,12 @@ struct PageEndpoints: Sendable {
             return nil
         }
         hosts.metrics?.renderCacheHits.increment()
-        return json ? .json(body) : forViewer(PageDocument.document(body), of: request)
+        return json ? .json(body) : forViewer(PageDocument.document(body), actor: actor)
     }
 
     func section(_ request: Request) async throws -> Response {
-        let (definition, host) = try await resolve(request)
-        let controls = view(of: request, definition: definition).controls
+        let (definition, host, actor) = try await resolve(request)
+        let controls = view(of: actor, definition: definition).controls
         let section = try Self.sectionID(request)
         let query = request.query
         let after = try query[PageContract.Query.after].map { try Self.validID($0, what: PageContract.Query.after) }.map { RowID($0) }
@@ -97,10 +97,10 @@ struct PageEndpoints: Sendable {
     }
 
     func row(_ request: Request) async throws -> Response {
-        let (definition, host) = try await resolve(request)
+        let (definition, host, actor) = try await resolve(request)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        let controls = view(of: request, definition: definition).controls
+        let controls = view(of: actor, definition: definition).controls
         let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: controls) }
         return format == .json ? .json(bytes) : .html(bytes)
     }
@@ -108,11 +108,11 @@ struct PageEndpoints: Sendable {
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
     /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
     func events(_ request: Request) async throws -> Response {
-        let (definition, host) = try await resolve(request)
+        let (definition, host, actor) = try await resolve(request)
         let query = request.query
         let format: PatchFormat
         switch query[PageContract.Query.format] {
-        case nil, "html": format = view(of: request, definition: definition).controls ? .html : .htmlWithoutControls
+        case nil, "html": format = view(of: actor, definition: definition).controls ? .html : .htmlWithoutControls
         case "json": format = .json
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
@@ -125,14 +125,14 @@ struct PageEndpoints: Sendable {
         // Reconnect quickly after a drop; the first line also gets the response under way.
         stream.write(Array("retry: 2000\n\n".utf8))
         host.channel.subscribe(stream, format: format, lastSeenID: lastSeen)
-        access.closeWhenRevoked(stream, actor: access.actor(for: request))
+        access.closeWhenRevoked(stream, actor: actor)
         return Response(stream: stream)
     }
 
     // MARK: Actions
 
     func select(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
@@ -147,7 +147,7 @@ struct PageEndpoints: Sendable {
     }
 
     func action(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
         let input = try ActionInput.parse(request)
@@ -156,7 +156,7 @@ struct PageEndpoints: Sendable {
     }
 
     func delete(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         if request.method == .post, input.fields[PageContract.Field.method]?.uppercased() != PageContract.Field.deleteMethod {
@@ -167,7 +167,7 @@ struct PageEndpoints: Sendable {
     }
 
     func move(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let row = try Self.rowID(request)
         let input = try ActionInput.parse(request)
         let section = SectionID(try Self.validID(try input.require(PageContract.Field.section), what: PageContract.Field.section))
@@ -187,7 +187,7 @@ struct PageEndpoints: Sendable {
     }
 
     func insert(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
@@ -203,7 +203,7 @@ struct PageEndpoints: Sendable {
     /// `POST /pages/{page}/prefetch` with `{"rows": "id1,id2"}` (or a form): the browser is about to
     /// show these rows (`prefetchRows(at:)`).
     func prefetch(_ request: Request) async throws -> Response {
-        let (_, host) = try await resolve(request)
+        let (_, host, _) = try await resolve(request)
         let input = try ActionInput.parse(request)
         let rows = try input.require(PageContract.Field.rows).split(separator: ",").map { RowID(String($0)) }
         await host.prefetchRows(rows)
@@ -225,11 +225,11 @@ struct PageEndpoints: Sendable {
 
     // MARK: Resolving
 
-    /// The page definition and the live host of the variant the request names (the viewer's own,
-    /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), once the
-    /// request's actor may read the page.
+    /// The page definition, the live host of the variant the request names (the viewer's own,
+    /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), and the
+    /// request's actor, once it may read the page (resolved once: a session's cookie costs an HMAC).
     /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
-    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost) {
+    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost, Actor?) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
@@ -256,13 +256,12 @@ struct PageEndpoints: Sendable {
             throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
         }
         try hosts.lanes.admit(host.lane)
-        return (definition, host)
+        return (definition, host, actor)
     }
 
-    /// How the request's viewer sees `definition`'s pages: signed in or not, with controls only when they may write.
-    private func view(of request: Request, definition: PageDefinition) -> PageDocument.View {
-        let actor = access.actor(for: request)
-        return PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
+    /// How `actor` sees `definition`'s pages: signed in or not, with controls only when they may write.
+    private func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
+        PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
     }
 
     /// The `limit` query value, rows per section in one response; nil when not given.
