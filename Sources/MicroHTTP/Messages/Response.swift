@@ -126,4 +126,11 @@ public struct Response: Sendable {
     public static func error(_ status: Int, _ message: String, for request: Request) -> Response {
         error(status, message, json: request.prefersJSON)
     }
+
+    /// `error` for `request`, in the form it prefers, with the headers it carries (`Retry-After`, `Allow`, …).
+    public static func error(_ error: HTTPError, for request: Request) -> Response {
+        var response = Self.error(error.status, error.message, for: request)
+        for (name, value) in error.headers { response.headers[name] = value }
+        return response
+    }
 }

@@ -118,9 +118,7 @@ public struct Router: HTTPResponder {
             do {
                 return Self.labelled(try await handler(request), pattern)
             } catch let error as HTTPError {
-                var response = Response.error(error.status, error.message, for: request)
-                for (name, value) in error.headers { response.headers[name] = value }
-                return Self.labelled(response, pattern)
+                return Self.labelled(Response.error(error, for: request), pattern)
             } catch {
                 // Not the client's fault and not for the client's eyes: the server logs the status.
                 return Self.labelled(Response.error(500, "The server could not answer this request.", for: request), pattern)

@@ -40,7 +40,7 @@ struct SignInEndpoints: Sendable {
         do {
             try access.checkCrossSite(request)
         } catch {
-            return .error(error.status, error.message, for: request)
+            return .error(error, for: request)
         }
         var response = Response.redirect(to: "/")
         response.headers["Set-Cookie"] = SessionCookie.clearingHeader

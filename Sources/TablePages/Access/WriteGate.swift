@@ -30,8 +30,7 @@ struct WriteGate: Sendable {
                 // A 403's actor is known though authorizeWrite refused it: the log names who tried.
                 let known = actor ?? access.actor(for: request)
                 log(request, actor: known, action: actionName, status: error.status)
-                var response = Response.error(error.status, error.message, for: request)
-                for (field, value) in error.headers { response.headers[field] = value }
+                var response = Response.error(error, for: request)
                 response.actor = known?.id
                 return response
             } catch {
