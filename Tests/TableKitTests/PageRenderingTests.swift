@@ -37,6 +37,19 @@ struct PageRenderingTests {
         #expect(TableRenderer(table: table, context: Self.context).page(.json) == expected)
     }
 
+    @Test("A table's header view renders above its sections, and its own JSON members join the document's, nested and in order")
+    func tableHeaderViewAndProperties() {
+        let root = HeadedList()
+        let table = TableView(root: root)
+        let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/headed"))
+        let html = renderer.page(.html)
+        #expect(html.hasPrefix(#"<main class="tk-table" data-version="0"><header id="table-header" class="tk-table-header"><div class="tk-cell" data-kind="basic"><span class="tk-title">3 &lt;rows&gt;</span></div></header><section"#))
+        let json = renderer.page(.json)
+        #expect(json.hasPrefix(#"{"title":null,"version":0,"headerView":{"kind":"basic","title":"3 \u003crows\u003e"},"facets":{"a\"b":[{"value":null,"count":2},{"value":1.5,"count":1}]},"empty":[],"sections":["#))
+        // A member named like one of the document's own would make it ambiguous: left out.
+        #expect(!json.contains(#""sections":"shadow""#))
+    }
+
     @Test("A row limit pages sections with a next URL, and a section renders from after a row")
     func paging() throws {
         let list = ListDataSource(models: (1...5).map(Item.init), sectionID: "all") { item, _ in
@@ -94,5 +107,23 @@ struct RowActionFieldTests {
         #expect(html.contains(#"<form class="tk-action" method="post" action="/pages/p/rows/t1/actions/rename"><input type="text" required name="title" placeholder="New title" aria-label="New title" value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"><button type="submit">Rename</button></form>"#))
         let json = try renderer.row("t1", .json)
         #expect(json.contains(#""actions":[{"name":"rename","title":"Rename","style":"normal","field":{"name":"title","placeholder":"New title","value":"\"\u003e\u003cscript\u003ex\u003c/script\u003e"}}]"#))
+    }
+}
+
+/// A list with a header view and JSON members of its own.
+private final class HeadedList: CascadingBareTableDelegate {
+    override func numberOfSections() -> Int { 1 }
+    override func numberOfRows(inSection section: Int) -> Int { 0 }
+    override func sectionID(forSection section: Int) -> SectionID { "all" }
+    override func headerViewForTable() -> TableCell? { TableCell(.basic, CellContent(title: "3 <rows>")) }
+    override func jsonPropertiesForTable() -> [JSONProperty] {
+        [
+            JSONProperty(name: "facets", value: .object([JSONProperty(name: "a\"b", value: .array([
+                .object([JSONProperty(name: "value", value: .null), JSONProperty(name: "count", value: .integer(2))]),
+                .object([JSONProperty(name: "value", value: .number(1.5)), JSONProperty(name: "count", value: .integer(1))]),
+            ]))])),
+            JSONProperty(name: "empty", value: .array([])),
+            JSONProperty(name: "sections", value: .string("shadow")),
+        ]
     }
 }

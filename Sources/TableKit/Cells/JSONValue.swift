@@ -4,7 +4,7 @@
 ///
 ///     CellField(name: "price", value: "12.50", json: .number(12.5))
 ///     CellField(name: "photo", value: "2,048 bytes", json: .string(base64))
-public enum JSONValue: Hashable, Sendable {
+public indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -15,4 +15,8 @@ public enum JSONValue: Hashable, Sendable {
     case number(Double)
     /// A string.
     case string(String)
+    /// An array of values.
+    case array([JSONValue])
+    /// An object: its members in the order written.
+    case object([JSONProperty])
 }

@@ -120,6 +120,10 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     }
     /// Not routed: the default; it belongs to the root, which a subclass overrides.
     open func titleForTable() -> String? { DefaultTableDelegate().titleForTable() }
+    /// Not routed: the default; it belongs to the root, which a subclass overrides.
+    open func headerViewForTable() -> TableCell? { DefaultTableDelegate().headerViewForTable() }
+    /// Not routed: the default; it belongs to the root, which a subclass overrides.
+    open func jsonPropertiesForTable() -> [JSONProperty] { DefaultTableDelegate().jsonPropertiesForTable() }
     /// Not routed: the default; ``CascadingRootTableDelegate`` gathers its children's.
     open func sectionIndexTitles() -> [String]? { DefaultTableDelegate().sectionIndexTitles() }
     /// Not routed: the default; a root asks the child that gave the title, a section answers its index.

@@ -28,6 +28,10 @@ extension TableDataSource {
     public func sectionIndexTitles() -> [String]? { nil }
     /// Default: nil, the title the table's owner gives it (``TableView/title``).
     public func titleForTable() -> String? { nil }
+    /// Default: nil, nothing above the sections.
+    public func headerViewForTable() -> TableCell? { nil }
+    /// Default: none.
+    public func jsonPropertiesForTable() -> [JSONProperty] { [] }
     /// Default: `index`, the title's position.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
 }

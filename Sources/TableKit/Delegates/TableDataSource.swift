@@ -48,6 +48,14 @@ public protocol TableDataSource {
     /// The table's own heading, in place of the title its page gives every variant (a view
     /// controller's `title`): the name of the product a detail page shows, say. Read at every render.
     func titleForTable() -> String?
+    /// A view above the table's sections (a table view's `tableHeaderView`), rendered with its
+    /// cell kind like a section's header view: a database page's column headers, filters and
+    /// counts. Read at every render; nil for none.
+    func headerViewForTable() -> TableCell?
+    /// Members the table's JSON document carries besides its own (`title`, `version`,
+    /// `sectionIndex`, `headerView`, `sections`, `next`), in order: a database page's `facets`.
+    /// Members named like the document's own are left out. Read at every render.
+    func jsonPropertiesForTable() -> [JSONProperty]
     /// The titles of the section index (`sectionIndexTitles(for:)`).
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).

@@ -11,18 +11,23 @@ struct HTMLEmitter: TableEmitter {
         self.table = table
     }
 
-    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer) {
+    mutating func beginTable(_ heading: TableHeading, into out: inout OutputBuffer) {
         out.append("<main class=\"tk-table\" data-version=\"")
-        out.append(version)
+        out.append(heading.version)
         out.append("\">")
-        if let title {
+        if let title = heading.title {
             out.append("<h1 class=\"tk-title\">")
             out.appendEscapedHTML(title)
             out.append("</h1>")
         }
-        guard !index.isEmpty else { return }
+        if let view = heading.headerView {
+            out.append("<header id=\"table-header\" class=\"tk-table-header\">")
+            appendStaticCell(view, into: &out)
+            out.append("</header>")
+        }
+        guard !heading.index.isEmpty else { return }
         out.append("<nav class=\"tk-index\" aria-label=\"Section index\">")
-        for entry in index {
+        for entry in heading.index {
             out.append("<a href=\"#section-")
             out.appendDOMIDPart(entry.section.rawValue)
             out.append("\">")

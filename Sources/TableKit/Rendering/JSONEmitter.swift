@@ -8,14 +8,14 @@ struct JSONEmitter: TableEmitter {
         self.context = context
     }
 
-    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer) {
+    mutating func beginTable(_ heading: TableHeading, into out: inout OutputBuffer) {
         out.append("{\"title\":")
-        out.appendJSONString(title)
+        out.appendJSONString(heading.title)
         out.append(",\"version\":")
-        out.append(version)
-        if !index.isEmpty {
+        out.append(heading.version)
+        if !heading.index.isEmpty {
             out.append(",\"sectionIndex\":[")
-            for (position, entry) in index.enumerated() {
+            for (position, entry) in heading.index.enumerated() {
                 out.append(position == 0 ? "{\"title\":" : ",{\"title\":")
                 out.appendJSONString(entry.title)
                 out.append(",\"section\":")
@@ -24,8 +24,21 @@ struct JSONEmitter: TableEmitter {
             }
             out.append("]")
         }
+        if let view = heading.headerView {
+            out.append(",\"headerView\":")
+            appendCell(view, into: &out)
+        }
+        for property in heading.properties where !Self.documentMembers.contains(property.name) {
+            out.append(",")
+            out.appendJSONString(property.name)
+            out.append(":")
+            appendValue(property.value, into: &out)
+        }
         out.append(",\"sections\":[")
     }
+
+    /// The members the document writes itself, which a table's own members may not repeat.
+    private static let documentMembers: Set<String> = ["title", "version", "sectionIndex", "headerView", "sections", "next"]
 
     mutating func endTable(into out: inout OutputBuffer) {
         // Sections are not paged yet; the key is part of the format so clients can rely on it.
@@ -233,6 +246,26 @@ struct JSONEmitter: TableEmitter {
         case .number(let value) where value.isFinite: out.append(value)
         case .number: out.append("null")
         case .string(let text): out.appendJSONString(text)
+        case .array(let values):
+            out.append("[")
+            for (position, element) in values.enumerated() {
+                if position > 0 {
+                    out.append(",")
+                }
+                appendValue(element, into: &out)
+            }
+            out.append("]")
+        case .object(let members):
+            out.append("{")
+            for (position, member) in members.enumerated() {
+                if position > 0 {
+                    out.append(",")
+                }
+                out.appendJSONString(member.name)
+                out.append(":")
+                appendValue(member.value, into: &out)
+            }
+            out.append("}")
         }
     }
 }

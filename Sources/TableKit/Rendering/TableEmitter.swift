@@ -4,7 +4,7 @@
 /// order: `beginTable`, then per section `beginSection`, `row`…, `endSection`, then `endTable`.
 /// A section or row may also be emitted on its own.
 protocol TableEmitter {
-    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer)
+    mutating func beginTable(_ heading: TableHeading, into out: inout OutputBuffer)
     mutating func endTable(into out: inout OutputBuffer)
     mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer)
     mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer)

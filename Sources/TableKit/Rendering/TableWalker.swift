@@ -4,7 +4,11 @@ struct TableWalker {
 
     /// Walks every section, each limited to `rowLimit` rows.
     func walkTable<Emitter: TableEmitter>(rowLimit: Int?, emitter: inout Emitter, into out: inout OutputBuffer) {
-        emitter.beginTable(title: table.root.titleForTable() ?? table.title, version: table.version, index: sectionIndex(), into: &out)
+        let heading = TableHeading(
+            title: table.root.titleForTable() ?? table.title, version: table.version, index: sectionIndex(),
+            headerView: table.root.headerViewForTable(), properties: table.root.jsonPropertiesForTable()
+        )
+        emitter.beginTable(heading, into: &out)
         for section in 0..<max(0, table.root.numberOfSections()) {
             walkSection(section, from: 0, limit: rowLimit, emitter: &emitter, into: &out)
         }

@@ -10,9 +10,9 @@ struct TeeEmitter<First: TableEmitter, Second: TableEmitter>: TableEmitter {
         self.second = second
     }
 
-    mutating func beginTable(title: String?, version: Int, index: [SectionIndexEntry], into out: inout OutputBuffer) {
-        first.beginTable(title: title, version: version, index: index, into: &out)
-        second.beginTable(title: title, version: version, index: index, into: &secondOutput)
+    mutating func beginTable(_ heading: TableHeading, into out: inout OutputBuffer) {
+        first.beginTable(heading, into: &out)
+        second.beginTable(heading, into: &secondOutput)
     }
 
     mutating func endTable(into out: inout OutputBuffer) {

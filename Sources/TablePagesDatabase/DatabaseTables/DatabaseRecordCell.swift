@@ -45,7 +45,7 @@ enum DatabaseRecordCell {
             case .null?: out.append("<span class=\"tk-field-value tk-null\">")
             case .integer?, .number?: out.append("<span class=\"tk-field-value tk-number\">")
             case .string?: out.append("<span class=\"tk-field-value tk-blob\">")
-            case .bool?, nil: out.append("<span class=\"tk-field-value\">")
+            case .bool?, .array?, .object?, nil: out.append("<span class=\"tk-field-value\">")
             }
             out.appendEscapedHTML(field.value)
             out.append("</span></span>")

@@ -16,8 +16,12 @@ struct DatabaseTableQuery: Sendable, Hashable {
     var descending = false
     /// The column whose values make the sections.
     var group: String?
-    /// Column → required value, all of which must hold.
-    var filters: [String: String] = [:]
+    /// The conditions the rows meet, all of them, in a stable order.
+    var filters: [DatabaseFilter] = []
+    /// Words to find with the table's FTS5 index (`_search`), or nil.
+    var search: String?
+    /// The columns whose value counts the page shows (`_facet`, repeatable), in the order asked.
+    var facets: [String] = []
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
@@ -33,6 +37,8 @@ struct DatabaseTableQuery: Sendable, Hashable {
         self.sort = sort
         group = parameters[Self.groupParameter]
         filters = parameters.filter { $0.key != Self.sortParameter && $0.key != Self.groupParameter }
+            .sorted { $0.key < $1.key }
+            .map { DatabaseFilter(column: $0.key, comparison: .exact, value: $0.value) }
     }
 
     /// The variant parameters a request's query chooses, with column names in the schema's

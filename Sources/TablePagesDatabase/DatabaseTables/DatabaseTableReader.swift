@@ -139,23 +139,6 @@ struct DatabaseTableReader: Sendable {
         var key: [DatabaseValue]
     }
 
-    /// A piece of SQL with its arguments; values are always arguments, names always quoted.
-    private struct Clause {
-        var sql: String
-        var arguments: [DatabaseValue]
-
-        init(sql: String, arguments: [DatabaseValue]) {
-            self.sql = sql
-            self.arguments = arguments
-        }
-
-        /// ` WHERE t1 AND t2…`, or nothing when there are no terms.
-        init(whereAll terms: [Clause]) {
-            sql = terms.isEmpty ? "" : " WHERE " + terms.map(\.sql).joined(separator: " AND ")
-            arguments = terms.flatMap(\.arguments)
-        }
-    }
-
     private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
 
     /// The key columns, then every column: what a row is read with (see ``makeRow(_:extent:)``).
@@ -170,45 +153,45 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// `WHERE` with the filters, or nothing.
-    private func filterClause() -> Clause {
-        Clause(whereAll: filterTerms())
+    func filterClause() -> SQLClause {
+        SQLClause(whereAll: filterTerms())
     }
 
     /// One `column = ?` term per filter.
-    private func filterTerms() -> [Clause] {
-        query.filters.sorted { $0.key < $1.key }.map { Clause(sql: "\(SQLIdentifier.quoted($0.key)) = ?", arguments: [$0.value.databaseValue]) }
+    private func filterTerms() -> [SQLClause] {
+        query.filters.map { SQLClause(sql: "\(SQLIdentifier.quoted($0.column)) = ?", arguments: [$0.value.databaseValue]) }
     }
 
     /// The filters, the section's group value, and (when given) rows after `position` in the page's
     /// order (reversed when `reversed`): the rows a page or a count is about.
-    private func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> Clause {
+    private func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
         var terms = filterTerms()
         if let group = query.group {
-            terms.append(Clause(sql: "\(SQLIdentifier.quoted(group)) IS ?", arguments: [groupValue ?? .null]))
+            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) IS ?", arguments: [groupValue ?? .null]))
         }
         if let position {
             terms.append(keysetClause(after: position, descending: query.descending != reversed))
         }
-        return Clause(whereAll: terms)
+        return SQLClause(whereAll: terms)
     }
 
     /// Rows after `position` in the order `sort, key` (descending when asked). SQLite puts NULL
     /// first in ascending order and last in descending order; the key is never NULL. The range on
     /// the sort column comes first so an index on it can serve the query.
-    private func keysetClause(after position: Position, descending: Bool) -> Clause {
+    private func keysetClause(after position: Position, descending: Bool) -> SQLClause {
         let keyAfter = keyComparison(descending ? "<" : ">")
-        guard let sort = query.sort else { return Clause(sql: keyAfter, arguments: position.key) }
+        guard let sort = query.sort else { return SQLClause(sql: keyAfter, arguments: position.key) }
         let column = SQLIdentifier.quoted(sort)
         let value = position.sortValue ?? .null
         switch (value.isNull, descending) {
         case (true, false):
-            return Clause(sql: "(\(column) IS NOT NULL OR \(keyAfter))", arguments: position.key)
+            return SQLClause(sql: "(\(column) IS NOT NULL OR \(keyAfter))", arguments: position.key)
         case (true, true):
-            return Clause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
+            return SQLClause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
         case (false, false):
-            return Clause(sql: "(\(column) >= ? AND (\(column) > ? OR \(keyAfter)))", arguments: [value, value] + position.key)
+            return SQLClause(sql: "(\(column) >= ? AND (\(column) > ? OR \(keyAfter)))", arguments: [value, value] + position.key)
         case (false, true):
-            return Clause(sql: "((\(column) <= ? AND (\(column) < ? OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
+            return SQLClause(sql: "((\(column) <= ? AND (\(column) < ? OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
         }
     }
 
