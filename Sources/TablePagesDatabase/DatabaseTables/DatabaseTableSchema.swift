@@ -15,6 +15,9 @@ struct DatabaseTableSchema: Sendable {
     /// The order of the default variant when it is not the key: the single-column primary key of a
     /// rowid table whose key is not the rowid itself (e.g. `code TEXT PRIMARY KEY`).
     let defaultSort: String?
+    /// The FTS5 table that indexes this table's text (its `content=` option names this table), for
+    /// `_search`; nil when there is none.
+    var fullTextTable: String? = nil
 
     /// The table's name quoted for SQL.
     var quotedName: String { SQLIdentifier.quoted(name) }
