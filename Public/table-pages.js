@@ -2,6 +2,10 @@
 // forbids it). It subscribes to the page's event stream, applies each patch's ops atomically by
 // data-row / data-section, refetches on `reset`, sends selections and actions with fetch, and
 // loads more rows as a section's "More rows" link nears the viewport.
+//
+// A section may be loaded only in part (it ends with a "More rows" link). A patch never places a
+// row outside the loaded part: an insert or move whose neighbour is not loaded is left to the
+// section's counts (`section-next`), which the link shows as "N new rows — show".
 "use strict";
 
 (() => {
@@ -50,31 +54,119 @@
     const elements = root.matches?.("[data-height]") ? [root] : [];
     elements.push(...root.querySelectorAll("[data-height]"));
     for (const element of elements) element.style.minHeight = `${element.dataset.height}px`;
-    for (const link of root.querySelectorAll("a.tk-next[data-remaining][data-estimated-row-height]")) {
-      const space = Number(link.dataset.remaining) * Number(link.dataset.estimatedRowHeight);
-      // Browsers cap element heights near 33 million pixels.
-      link.style.minHeight = `${Math.min(space, 10000000)}px`;
-    }
+    for (const link of root.querySelectorAll("a.tk-next[data-remaining][data-estimated-row-height]")) sizePlaceholder(link);
     observeNextLinks(root);
   }
 
-  function place(element, container, op, siblingOf) {
+  // Where an op puts an element: [neighbour, "after" | "before" | "prepend" | "append"], or null
+  // when the place lies past the loaded part of a partly loaded container (`partial`).
+  function position(op, container, siblingOf, partial) {
     if (op.after !== undefined) {
-      const neighbour = op.after === null ? null : siblingOf(op.after);
-      if (neighbour) neighbour.after(element);
-      else if (op.after === null) container.prepend(element);
-      else container.append(element);
-    } else if (op.before !== undefined) {
-      const neighbour = op.before === null ? null : siblingOf(op.before);
-      if (neighbour) neighbour.before(element);
-      else container.append(element);
-    } else {
-      container.append(element);
+      if (op.after === null) return [container, "prepend"];
+      const neighbour = siblingOf(op.after);
+      if (neighbour) return [neighbour, "after"];
+    } else if (op.before !== undefined && op.before !== null) {
+      const neighbour = siblingOf(op.before);
+      if (neighbour) return [neighbour, "before"];
     }
+    return partial ? null : [container, "append"];
+  }
+
+  function place(element, container, op, siblingOf, partial = false) {
+    const target = position(op, container, siblingOf, partial);
+    if (!target) return false;
+    target[0][target[1]](element);
+    return true;
   }
 
   function rowsOf(sectionId) {
     return sectionElement(sectionId)?.querySelector(".tk-rows") ?? null;
+  }
+
+  const nextLinkOf = (section) => section?.querySelector(":scope > a.tk-next") ?? null;
+  const loadedRows = (section) => section.querySelectorAll(":scope > .tk-rows > .tk-row");
+  // A section that ends with a "More rows" link holds only its first rows.
+  const isPartial = (sectionId) => nextLinkOf(sectionElement(sectionId)) !== null;
+
+  function sizePlaceholder(link) {
+    if (!link.dataset.estimatedRowHeight) return;
+    const space = Number(link.dataset.remaining) * Number(link.dataset.estimatedRowHeight);
+    // Browsers cap element heights near 33 million pixels.
+    link.style.minHeight = `${Math.min(space, 10000000)}px`;
+  }
+
+  // A section's counts changed (rows inserted or deleted past what is loaded, or anywhere in a
+  // database table): the rows still to come are its row count less the rows loaded, and what
+  // grew past the loaded part is announced on the link, which loads it when clicked.
+  function updateSectionCounts(op) {
+    const section = sectionElement(op.section);
+    if (!section || typeof op.rowCount !== "number") return;
+    section.dataset.rowCount = String(op.rowCount);
+    const remaining = Math.max(0, op.rowCount - loadedRows(section).length);
+    let link = nextLinkOf(section);
+    if (remaining === 0) {
+      link?.remove();
+      return;
+    }
+    const before = link ? Number(link.dataset.remaining) || 0 : 0;
+    if (!link) {
+      link = op.html ? fragment(op.html) : null;
+      if (!link) return;
+      // Shown, not loaded as it scrolls by: the reader asked for what was loaded.
+      section.querySelector(":scope > .tk-rows")?.after(link);
+    }
+    const fresh = Math.min(remaining, Math.max(0, (Number(link.dataset.newRows) || 0) + remaining - before));
+    link.dataset.remaining = String(remaining);
+    if (fresh > 0) {
+      link.dataset.newRows = String(fresh);
+      link.textContent = `${fresh} new row${fresh === 1 ? "" : "s"} \u2014 show`;
+    } else if (link.dataset.newRows) {
+      delete link.dataset.newRows;
+      link.textContent = "More rows";
+    }
+    sizePlaceholder(link);
+  }
+
+  // A section's link pages on after the last row loaded, which a patch may have deleted or added.
+  function settleNextLinks() {
+    for (const link of table()?.querySelectorAll(".tk-section > a.tk-next") ?? []) {
+      const rows = loadedRows(link.parentElement);
+      const url = new URL(link.getAttribute("href"), location.href);
+      if (rows.length > 0) url.searchParams.set("after", rows[rows.length - 1].dataset.row);
+      else url.searchParams.delete("after");
+      const href = url.pathname + url.search;
+      if (href !== link.getAttribute("href")) link.setAttribute("href", href);
+    }
+  }
+
+  // The table's header view (row count, filters, facets). Not swapped under a reader who is
+  // typing in it: it waits until the focus leaves.
+  let pendingHeader;
+  function replaceHeader(op) {
+    const old = document.getElementById("table-header");
+    if (old?.contains(document.activeElement) && document.activeElement !== document.body) {
+      if (pendingHeader === undefined) {
+        old.addEventListener("focusout", function settle(event) {
+          if (old.contains(event.relatedTarget)) return;
+          old.removeEventListener("focusout", settle);
+          const html = pendingHeader;
+          pendingHeader = undefined;
+          replaceHeader({ html });
+        });
+      }
+      pendingHeader = op.html ?? null;
+      return;
+    }
+    if (!op.html) {
+      old?.remove();
+    } else if (old) {
+      replace(old, op.html);
+    } else {
+      const element = fragment(op.html);
+      const title = table()?.querySelector(":scope > .tk-title");
+      if (element && title) title.after(element);
+      else if (element) table()?.prepend(element);
+    }
   }
 
   // Replaces an element, keeping focus on the equivalent control and animating a height change.
@@ -100,8 +192,7 @@
       case "insert": {
         const container = rowsOf(op.section);
         const element = op.html && fragment(op.html);
-        if (container && element && !rowElement(op.row)) {
-          place(element, container, op, rowElement);
+        if (container && element && !rowElement(op.row) && place(element, container, op, rowElement, isPartial(op.section))) {
           applyHeights(element);
         }
         break;
@@ -110,7 +201,20 @@
       case "move": {
         const element = rowElement(op.row);
         const container = rowsOf(op.section);
-        if (element && container) place(element, container, op, rowElement);
+        if (!container) {
+          element?.remove();
+          break;
+        }
+        const partial = isPartial(op.section);
+        if (element) {
+          // Moved past the loaded part: it is counted there, not shown.
+          if (!place(element, container, op, rowElement, partial)) element.remove();
+        } else if (partial) {
+          // A row moved into the loaded part, which the patch does not carry: fetch the page.
+          const target = position(op, container, rowElement, true);
+          const lastLoaded = container.querySelector(":scope > .tk-row:last-child");
+          if (target && !(target[1] === "after" && target[0] === lastLoaded)) throw new Error("row moved into view");
+        }
         break;
       }
       case "insert-section": {
@@ -129,6 +233,8 @@
         if (element) place(element, table(), op, sectionElement);
         break;
       }
+      case "replace-header": replaceHeader(op); break;
+      case "section-next": updateSectionCounts(op); break;
       case "reset": throw new Error("reset");
     }
   }
@@ -137,6 +243,7 @@
     // All ops of one event land in one task, so the browser never paints a half-applied patch.
     try {
       for (const op of patch.ops) applyOp(op);
+      settleNextLinks();
     } catch (error) {
       refetch();
       return;

@@ -697,6 +697,11 @@ struct ClientDocument: Equatable, CustomStringConvertible {
                 try enter(2, operation)
                 _ = try rowPath(id.rawValue)
                 replaced.insert(id.rawValue)
+            case .updateSectionCounts(let id):
+                try enter(3, operation)
+                _ = try sectionIndex(id.rawValue)
+            case .replaceHeader:
+                try enter(3, operation)
             }
         }
         return (fresh, replaced)
@@ -778,5 +783,44 @@ final class NoteTable {
         rows = (0..<count).map { NoteRow(id: RowID("n\($0)"), text: "note \($0)") }
         table = TableView(root: CascadingRootTableDelegate(childDelegates: [StaticSection(id: "notes", rows: rows)]))
         table.onChange = { [unowned self] in self.published.append($0) }
+    }
+}
+
+// MARK: Window data source
+
+/// A root that holds the first rows of each section and counts the rest, as a database page
+/// does: `after` is what ``TableWindowDataSource/numberOfRowsAfterWindow(inSection:)`` answers.
+final class WindowFixtureRoot: TableRoot, TableWindowDataSource {
+    struct Section {
+        var id: String
+        var rows: [String]
+        var after: Int
+    }
+
+    var sections: [Section]
+    /// The table's header view; its title stands for a row count a page would show.
+    var header: TableCell?
+
+    init(_ sections: [Section], header: TableCell? = nil) {
+        self.sections = sections
+        self.header = header
+    }
+
+    func numberOfSections() -> Int { sections.count }
+    func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
+    func sectionID(forSection section: Int) -> SectionID { SectionID(sections[section].id) }
+    func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID(sections[indexPath.section].rows[indexPath.row]) }
+    func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        TableCell(.basic, CellContent(title: sections[indexPath.section].rows[indexPath.row]))
+    }
+    func headerViewForTable() -> TableCell? { header }
+    func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { .points(40) }
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].after : 0
+    }
+
+    /// A header view that shows `count` rows.
+    static func header(count: Int) -> TableCell {
+        TableCell(.basic, CellContent(title: "\(count) rows"))
     }
 }

@@ -75,7 +75,8 @@ struct PageContractTests {
     @Test("The patch operations are the documented wire names")
     func patchNames() {
         #expect(PageContract.PatchOperation.allCases.map(\.rawValue) == [
-            "insert", "delete", "replace", "move", "insert-section", "delete-section", "replace-section", "move-section", "reset",
+            "insert", "delete", "replace", "move", "insert-section", "delete-section", "replace-section", "move-section",
+            "replace-header", "section-next", "reset",
         ])
         #expect(PageContract.PatchEvent.allCases.map(\.rawValue) == ["patch", "reset"])
     }

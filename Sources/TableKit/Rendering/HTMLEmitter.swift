@@ -21,9 +21,7 @@ struct HTMLEmitter: TableEmitter {
             out.append("</h1>")
         }
         if let view = heading.headerView {
-            out.append("<header id=\"table-header\" class=\"tk-table-header\">")
-            appendStaticCell(view, into: &out)
-            out.append("</header>")
+            tableHeader(view, into: &out)
         }
         guard !heading.index.isEmpty else { return }
         out.append("<nav class=\"tk-index\" aria-label=\"Section index\">")
@@ -35,6 +33,13 @@ struct HTMLEmitter: TableEmitter {
             out.append("</a>")
         }
         out.append("</nav>")
+    }
+
+    /// The `<header id="table-header">` of a table's header view, on a page or in a patch.
+    mutating func tableHeader(_ view: TableCell, into out: inout OutputBuffer) {
+        out.append("<header id=\"table-header\" class=\"tk-table-header\">")
+        appendStaticCell(view, into: &out)
+        out.append("</header>")
     }
 
     mutating func endTable(into out: inout OutputBuffer) {
@@ -74,17 +79,7 @@ struct HTMLEmitter: TableEmitter {
     mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer) {
         out.append("</ul>")
         if let next {
-            out.append("<a class=\"tk-next\" rel=\"next\" href=\"")
-            context.appendNextURL(next, escaping: .html, into: &out)
-            out.append("\" data-remaining=\"")
-            out.append(next.remaining)
-            out.append("\"")
-            if let height = next.estimatedRowHeight?.explicitPoints {
-                out.append(" data-estimated-row-height=\"")
-                out.append(height)
-                out.append("\"")
-            }
-            out.append(">More rows</a>")
+            nextLink(next, into: &out)
         }
         if let view = section.footerView {
             out.append("<footer class=\"tk-footer\"")
@@ -100,6 +95,21 @@ struct HTMLEmitter: TableEmitter {
             out.append("</p></footer>")
         }
         out.append("</section>")
+    }
+
+    /// A section's `<a class="tk-next">`, on a page or in a patch.
+    func nextLink(_ next: NextPage, into out: inout OutputBuffer) {
+        out.append("<a class=\"tk-next\" rel=\"next\" href=\"")
+        context.appendNextURL(next, escaping: .html, into: &out)
+        out.append("\" data-remaining=\"")
+        out.append(next.remaining)
+        out.append("\"")
+        if let height = next.estimatedRowHeight?.explicitPoints {
+            out.append(" data-estimated-row-height=\"")
+            out.append(height)
+            out.append("\"")
+        }
+        out.append(">More rows</a>")
     }
 
     mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {

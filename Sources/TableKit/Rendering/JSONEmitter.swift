@@ -158,7 +158,8 @@ struct JSONEmitter: TableEmitter {
 
     // MARK: Parts
 
-    private func appendCell(_ cell: TableCell, into out: inout OutputBuffer) {
+    /// A cell's JSON object, as in a page's `headerView`.
+    func appendCell(_ cell: TableCell, into out: inout OutputBuffer) {
         out.append(maxCount: 16 + ByteWriter.maxEscapedCount(cell.reuseIdentifier) + Self.maxTextFieldsCount(cell.content)) { out in
             out.write("{\"kind\":")
             out.writeJSONString(cell.reuseIdentifier)

@@ -25,6 +25,10 @@ extension PageContract {
         case replaceSection = "replace-section"
         /// A section moved.
         case moveSection = "move-section"
+        /// The table's header view changed (``Changeset/Operation/replaceHeader``).
+        case replaceHeader = "replace-header"
+        /// A section's row count and `next` link changed (``Changeset/Operation/updateSectionCounts(_:)``).
+        case sectionNext = "section-next"
         /// Refetch the page.
         case reset
     }

@@ -11,6 +11,15 @@ extension TableRenderer {
     /// - `{"op":"insert-section","section":S,"after":S2|null,"html":…,"data":{section}}`
     /// - `{"op":"delete-section","section":S}`, `{"op":"replace-section","section":S,"html":…,"data":{section}}`,
     ///   `{"op":"move-section","section":S,"after":S2|null}`
+    /// - `{"op":"replace-header","html":…|null,"data":{cell}|null}`: the table's header view
+    ///   (``TableDataSource/headerViewForTable()``) changed; `html` is the whole
+    ///   `<header id="table-header">`, null (and `data` null) when the table has no header view any more.
+    /// - `{"op":"section-next","section":S,"rowCount":N,"next":url|null,"remaining":M|null,"html":…}`:
+    ///   the section's whole row count changed, or its rows after a ``TableWindowDataSource``'s
+    ///   window. `rowCount`, `next` and `remaining` are what the section's page render says now
+    ///   (its first ``RenderContext/rowLimit`` rows); `html` is that `next` link's outer HTML, absent
+    ///   when `next` is null. A client that has loaded L rows of the section has `rowCount − L` to come.
+    ///   Comes after the section's row operations of the same patch.
     /// - `{"op":"reset"}`: refetch the page.
     ///
     /// `html` is the element's outer HTML (sections paged by ``RenderContext/rowLimit``) and is
@@ -78,6 +87,13 @@ extension TableRenderer {
             appendOp(.moveSection, into: &out)
             appendKey(",\"section\":", section.rawValue, into: &out)
             appendPlacement(placement, into: &out)
+        case .replaceHeader:
+            appendOp(.replaceHeader, into: &out)
+            appendHeaderContent(includeHTML: includeHTML, scratch: &scratch, into: &out)
+        case .updateSectionCounts(let section):
+            appendOp(.sectionNext, into: &out)
+            appendKey(",\"section\":", section.rawValue, into: &out)
+            appendSectionPaging(section, includeHTML: includeHTML, scratch: &scratch, into: &out)
         case .reset:
             appendOp(.reset, into: &out)
         }
@@ -101,6 +117,48 @@ extension TableRenderer {
         case .end: out.append(",\"before\":null")
         case .after(let id): appendKey(",\"after\":", id.description, into: &out)
         case .before(let id): appendKey(",\"before\":", id.description, into: &out)
+        }
+    }
+
+    /// `,"html":…,"data":{…}` for the table's header view, both null when it has none.
+    private func appendHeaderContent(includeHTML: Bool, scratch: inout OutputBuffer, into out: inout OutputBuffer) {
+        guard let view = table.root.headerViewForTable() else {
+            out.append(includeHTML ? ",\"html\":null,\"data\":null" : ",\"data\":null")
+            return
+        }
+        if includeHTML {
+            var emitter = HTMLEmitter(context: context, table: table)
+            emitter.tableHeader(view, into: &scratch)
+            out.append(",\"html\":\"")
+            scratch.bytes.withUnsafeBufferPointer { out.appendEscapedJSON(utf8: $0) }
+            out.append("\"")
+        }
+        out.append(",\"data\":")
+        JSONEmitter(context: context).appendCell(view, into: &out)
+    }
+
+    /// `,"rowCount":N,"next":…,"remaining":…,"html":…` for a section, as its page render would
+    /// announce them; nothing when the section has gone since.
+    private func appendSectionPaging(_ section: SectionID, includeHTML: Bool, scratch: inout OutputBuffer, into out: inout OutputBuffer) {
+        guard let index = table.sectionIndex(forSectionID: section), index < table.root.numberOfSections() else { return }
+        var capture = SectionPagingCapture()
+        TableWalker(table: table).walkSection(index, from: 0, limit: context.rowLimit, emitter: &capture, into: &scratch)
+        out.append(",\"rowCount\":")
+        out.append(capture.rowCount)
+        guard let next = capture.next else {
+            out.append(",\"next\":null,\"remaining\":null")
+            return
+        }
+        out.append(",\"next\":\"")
+        context.appendNextURL(next, escaping: .json, into: &out)
+        out.append("\",\"remaining\":")
+        out.append(next.remaining)
+        if includeHTML {
+            scratch.removeAll()
+            HTMLEmitter(context: context, table: table).nextLink(next, into: &scratch)
+            out.append(",\"html\":\"")
+            scratch.bytes.withUnsafeBufferPointer { out.appendEscapedJSON(utf8: $0) }
+            out.append("\"")
         }
     }
 

@@ -44,7 +44,11 @@ extension TableView {
             reloadEverything()
             return
         }
-        guard !updates.isEmpty else { return }
+        // Nothing the rows show changed; what the frame shows (a count past a window) may have.
+        guard !updates.isEmpty else {
+            publish(Changeset(frameOperations(after: Changeset())))
+            return
+        }
         // The diff adds up by construction; should the builder still reject it, the commit has
         // already sent subscribers a reset, which is all a caller could do about it.
         try? commit(updates, to: current) { path in

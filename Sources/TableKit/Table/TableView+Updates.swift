@@ -134,11 +134,12 @@ extension TableView: TableContext {
         var updatedRecords: [RowID: RowRecord] = [:]
         swap(&updatedRecords, &records)
         do {
-            let changeset = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
+            var changeset = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
                 .build(records: &updatedRecords, record: record)
             snapshot = current
             records = updatedRecords
             refreshSectionRecords(after: changeset)
+            changeset.operations += frameOperations(after: changeset)
             publish(changeset)
         } catch {
             records = updatedRecords
@@ -150,10 +151,13 @@ extension TableView: TableContext {
     /// Re-reads everything and sends a reset when anything changed (or always, when forced).
     func reloadEverything(force: Bool = false) {
         let (current, currentRecords, currentSectionRecords) = captureEverything()
+        let currentFrame = TableFrame(capturing: root)
         let changed = force || current != snapshot || currentRecords != records || currentSectionRecords != sectionRecords
+            || currentFrame != frame
         snapshot = current
         records = currentRecords
         sectionRecords = currentSectionRecords
+        frame = currentFrame
         if changed {
             publish(.reset)
         }
@@ -178,7 +182,21 @@ extension TableView: TableContext {
         }
     }
 
-    private func publish(_ changeset: Changeset) {
+    /// The header and section-count operations that follow `changeset`, committed to the current
+    /// snapshot, and the frame they bring clients to.
+    func frameOperations(after changeset: Changeset) -> [Changeset.Operation] {
+        let current = TableFrame(capturing: root)
+        guard current != frame else { return [] }
+        var sentWhole = Set<SectionID>()
+        for operation in changeset.operations {
+            if case .insertSection(let id, _) = operation { sentWhole.insert(id) }
+            if case .replaceSection(let id) = operation { sentWhole.insert(id) }
+        }
+        defer { frame = current }
+        return frame.operations(to: current, sections: snapshot.sections.map(\.id), sentWhole: sentWhole)
+    }
+
+    func publish(_ changeset: Changeset) {
         guard !changeset.isEmpty else { return }
         version += 1
         onChange?(changeset)

@@ -39,6 +39,8 @@ public final class TableView {
     var snapshot = TableSnapshot.empty
     var records: [RowID: RowRecord] = [:]
     var sectionRecords: [SectionID: SectionRecord] = [:]
+    // The header view and window counts last sent (see `TableFrame`).
+    var frame = TableFrame.empty
     // The batch being collected; `batchDepth` counts nested `beginUpdates()`.
     var batchDepth = 0
     var pendingUpdates = BatchUpdates()
@@ -57,6 +59,7 @@ public final class TableView {
         self.version = version
         prepareRoot()
         (snapshot, records, sectionRecords) = captureEverything()
+        frame = TableFrame(capturing: root)
     }
 
     deinit {

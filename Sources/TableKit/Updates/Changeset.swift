@@ -2,7 +2,8 @@
 /// document it has.
 ///
 /// Apply operations in order: deletions come first, then sections and rows in their final order
-/// (each placed after a neighbour that is already in place), then replacements.
+/// (each placed after a neighbour that is already in place), then replacements, then the header
+/// view and section counts.
 ///
 ///     table.onChange = { changeset in hub.publish(changeset) }
 public struct Changeset: Hashable, Sendable {
@@ -24,6 +25,12 @@ public struct Changeset: Hashable, Sendable {
         case replaceSection(SectionID)
         /// The section moved, with its rows.
         case moveSection(SectionID, placement: SectionPlacement)
+        /// The table's header view (``TableDataSource/headerViewForTable()``) changed or went; show it again.
+        case replaceHeader
+        /// The section's row count or its rows after the window (``TableWindowDataSource``) changed:
+        /// re-announce its count and its `next` link. Its rows are not sent; the rows that changed
+        /// inside the table come as their own operations, before this one.
+        case updateSectionCounts(SectionID)
         /// Too much changed to describe: fetch the whole table again.
         case reset
     }
