@@ -21,7 +21,8 @@ import TableStore
 /// count of the rest, so a million-row table opens at once: the page ends with a `next` link whose
 /// `data-remaining` sizes the placeholder the client scrolls through. When the database changes —
 /// through this server or any other process — every open variant re-reads its first rows and its
-/// counts and publishes the rows that differ.
+/// counts and publishes the rows that differ, and each section whose count changed as a
+/// `section-next` patch op (a row written past the window changes only that).
 ///
 ///     let store = try Store.openExisting(path: "shop.sqlite", writable: false)
 ///     var pages = PageRegistry()

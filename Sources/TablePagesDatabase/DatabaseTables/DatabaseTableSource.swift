@@ -26,6 +26,8 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     // MARK: ReloadableDataSource
 
     func reloadFromSource() throws {
+        // The counts are read again with the rows, never kept: a row written past the window
+        // changes only them, which the table then publishes as a `section-next` op.
         sections = try reader.window()
     }
 
