@@ -131,11 +131,15 @@
   function settleNextLinks() {
     for (const link of table()?.querySelectorAll(".tk-section > a.tk-next") ?? []) {
       const rows = loadedRows(link.parentElement);
-      const url = new URL(link.getAttribute("href"), location.href);
-      if (rows.length > 0) url.searchParams.set("after", rows[rows.length - 1].dataset.row);
-      else url.searchParams.delete("after");
-      const href = url.pathname + url.search;
-      if (href !== link.getAttribute("href")) link.setAttribute("href", href);
+      const last = rows.length > 0 ? rows[rows.length - 1].dataset.row : null;
+      const href = link.getAttribute("href");
+      if (new URL(href, location.href).searchParams.get("after") === last) continue;
+      // Only `after` is rewritten: the rest of the link stays as the server encoded it.
+      const without = href.replace(/([?&])after=[^&]*(&|$)/, (match, lead, tail) => (tail ? lead : ""));
+      const query = without.indexOf("?");
+      const param = last === null ? "" : `after=${encodeURIComponent(last)}`;
+      const rest = query < 0 ? "" : without.slice(query + 1);
+      link.setAttribute("href", `${query < 0 ? without : without.slice(0, query)}?${[param, rest].filter(Boolean).join("&")}`);
     }
   }
 
