@@ -4,8 +4,8 @@ import Glibc
 /// subscriber took to receive the patch, and how much the server's memory grew per idle subscriber.
 @main
 struct LiveFanout {
-    static let latencyGoalMilliseconds = 250.0
-    static let memoryGoalKiB = 16.0
+    static let latencyGoalMilliseconds = 200.0
+    static let memoryGoalKiB = 10.0
 
     static func main() {
         let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -14,7 +14,8 @@ struct LiveFanout {
             printError("LiveFanout: warning: RLIMIT_NOFILE is \(fileLimit), fewer than \(options.subscribers) subscribers need")
         }
         print("target: http://127.0.0.1:\(options.port)/pages/\(options.page)/events, \(options.subscribers) subscribers in batches of \(options.batch); select row \(options.row)")
-        print("client: RLIMIT_NOFILE \(fileLimit); load average \(loadAverages())")
+        let addresses = options.perAddress > 0 ? "from 127.0.0.2 on, \(options.perAddress) per address" : "from 127.0.0.1"
+        print("client: RLIMIT_NOFILE \(fileLimit); subscribers connect \(addresses); load average \(loadAverages())")
 
         let rssBefore = options.pid.flatMap(residentKiB(of:))
         if let pid = options.pid, rssBefore == nil {
