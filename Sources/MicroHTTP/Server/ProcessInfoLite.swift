@@ -21,7 +21,8 @@ public enum ProcessInfoLite {
         let resource = RLIMIT_NOFILE
         #endif
         guard getrlimit(resource, &limits) == 0 else { return nil }
-        return limits.rlim_max == RLIM_INFINITY ? .max : Int(clamping: limits.rlim_max)
+        // RLIM_INFINITY is all ones; Int(clamping:) turns it into `Int.max`.
+        return Int(clamping: limits.rlim_max)
     }
 
     /// Raises the soft limit on open files towards `wanted` (capped by the hard limit) and returns
