@@ -51,7 +51,9 @@ struct LiveFanout {
             print("warning: \(client.patchesBeforeSelect) subscribers had `event: patch` before the select was sent")
         }
 
+        let cpuBefore = options.pid.flatMap(cpuMilliseconds(of:))
         client.selectAndWait(timeout: options.timeout)
+        let cpuAfter = options.pid.flatMap(cpuMilliseconds(of:))
         let sentAt = client.selectSentAt
         var line = "select: POST /pages/\(options.page)/rows/\(options.row)/select"
         if let status = client.selectStatusLine { line += " -> \(status)" }
@@ -78,6 +80,10 @@ struct LiveFanout {
                 ("p99", percentile(latencies, 0.99)), ("max", latencies[latencies.count - 1]),
             ]
             print("latency ms: " + figures.map { "\($0.0) \(fixed($0.1))" }.joined(separator: "  "))
+        }
+        if let cpuBefore, let cpuAfter, received > 0 {
+            let used = cpuAfter - cpuBefore
+            print("server CPU for the select and its fan-out: \(fixed(used, 0)) ms (\(fixed(used * 1000 / Double(received), 1)) µs per subscriber; clock ticks of 10 ms)")
         }
         let rssEnd = options.pid.flatMap(residentKiB(of:))
         if let rssEnd { print("server VmRSS after the fan-out: \(fixed(Double(rssEnd) / 1024)) MiB") }

@@ -46,6 +46,17 @@ func residentKiB(of pid: Int32) -> Int? {
     return nil
 }
 
+/// The CPU time process `pid` has used, user plus system, in milliseconds (fields 14 and 15 of
+/// /proc/PID/stat, in clock ticks), nil if unreadable. Unlike wall-clock latency it hardly depends
+/// on what else the machine is doing.
+func cpuMilliseconds(of pid: Int32) -> Double? {
+    guard let stat = readSmallFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
+    // After "pid (comm)": state is field 3, utime 14, stime 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// The 1, 5 and 15 minute load averages from /proc/loadavg, e.g. "1.23 0.98 0.50".
 func loadAverages() -> String {
     guard let text = readSmallFile("/proc/loadavg") else { return "unknown" }
