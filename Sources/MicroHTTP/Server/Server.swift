@@ -58,8 +58,9 @@ public final class Server: Sendable {
             throw StartError(description: "cannot resolve host '\(configuration.host)'")
         }
         let reserve = ServerConfiguration.reservedFileDescriptors
-        let fileLimit = ProcessInfoLite.raiseOpenFileLimit(to: configuration.connectionLimit + reserve)
-        if fileLimit < configuration.connectionLimit + reserve {
+        let filesWanted = min(configuration.connectionLimit, Int.max - reserve) + reserve
+        let fileLimit = ProcessInfoLite.raiseOpenFileLimit(to: filesWanted)
+        if fileLimit < filesWanted {
             // Past the file limit accept() fails and the database cannot open its files: say so now,
             // not when the busiest page is at its busiest.
             core.logger.warning("connection limit \(configuration.connectionLimit) leaves \(max(0, fileLimit - configuration.connectionLimit)) of this process's \(fileLimit) open files for the database, files and sockets (\(reserve) wanted): lower --connection-limit to \(max(1, fileLimit - reserve)) or raise the limit (ulimit -n)")
@@ -71,7 +72,7 @@ public final class Server: Sendable {
             var settings = tp_daemon_settings(
                 flags: flags, address: sockaddr, port: UInt16(configuration.port),
                 thread_pool_size: UInt32(max(1, configuration.threads)),
-                connection_limit: UInt32(max(1, configuration.connectionLimit)),
+                connection_limit: UInt32(clamping: max(1, configuration.connectionLimit)),
                 connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
                 per_ip_connection_limit: UInt32(max(0, configuration.perClientConnectionLimit)),
                 connection_memory_limit: core.connectionMemoryLimit,
