@@ -68,8 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bytes of access log lines waiting to be written (written at least every second); lines past it are dropped and counted, never waited for.")
     var accessLogBufferSize = ServerConfiguration().accessLogBufferSize
 
-    @Option(help: "Most connections open at once.")
-    var connectionLimit = 10_000
+    @Option(help: "Most connections open at once (default: the open-file hard limit less 512 for database, files and sockets, at most 100,000).")
+    var connectionLimit = ServerConfiguration().connectionLimit
 
     @Option(help: "Most connections from one client address (0: no limit).")
     var perClientConnectionLimit = 1_000

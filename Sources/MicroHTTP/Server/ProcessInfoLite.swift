@@ -11,6 +11,20 @@ public enum ProcessInfoLite {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
+    /// The hard limit on open files (what the soft limit may be raised to), or nil when it cannot be
+    /// read; `Int.max` when unlimited.
+    public static var openFileHardLimit: Int? {
+        var limits = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return nil }
+        // RLIM_INFINITY is all ones; Int(clamping:) turns it into `Int.max`.
+        return Int(clamping: limits.rlim_max)
+    }
+
     /// Raises the soft limit on open files towards `wanted` (capped by the hard limit) and returns
     /// the limit in force, so a large connection limit is not undercut by `ulimit -n`.
     @discardableResult

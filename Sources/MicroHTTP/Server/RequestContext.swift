@@ -7,8 +7,9 @@ final class RequestContext: Sendable {
         case receiving
         /// Suspended while an async handler works.
         case waiting
-        /// The handler finished; queue this on the next call.
-        case ready(Response)
+        /// The handler finished; queue this on the next call. Boxed (`indirect`), like ``State/request``:
+        /// an event stream's context lives as long as the stream, so its size is paid per subscriber.
+        indirect case ready(Response)
         /// A response is queued; ignore what else arrives.
         case answered
     }
@@ -17,9 +18,19 @@ final class RequestContext: Sendable {
         var body: [UInt8] = []
         var bodyTooLarge = false
         var phase = Phase.receiving
-        var request: Request?
+        /// The parsed request while its handler works; boxed so an idle context stays small.
+        var request: Request? {
+            get { requestBox?.request }
+            set { requestBox = newValue.map(RequestBox.init) }
+        }
+        private var requestBox: RequestBox?
         /// The response is an event stream, which turned the connection's idle timeout off.
         var isStream = false
+    }
+
+    final class RequestBox: Sendable {
+        let request: Request
+        init(_ request: Request) { self.request = request }
     }
 
     /// When the request arrived, for the request log and the server's observer; nil when neither is

@@ -57,9 +57,13 @@ public final class Server: Sendable {
         guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw StartError(description: "cannot resolve host '\(configuration.host)'")
         }
-        let fileLimit = ProcessInfoLite.raiseOpenFileLimit(to: configuration.connectionLimit + 512)
-        if fileLimit < configuration.connectionLimit {
-            core.logger.warning("open-file limit is \(fileLimit), below the connection limit \(configuration.connectionLimit)")
+        let reserve = ServerConfiguration.reservedFileDescriptors
+        let filesWanted = min(configuration.connectionLimit, Int.max - reserve) + reserve
+        let fileLimit = ProcessInfoLite.raiseOpenFileLimit(to: filesWanted)
+        if fileLimit < filesWanted {
+            // Past the file limit accept() fails and the database cannot open its files: say so now,
+            // not when the busiest page is at its busiest.
+            core.logger.warning("connection limit \(configuration.connectionLimit) leaves \(max(0, fileLimit - configuration.connectionLimit)) of this process's \(fileLimit) open files for the database, files and sockets (\(reserve) wanted): lower --connection-limit to \(max(1, fileLimit - reserve)) or raise the limit (ulimit -n)")
         }
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -68,7 +72,7 @@ public final class Server: Sendable {
             var settings = tp_daemon_settings(
                 flags: flags, address: sockaddr, port: UInt16(configuration.port),
                 thread_pool_size: UInt32(max(1, configuration.threads)),
-                connection_limit: UInt32(max(1, configuration.connectionLimit)),
+                connection_limit: UInt32(clamping: max(1, configuration.connectionLimit)),
                 connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
                 per_ip_connection_limit: UInt32(max(0, configuration.perClientConnectionLimit)),
                 connection_memory_limit: core.connectionMemoryLimit,
@@ -93,7 +97,7 @@ public final class Server: Sendable {
         running.withLock {
             $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, deadlineSweeper: deadlineSweeper, port: port)
         }
-        core.logger.notice("listening on http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port) with \(configuration.threads) threads")
+        core.logger.notice("listening on http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port) with \(configuration.threads) threads, up to \(configuration.connectionLimit) connections (open-file limit \(fileLimit))")
     }
 
     /// Stops gracefully: stops accepting, ends every event stream, lets in-flight requests finish

@@ -11,9 +11,11 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Event threads in libmicrohttpd's pool; defaults to the number of cores.
     public var threads: Int = ProcessInfoLite.activeProcessorCount
-    /// Connections held open at once, across all clients. libmicrohttpd's own default of 1020 is too
-    /// low for a page with thousands of live subscribers; the process fd limit is raised to match.
-    public var connectionLimit: Int = 10_000
+    /// Connections held open at once, across all clients. Defaults to
+    /// ``defaultConnectionLimit(openFileHardLimit:)`` of this process's hard limit on open files
+    /// (19,488 where 20,000 files are allowed): every connection is a descriptor, and a page may
+    /// have tens of thousands of live subscribers. The soft limit is raised to match at start.
+    public var connectionLimit: Int = ServerConfiguration.defaultConnectionLimit(openFileHardLimit: ProcessInfoLite.openFileHardLimit)
     /// Connections one client address may hold at once; 0 means no limit.
     public var perClientConnectionLimit: Int = 1_000
     /// Seconds a connection may sit idle (no request bytes) before it is closed; 0 means never.
@@ -57,6 +59,24 @@ public struct ServerConfiguration: Sendable {
     public var accessLogFlushInterval: Duration = .seconds(1)
     /// Where access log lines go.
     public var accessLogOutput: LogOutput = .standardError
+
+    /// Open files kept back from connections for everything else the process opens: database files
+    /// and their journals, static files, logs, the listening socket, libmicrohttpd's epoll and
+    /// wake-up descriptors (a few per event thread).
+    public static let reservedFileDescriptors = 512
+
+    /// The most connections any default allows: beyond it memory, not descriptors, is the bound
+    /// (about 10–15 KiB per idle connection).
+    public static let maximumDefaultConnectionLimit = 100_000
+
+    /// The connection limit for a process that may open `openFileHardLimit` files: that limit less
+    /// ``reservedFileDescriptors``, at most ``maximumDefaultConnectionLimit``, at least 64; 10,000
+    /// when the limit is unknown.
+    public static func defaultConnectionLimit(openFileHardLimit: Int?) -> Int {
+        guard let openFileHardLimit else { return 10_000 }
+        let (available, overflow) = openFileHardLimit.subtractingReportingOverflow(reservedFileDescriptors)
+        return min(maximumDefaultConnectionLimit, max(64, overflow ? 64 : available))
+    }
 
     /// Creates the default configuration.
     public init() {}

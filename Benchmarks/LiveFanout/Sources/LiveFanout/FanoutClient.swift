@@ -64,6 +64,14 @@ final class FanoutClient {
         precondition(epoll >= 0, "epoll_create1: \(errorText(errno))")
     }
 
+    /// The loopback address subscriber `index` connects from: 127.0.0.2 for the first
+    /// `perAddress`, 127.0.0.3 for the next, and so on; nil (the kernel's choice, 127.0.0.1) when
+    /// `perAddress` is 0.
+    func sourceAddress(of index: Int) -> UInt32? {
+        guard options.perAddress > 0 else { return nil }
+        return 0x7F00_0002 + UInt32(index / options.perAddress)
+    }
+
     // MARK: Phases
 
     /// Opens subscribers `range`, then services the sockets until each has its response head
@@ -71,7 +79,7 @@ final class FanoutClient {
     func openBatch(_ range: Range<Int>, timeout: Double) {
         for index in range {
             subscribers.append(Subscriber())
-            switch startConnect(to: address) {
+            switch startConnect(to: address, from: sourceAddress(of: index)) {
             case .failure(let error):
                 fail(index, error.description)
             case .success(let (fd, connected)):

@@ -4,8 +4,8 @@ import Glibc
 /// subscriber took to receive the patch, and how much the server's memory grew per idle subscriber.
 @main
 struct LiveFanout {
-    static let latencyGoalMilliseconds = 250.0
-    static let memoryGoalKiB = 16.0
+    static let latencyGoalMilliseconds = 200.0
+    static let memoryGoalKiB = 10.0
 
     static func main() {
         let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -14,7 +14,8 @@ struct LiveFanout {
             printError("LiveFanout: warning: RLIMIT_NOFILE is \(fileLimit), fewer than \(options.subscribers) subscribers need")
         }
         print("target: http://127.0.0.1:\(options.port)/pages/\(options.page)/events, \(options.subscribers) subscribers in batches of \(options.batch); select row \(options.row)")
-        print("client: RLIMIT_NOFILE \(fileLimit); load average \(loadAverages())")
+        let addresses = options.perAddress > 0 ? "from 127.0.0.2 on, \(options.perAddress) per address" : "from 127.0.0.1"
+        print("client: RLIMIT_NOFILE \(fileLimit); subscribers connect \(addresses); load average \(loadAverages())")
 
         let rssBefore = options.pid.flatMap(residentKiB(of:))
         if let pid = options.pid, rssBefore == nil {
@@ -50,7 +51,9 @@ struct LiveFanout {
             print("warning: \(client.patchesBeforeSelect) subscribers had `event: patch` before the select was sent")
         }
 
+        let cpuBefore = options.pid.flatMap(cpuMilliseconds(of:))
         client.selectAndWait(timeout: options.timeout)
+        let cpuAfter = options.pid.flatMap(cpuMilliseconds(of:))
         let sentAt = client.selectSentAt
         var line = "select: POST /pages/\(options.page)/rows/\(options.row)/select"
         if let status = client.selectStatusLine { line += " -> \(status)" }
@@ -77,6 +80,10 @@ struct LiveFanout {
                 ("p99", percentile(latencies, 0.99)), ("max", latencies[latencies.count - 1]),
             ]
             print("latency ms: " + figures.map { "\($0.0) \(fixed($0.1))" }.joined(separator: "  "))
+        }
+        if let cpuBefore, let cpuAfter, received > 0 {
+            let used = cpuAfter - cpuBefore
+            print("server CPU for the select and its fan-out: \(fixed(used, 0)) ms (\(fixed(used * 1000 / Double(received), 1)) µs per subscriber; clock ticks of 10 ms)")
         }
         let rssEnd = options.pid.flatMap(residentKiB(of:))
         if let rssEnd { print("server VmRSS after the fan-out: \(fixed(Double(rssEnd) / 1024)) MiB") }

@@ -10,10 +10,12 @@ struct Options {
     var timeout = 10.0
     var batch = 500
     var settle = 2.0
+    var perAddress = 200
 
     static let usage = """
         USAGE: LiveFanout [--port <port>] [--subscribers <n>] [--pid <pid>] [--page <page>]
                           [--row <row>] [--timeout <seconds>] [--batch <n>] [--settle <seconds>]
+                          [--per-address <n>]
 
         Opens <n> Server-Sent Events subscriptions to GET /pages/<page>/events on 127.0.0.1:<port>,
         then sends one POST /pages/<page>/rows/<row>/select and measures, per subscriber, the time
@@ -30,6 +32,10 @@ struct Options {
           --batch <n>            Connections opened at once; each batch's response headers are
                                  awaited before the next (default: 500).
           --settle <seconds>     Idle time before the memory reading after connecting (default: 2).
+          --per-address <n>      Subscribers per client address: the first <n> connect from
+                                 127.0.0.2, the next from 127.0.0.3, and so on, so the server's
+                                 per-address caps (256 streams by default) hold as for real
+                                 clients; 0 connects all from 127.0.0.1 (default: 200).
           -h, --help             Show this help.
         """
 
@@ -80,6 +86,7 @@ struct Options {
             case "--timeout": options.timeout = seconds()
             case "--batch": options.batch = integer(1...1_000_000)
             case "--settle": options.settle = seconds()
+            case "--per-address": options.perAddress = integer(0...1_000_000)
             default: fail("unknown option '\(flag)'.")
             }
         }
@@ -89,6 +96,9 @@ struct Options {
                     || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             }
             if text.isEmpty || !allowed { fail("\(what) must be letters, digits, '-' or '_'; got '\(text)'.") }
+        }
+        if options.perAddress > 0, (options.subscribers - 1) / options.perAddress > 250 {
+            fail("--subscribers / --per-address needs more than 250 addresses (127.0.0.2-127.0.0.252); raise --per-address.")
         }
         return options
     }

@@ -46,6 +46,17 @@ func residentKiB(of pid: Int32) -> Int? {
     return nil
 }
 
+/// The CPU time process `pid` has used, user plus system, in milliseconds (fields 14 and 15 of
+/// /proc/PID/stat, in clock ticks), nil if unreadable. Unlike wall-clock latency it hardly depends
+/// on what else the machine is doing.
+func cpuMilliseconds(of pid: Int32) -> Double? {
+    guard let stat = readSmallFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
+    // After "pid (comm)": state is field 3, utime 14, stime 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// The 1, 5 and 15 minute load averages from /proc/loadavg, e.g. "1.23 0.98 0.50".
 func loadAverages() -> String {
     guard let text = readSmallFile("/proc/loadavg") else { return "unknown" }
@@ -78,11 +89,26 @@ func loopbackAddress(port: Int) -> sockaddr_in {
 
 /// Starts a non-blocking TCP connection to `address`. Returns the socket, and whether the
 /// connection is already complete (loopback connects may finish at once); throws errno on failure.
-func startConnect(to address: sockaddr_in) -> Result<(fd: Int32, connected: Bool), ErrnoError> {
+/// With `source`, the socket is bound to that loopback address first (any port), so the server sees
+/// it as that client: the server caps connections and streams per client address.
+func startConnect(to address: sockaddr_in, from source: UInt32? = nil) -> Result<(fd: Int32, connected: Bool), ErrnoError> {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return .failure(ErrnoError(code: errno, call: "socket")) }
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = source.bigEndian
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if bound != 0 {
+            let code = errno
+            close(fd)
+            return .failure(ErrnoError(code: code, call: "bind"))
+        }
+    }
     var target = address
     let result = withUnsafePointer(to: &target) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
