@@ -78,3 +78,50 @@ func followNextLinks(_ connection: TestConnection, from first: [String: Any]) as
     }
     return ids
 }
+
+/// A table for the filter operators: 300 rows with NULLs and repeated values in every column, a
+/// column without a declared type holding integers, reals, digit texts, words and blobs, columns
+/// whose names look like filter parameters or hold `=`, `&`, `,`, quotes and non-ASCII letters,
+/// and an FTS5 index of its text (`content=`, as `sqlite-utils enable-fts` makes), plus a table
+/// without one.
+enum FilterFixture {
+    /// Every column but the key, in declaration order.
+    static let columns = ["n", "r", "t", "m", "a__gt", "a", "we=ird&,\"q'", "ünï"]
+    /// The column whose affinity is BLOB (no declared type).
+    static let untypedColumn = "m"
+    /// Words the text column holds, for searches.
+    static let words = ["apple", "banana", "cherry", "Apple_tart", "50%", "ünïcode", "zebra", "AND"]
+
+    static func make() throws -> TestDatabase {
+        try TestDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE things (
+                    id INTEGER PRIMARY KEY, n INTEGER, r REAL, t TEXT, m, "a__gt" TEXT, a INTEGER,
+                    "we=ird&,""q'" TEXT, "ünï" TEXT
+                );
+                WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 300)
+                INSERT INTO things SELECT x,
+                    CASE WHEN x % 7 = 0 THEN NULL ELSE x % 10 - 3 END,
+                    CASE WHEN x % 9 = 0 THEN NULL ELSE (x % 13) * 0.5 END,
+                    CASE x % 11
+                        WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'apple pie' WHEN 3 THEN 'Apple_tart'
+                        WHEN 4 THEN '50% off banana' WHEN 5 THEN 'back\\slash cherry' WHEN 6 THEN 'ünïcode ÄRGER'
+                        WHEN 7 THEN 'APPLE AND banana' WHEN 8 THEN 'a,b' WHEN 9 THEN 'zebra ' || (x % 4) ELSE '12.5'
+                    END,
+                    CASE x % 6
+                        WHEN 0 THEN x % 5 WHEN 1 THEN (x % 5) + 0.5 WHEN 2 THEN CAST(x % 5 AS TEXT)
+                        WHEN 3 THEN 'w' || (x % 3) WHEN 4 THEN NULL ELSE x'00ff'
+                    END,
+                    CASE WHEN x % 5 = 0 THEN NULL ELSE 'v' || (x % 4) END,
+                    x % 6,
+                    CASE x % 3 WHEN 0 THEN 'a,b' WHEN 1 THEN 'x=y&z' ELSE NULL END,
+                    'Ö' || (x % 2)
+                FROM s;
+                CREATE VIRTUAL TABLE [things_fts] USING FTS5 ([t], content=[things], content_rowid=[id]);
+                INSERT INTO things_fts (rowid, t) SELECT id, t FROM things;
+                CREATE TABLE plain (id INTEGER PRIMARY KEY, t TEXT);
+                INSERT INTO plain (t) VALUES ('apple'), (NULL);
+                """)
+        }
+    }
+}

@@ -37,7 +37,11 @@ extension PageContract {
         public static let format = "format"
         /// The version the client has, for a first connection to the event stream.
         public static let lastEventID = "lastEventId"
+        /// Datasette's name for ``limit``; the same bounds.
+        public static let size = "_size"
+        /// Datasette's name for ``after``; on a page's own URL, the page's only section pages on.
+        public static let next = "_next"
         /// All of them, which a page's variant must not claim.
-        public static let all: Set<String> = [after, limit, format, lastEventID]
+        public static let all: Set<String> = [after, limit, format, lastEventID, size, next]
     }
 }

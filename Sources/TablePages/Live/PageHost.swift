@@ -145,6 +145,11 @@ public actor PageHost {
         return (out.bytes, RenderCache.Stamp(version: table.version, generation: renderGeneration.load(ordering: .relaxed)))
     }
 
+    /// The id of the table's section when it has exactly one, for a page URL that pages it.
+    var onlySectionID: SectionID? {
+        table.numberOfSections == 1 ? table.sectionID(at: 0) : nil
+    }
+
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
     /// HTML without action controls unless `controls`.
     func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {

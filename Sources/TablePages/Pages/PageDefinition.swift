@@ -24,6 +24,9 @@ public struct PageDefinition: Sendable {
     /// page request, so it must not block: check the form of values here, and whether they name
     /// anything in the factory.
     public typealias VariantResolver = @Sendable ([String: String]) throws(VariantError) -> [String: String]
+    /// Like ``VariantResolver``, but given every query item in order, with the names that repeat
+    /// (`_facet=a&_facet=b`), for variants that take lists.
+    public typealias VariantItemsResolver = @Sendable ([(name: String, value: String)]) throws(VariantError) -> [String: String]
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.
     public let name: String
@@ -39,6 +42,9 @@ public struct PageDefinition: Sendable {
     /// Every distinct answer is a variant with a live table of its own. The service keeps a bounded
     /// number of them per page (see ``LiveSettings/maxVariantsPerPage``), dropping unwatched ones.
     public let resolveVariant: VariantResolver?
+    /// Chooses open-ended variant parameters from every query item; asked instead of
+    /// ``resolveVariant`` when given.
+    public let resolveVariantItems: VariantItemsResolver?
     /// Builds a variant's delegate tree.
     public let makeRoot: TableFactory
     /// The cell kinds the page's rows use besides the built-in ones; registered on every table of
@@ -57,13 +63,15 @@ public struct PageDefinition: Sendable {
     /// Creates a page definition.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
-        resolveVariant: VariantResolver? = nil, changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
+        changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
         access: PageAccess = .signedInWrites, perViewer: Bool = false,
         makeRoot: @escaping TableFactory
     ) {
         self.access = access
         self.perViewer = perViewer
         self.resolveVariant = resolveVariant
+        self.resolveVariantItems = resolveVariantItems
         self.changes = changes
         self.name = name
         self.title = title
@@ -82,8 +90,9 @@ public struct PageDefinition: Sendable {
     }
 
     /// The variant a request's query selects, for `viewer` when the page is ``perViewer`` (ignored
-    /// otherwise), or a message saying which value is not allowed.
-    func variant(for query: [String: String], viewer: Actor? = nil) -> Result<PageVariant, VariantError> {
+    /// otherwise), or a message saying which value is not allowed; `items` is the query as sent,
+    /// for ``resolveVariantItems`` (`query`'s pairs when nil).
+    func variant(for query: [String: String], items: [(name: String, value: String)]? = nil, viewer: Actor? = nil) -> Result<PageVariant, VariantError> {
         var chosen: [String: String] = [:]
         for (parameter, allowed) in variants {
             guard let value = query[parameter] else {
@@ -95,7 +104,13 @@ public struct PageDefinition: Sendable {
             }
             chosen[parameter] = value
         }
-        if let resolveVariant {
+        if let resolveVariantItems {
+            do {
+                chosen.merge(try resolveVariantItems(items ?? query.map { (name: $0.key, value: $0.value) })) { fixed, _ in fixed }
+            } catch {
+                return .failure(error)
+            }
+        } else if let resolveVariant {
             do {
                 chosen.merge(try resolveVariant(query)) { fixed, _ in fixed }
             } catch {

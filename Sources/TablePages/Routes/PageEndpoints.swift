@@ -36,6 +36,13 @@ struct PageEndpoints: Sendable {
 
     func page(_ request: Request) async throws -> Response {
         let (definition, host, actor) = try await resolve(request)
+        if let after = try Self.afterRow(request.query) {
+            // `?after=` (Datasette's `_next=`) on the page pages its only section, as that section's URL does.
+            guard let section = await host.onlySectionID else {
+                throw HTTPError(400, "\(PageContract.Query.after) and \(PageContract.Query.next) page one section: follow the next link of the section to page (this page has several).")
+            }
+            return try await renderSection(section, after: after, request: request, definition: definition, host: host, actor: actor)
+        }
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
         let view = view(of: actor, definition: definition)
@@ -63,7 +70,9 @@ struct PageEndpoints: Sendable {
         guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? ""),
               // A refusal is the async path's to answer.
               access.mayRead(actor, page: definition),
-              case .success(let variant) = definition.variant(for: query, viewer: actor),
+              case .success(let variant) = definition.variant(for: query, items: request.queryItems, viewer: actor),
+              // A page of rows after one (`after`, `_next`) is not the page.
+              query[PageContract.Query.after] == nil, query[PageContract.Query.next] == nil,
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
@@ -80,11 +89,13 @@ struct PageEndpoints: Sendable {
 
     func section(_ request: Request) async throws -> Response {
         let (definition, host, actor) = try await resolve(request)
+        return try await renderSection(try Self.sectionID(request), after: try Self.afterRow(request.query), request: request, definition: definition, host: host, actor: actor)
+    }
+
+    /// Rows of `section` after `after` (from the first when nil), `limit` (or `_size`) of them.
+    private func renderSection(_ section: SectionID, after: RowID?, request: Request, definition: PageDefinition, host: PageHost, actor: Actor?) async throws -> Response {
         let controls = view(of: actor, definition: definition).controls
-        let section = try Self.sectionID(request)
-        let query = request.query
-        let after = try query[PageContract.Query.after].map { try Self.validID($0, what: PageContract.Query.after) }.map { RowID($0) }
-        let limit = try Self.rowLimit(query, settings: settings) ?? settings.pageRowLimit
+        let limit = try Self.rowLimit(request.query, settings: settings) ?? settings.pageRowLimit
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
@@ -237,7 +248,7 @@ struct PageEndpoints: Sendable {
         // Writes were authorized by the ``WriteGate`` already; a page's readers are checked here.
         let actor = try access.authorizeRead(request, page: definition)
         let variant: PageVariant
-        switch definition.variant(for: request.query, viewer: actor) {
+        switch definition.variant(for: request.query, items: request.queryItems, viewer: actor) {
         case .success(let chosen): variant = chosen
         case .failure(let error): throw HTTPError(400, error.message)
         }
@@ -264,13 +275,31 @@ struct PageEndpoints: Sendable {
         PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
     }
 
-    /// The `limit` query value, rows per section in one response; nil when not given.
+    /// The `limit` (or `_size`) query value, rows per section in one response; nil when not given.
     private static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
-        guard let text = query[PageContract.Query.limit] else { return nil }
+        guard let (name, text) = try aliased(PageContract.Query.limit, PageContract.Query.size, in: query) else { return nil }
         guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
-            throw HTTPError(400, "limit must be a whole number from 1 to \(settings.maxRowsPerRequest).")
+            throw HTTPError(400, "\(name) must be a whole number from 1 to \(settings.maxRowsPerRequest).")
         }
         return value
+    }
+
+    /// The `after` (or `_next`) query value: the row a page of a section follows; nil when not given.
+    private static func afterRow(_ query: [String: String]) throws(HTTPError) -> RowID? {
+        guard let (name, text) = try aliased(PageContract.Query.after, PageContract.Query.next, in: query) else { return nil }
+        return RowID(try validID(text, what: name))
+    }
+
+    /// The value of `name` or of its alias, with the name it came by; both may be given only alike.
+    private static func aliased(_ name: String, _ alias: String, in query: [String: String]) throws(HTTPError) -> (String, String)? {
+        switch (query[name], query[alias]) {
+        case (let value?, nil): return (name, value)
+        case (nil, let value?): return (alias, value)
+        case (let value?, let other?):
+            guard value == other else { throw HTTPError(400, "\(name) and \(alias) say the same thing differently (\(value), \(other)); give one.") }
+            return (name, value)
+        case (nil, nil): return nil
+        }
     }
 
     private static func rowID(_ request: Request) throws(HTTPError) -> RowID {

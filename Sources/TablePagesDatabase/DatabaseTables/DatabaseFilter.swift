@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// One condition a database page's rows must meet: `column operator value`, from a query
 /// parameter in Datasette's spelling (`price__gte=10`) or this project's (`category=books`, an
 /// exact match).
@@ -38,4 +41,135 @@ struct DatabaseFilter: Sendable, Hashable {
     var comparison: Operator
     /// The value as given in the query (a comma-separated list for `in` and `notin`).
     var value: String
+}
+
+extension DatabaseFilter {
+    /// The most values an `in` or `notin` list may hold; a longer list is a 400.
+    static let maxListCount = 100
+
+    /// The filter as an SQL term: the column quoted, the value bound (see ``bound(_:affinity:)``).
+    ///
+    /// The terms mean what SQL means, as in Datasette: a comparison with NULL is not true, so
+    /// `not`, `notin`, `gt`… leave out the rows whose column is NULL; `isnull` finds them.
+    /// `contains`, `startswith` and `endswith` are `LIKE` with `%` and `_` in the value escaped,
+    /// so they match those characters themselves; like all of `LIKE`, they ignore the case of
+    /// ASCII letters only, and they see a number as its text.
+    func clause(affinity: ColumnAffinity) -> SQLClause {
+        let column = SQLIdentifier.quoted(self.column)
+        switch comparison {
+        case .exact: return SQLClause(sql: "\(column) = ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .not: return SQLClause(sql: "\(column) <> ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .gt: return SQLClause(sql: "\(column) > ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .gte: return SQLClause(sql: "\(column) >= ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .lt: return SQLClause(sql: "\(column) < ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .lte: return SQLClause(sql: "\(column) <= ?", arguments: [Self.bound(value, affinity: affinity)])
+        case .contains: return Self.like(column, "%" + Self.escapedForLike(value) + "%")
+        case .startswith: return Self.like(column, Self.escapedForLike(value) + "%")
+        case .endswith: return Self.like(column, "%" + Self.escapedForLike(value))
+        case .isnull: return SQLClause(sql: "\(column) IS NULL", arguments: [])
+        case .notnull: return SQLClause(sql: "\(column) IS NOT NULL", arguments: [])
+        case .in, .notin:
+            // The value was checked when the variant was resolved; an empty list is SQLite's `IN ()`.
+            let values = (Self.listValues(value) ?? []).map { Self.bound($0, affinity: affinity) }
+            let negation = comparison == .notin ? "NOT " : ""
+            return SQLClause(sql: "\(column) \(negation)IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))", arguments: values)
+        }
+    }
+
+    private static func like(_ column: String, _ pattern: String) -> SQLClause {
+        SQLClause(sql: "\(column) LIKE ? ESCAPE '\\'", arguments: [pattern.databaseValue])
+    }
+
+    /// `text` with `\`, `%` and `_` escaped by `\`, to match itself in a `LIKE … ESCAPE '\'`.
+    static func escapedForLike(_ text: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "%" || scalar == "_" { escaped.append("\\") }
+            escaped.append(scalar)
+        }
+        return String(escaped)
+    }
+
+    /// The value to bind for `text` compared with a column of `affinity`. SQLite itself turns a
+    /// number-looking text into a number for INTEGER, REAL and NUMERIC columns, and keeps text for
+    /// TEXT columns; a column without a declared type (BLOB affinity) converts nothing, so there a
+    /// text that reads as a number (``number(_:)``) is bound as that number: `?x__gt=5` on such
+    /// a column compares numbers with 5, as it would on a numeric column.
+    static func bound(_ text: String, affinity: ColumnAffinity) -> DatabaseValue {
+        if affinity == .blob, let number = number(text) { return number }
+        return text.databaseValue
+    }
+
+    /// The number `text` spells as an SQL literal would, ignoring spaces around it: an integer
+    /// that fits 64 bits, else a finite decimal like `-1.5`, `.5` or `2e3`; nil otherwise (hex,
+    /// `inf`, `nan` and other words stay text).
+    static func number(_ text: String) -> DatabaseValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let integer = Int64(trimmed) { return integer.databaseValue }
+        guard isDecimalLiteral(trimmed.utf8), let real = Double(trimmed), real.isFinite else { return nil }
+        return real.databaseValue
+    }
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`
+    private static func isDecimalLiteral(_ bytes: String.UTF8View) -> Bool {
+        var index = bytes.startIndex
+        func take(_ accepted: (UInt8) -> Bool) -> Int {
+            var count = 0
+            while index != bytes.endIndex, accepted(bytes[index]) { index = bytes.index(after: index); count += 1 }
+            return count
+        }
+        let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        var digits = take(isDigit)
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
+            index = bytes.index(after: index)
+            digits += take(isDigit)
+        }
+        guard digits > 0 else { return false }
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
+            if index != bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+            guard take(isDigit) > 0 else { return false }
+        }
+        return index == bytes.endIndex
+    }
+}
+
+extension DatabaseFilter {
+    /// The values of an `in`/`notin` list as Datasette reads them: a JSON array of strings and
+    /// numbers when `value` starts with `[` (so values may hold commas), else the comma-separated
+    /// parts with the spaces around each trimmed; nil when the JSON is not such an array.
+    static func listValues(_ value: String) -> [String]? {
+        guard value.hasPrefix("[") else {
+            return value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return try? JSONDecoder().decode([ListElement].self, from: Data(value.utf8)).map(\.text)
+    }
+
+    /// The one spelling of a list: comma-separated when that reads back the same, else a JSON array.
+    static func canonicalList(_ values: [String]) -> String {
+        let plain = !values.isEmpty && !(values.first?.hasPrefix("[") ?? false) && values.allSatisfy {
+            !$0.contains(",") && $0 == $0.trimmingCharacters(in: .whitespaces)
+        }
+        if plain { return values.joined(separator: ",") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    /// A string or a number of a JSON list, as text.
+    private struct ListElement: Decodable {
+        let text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self.text = text
+            } else if let integer = try? container.decode(Int64.self) {
+                text = String(integer)
+            } else {
+                text = String(try container.decode(Double.self))
+            }
+        }
+    }
 }

@@ -67,7 +67,7 @@ public enum DatabaseTablePages {
             name: schema.name,
             title: schema.name,
             summary: "Table with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
-            resolveVariant: { query throws(PageDefinition.VariantError) in try DatabaseTableQuery.resolve(query, schema: schema) },
+            resolveVariantItems: { query throws(PageDefinition.VariantError) in try DatabaseTableQuery.resolve(query, schema: schema) },
             changes: feed,
             cellKinds: [DatabaseRecordCell.kind]
         ) { variant in

@@ -32,7 +32,7 @@ struct DatabaseTableReader: Sendable {
 
     /// The first rows of every section, with each section's row count.
     func window() throws -> [DatabaseSection] {
-        try store.read { db in
+        try readingSearch { db in
             let filter = filterClause()
             var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
             if let group = query.group {
@@ -68,7 +68,7 @@ struct DatabaseTableReader: Sendable {
             guard let key = key(of: row) else { throw TableError.unknownRow(row) }
             return key
         }
-        return try store.read { db in
+        return try readingSearch { db in
             var position: Position?
             if let after, let afterKey {
                 guard let found = try self.position(ofKey: afterKey, in: db) else { throw TableError.unknownRow(after) }
@@ -95,6 +95,16 @@ struct DatabaseTableReader: Sendable {
                 throw TableError.unknownRow(row)
             }
             return makeRow(found.databaseValues, extent: .row)
+        }
+    }
+
+    /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
+    /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
+    private func readingSearch<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try store.read(body)
+        } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
+            throw DatabaseSearchError(search: query.search ?? "", reason: error.message ?? "malformed query")
         }
     }
 
@@ -157,9 +167,16 @@ struct DatabaseTableReader: Sendable {
         SQLClause(whereAll: filterTerms())
     }
 
-    /// One `column = ?` term per filter.
-    private func filterTerms() -> [SQLClause] {
-        query.filters.map { SQLClause(sql: "\(SQLIdentifier.quoted($0.column)) = ?", arguments: [$0.value.databaseValue]) }
+    /// One term per filter (``DatabaseFilter/clause(affinity:)``), and one for the search: the
+    /// rows whose full-text rowid the FTS table matches.
+    func filterTerms() -> [SQLClause] {
+        var terms = query.filters.map { $0.clause(affinity: schema.affinity(of: $0.column)) }
+        if let search = query.search, let table = schema.fullTextTable, let rowID = schema.fullTextRowID {
+            let fts = SQLIdentifier.quoted(table)
+            let match = query.rawSearch ? search : DatabaseFullTextIndex.escapedQuery(search)
+            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(rowID)) IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)", arguments: [match.databaseValue]))
+        }
+        return terms
     }
 
     /// The filters, the section's group value, and (when given) rows after `position` in the page's

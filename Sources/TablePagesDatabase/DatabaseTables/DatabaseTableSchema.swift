@@ -7,6 +7,9 @@ struct DatabaseTableSchema: Sendable {
     let name: String
     /// The column names, in declaration order.
     let columns: [String]
+    /// Each column's type affinity, by its name in the schema's spelling: how SQLite converts a
+    /// value compared with it, and so how a filter binds its value (see ``DatabaseFilter``).
+    var affinities: [String: ColumnAffinity] = [:]
     /// The columns that address a row, in order: the rowid (under a name no column shadows), or
     /// the primary key of a WITHOUT ROWID table. Their values are never NULL.
     let key: [String]
@@ -18,6 +21,12 @@ struct DatabaseTableSchema: Sendable {
     /// The FTS5 table that indexes this table's text (its `content=` option names this table), for
     /// `_search`; nil when there is none.
     var fullTextTable: String? = nil
+    /// The column of this table whose values are ``fullTextTable``'s rowids (its `content_rowid`,
+    /// else the rowid under an alias no column shadows); nil when there is no full-text table.
+    var fullTextRowID: String? = nil
+    /// The `INTEGER PRIMARY KEY` column, which is the rowid itself: sorting by it ascending is the
+    /// default order.
+    var rowIDColumn: String? = nil
 
     /// The table's name quoted for SQL.
     var quotedName: String { SQLIdentifier.quoted(name) }
@@ -28,13 +37,27 @@ struct DatabaseTableSchema: Sendable {
         columns.first { $0 == name } ?? columns.first { $0.lowercased() == name.lowercased() }
     }
 
+    /// The affinity of the column named `column` (in the schema's spelling); BLOB when unknown.
+    func affinity(of column: String) -> ColumnAffinity {
+        affinities[column] ?? .blob
+    }
+
     /// Every table of the database except SQLite's own (`sqlite_…`), by name; tables that cannot be
-    /// read (a virtual table whose module is missing) are left out.
+    /// read (a virtual table whose module is missing) are left out. Each knows the full-text table
+    /// that indexes it, if any (see ``DatabaseFullTextIndex``).
     static func all(in db: Database) throws -> [DatabaseTableSchema] {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+        let tables = try GRDB.Row.fetchAll(db, sql: """
+            SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
             """)
-        return names.compactMap { try? schema(of: $0, in: db) }
+        let indexes = tables.compactMap { row in DatabaseFullTextIndex(name: row["name"], sql: row["sql"]) }
+        return tables.compactMap { row -> DatabaseTableSchema? in
+            guard var schema = try? schema(of: row["name"], in: db) else { return nil }
+            if let index = DatabaseFullTextIndex.indexing(schema, among: indexes) {
+                schema.fullTextTable = index.table
+                schema.fullTextRowID = index.rowIDColumn
+            }
+            return schema
+        }
     }
 
     private static func schema(of name: String, in db: Database) throws -> DatabaseTableSchema {
@@ -43,6 +66,8 @@ struct DatabaseTableSchema: Sendable {
         // columns; generated columns (2, 3) are shown.
         let info = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [name])
         let columns: [String] = info.map { $0["name"] }
+        var affinities: [String: ColumnAffinity] = [:]
+        for column in info { affinities[column["name"]] = ColumnAffinity(declaredType: column["type"]) }
         let primaryKey = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
         let lowercased = Set(columns.map { $0.lowercased() })
         // A column may be called `rowid`; SQLite then still answers to the other two aliases.
@@ -52,14 +77,15 @@ struct DatabaseTableSchema: Sendable {
             let isRowIDAlias = primaryKey.count == 1
                 && info.contains { ($0["name"] as String) == primaryKey[0] && ($0["type"] as String).uppercased() == "INTEGER" }
             return DatabaseTableSchema(
-                name: name, columns: columns, key: [alias], keyIsRowID: true,
-                defaultSort: primaryKey.count == 1 && !isRowIDAlias ? primaryKey[0] : nil
+                name: name, columns: columns, affinities: affinities, key: [alias], keyIsRowID: true,
+                defaultSort: primaryKey.count == 1 && !isRowIDAlias ? primaryKey[0] : nil,
+                rowIDColumn: isRowIDAlias ? primaryKey[0] : nil
             )
         }
         // WITHOUT ROWID: its primary key is NOT NULL and unique. A rowid table whose columns shadow
         // all three rowid aliases and that has no primary key has no way to address its rows.
         guard !primaryKey.isEmpty else { throw UnaddressableTable(name: name) }
-        return DatabaseTableSchema(name: name, columns: columns, key: primaryKey, keyIsRowID: false, defaultSort: nil)
+        return DatabaseTableSchema(name: name, columns: columns, affinities: affinities, key: primaryKey, keyIsRowID: false, defaultSort: nil)
     }
 }
 
