@@ -19,10 +19,11 @@ enum DatabaseExportEncoding {
     }
 
     /// One CSV row.
-    static func appendCSVRow(_ values: some Sequence<DatabaseValue>, to out: inout OutputBuffer) {
-        for (index, value) in values.enumerated() {
-            if index > 0 { out.append(",") }
-            switch value.storage {
+    static func appendCSVRow(_ values: ArraySlice<DatabaseValue>, to out: inout OutputBuffer) {
+        // Concrete types and plain loops: an export runs this a million times.
+        for index in values.indices {
+            if index > values.startIndex { out.append(",") }
+            switch values[index].storage {
             case .null: break
             case .int64(let integer): out.append(Int(integer))
             case .double(let double) where double.isFinite: out.append(double)
@@ -35,13 +36,13 @@ enum DatabaseExportEncoding {
     }
 
     /// One NDJSON line.
-    static func appendNDJSONRow(columns: [String], values: some Sequence<DatabaseValue>, to out: inout OutputBuffer) {
+    static func appendNDJSONRow(columns: [String], values: ArraySlice<DatabaseValue>, to out: inout OutputBuffer) {
         out.append("{")
-        for (index, (column, value)) in zip(columns, values).enumerated() {
-            if index > 0 { out.append(",") }
+        for (index, column) in zip(values.indices, columns) {
+            if index > values.startIndex { out.append(",") }
             out.appendJSONString(column)
             out.append(":")
-            switch value.storage {
+            switch values[index].storage {
             case .null: out.append("null")
             case .int64(let integer): out.append(Int(integer))
             case .double(let double) where double.isFinite: out.append(double)

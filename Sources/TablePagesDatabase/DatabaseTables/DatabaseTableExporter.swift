@@ -76,14 +76,14 @@ final class DatabaseTableExporter: RowExporter {
         var count = 0
         var last: [DatabaseValue] = []
         while let row = try cursor.next() {
-            let values = row.databaseValues
-            let columns = values.dropFirst(keyCount)
+            let values = Array(row.databaseValues)
+            let columns = values[keyCount...]
             switch format {
             case .csv: DatabaseExportEncoding.appendCSVRow(columns, to: &out)
             case .ndjson: DatabaseExportEncoding.appendNDJSONRow(columns: reader.schema.columns, values: columns, to: &out)
             }
             count += 1
-            if count == limit { last = Array(values) }
+            if count == limit { last = values }
         }
         if count == limit {
             progress.after = DatabaseTableReader.Position(sortValue: sortIndex.map { last[$0] }, key: Array(last.prefix(keyCount)))
