@@ -107,6 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bytes of patches kept per page variant for clients that reconnect.")
     var patchLogSize = LiveSettings().patchLogByteLimit
 
+    @Option(help: "Bytes of a CSV or NDJSON export buffered for a slow client; reading the database pauses beyond it.")
+    var exportBufferSize = LiveSettings().exportBufferBytes
+
     @Option(help: "Milliseconds one database read may run before it is stopped and answered 503 (0: no limit).")
     var queryTimeLimit = 1000
 
@@ -211,6 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.liveVariantsByteLimit = liveVariantsSize
         settings.maxVariantsPerPage = maxVariantsPerPage
         settings.patchLogByteLimit = patchLogSize
+        settings.exportBufferBytes = exportBufferSize
         settings.databaseConcurrency = databaseConcurrency
         settings.databaseQueueLimit = databaseQueueLimit
         settings.stallTimeout = .seconds(stallTimeout)

@@ -12,6 +12,8 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// An open-ended Server-Sent Events stream that other code writes to.
         case stream(EventStream)
+        /// A body of unknown length written while it is sent (see ``BodyStream``).
+        case streamed(BodyStream)
         /// A complete body whose libmicrohttpd response was built once (see ``PreparedResponse``);
         /// it is queued as is while the response's ``Response/headers`` are still the prepared ones.
         case prepared(PreparedResponse)
@@ -53,6 +55,17 @@ public struct Response: Sendable {
         self.body = .stream(stream)
     }
 
+    /// Creates a `200` response whose body is what is written to `body`, sent in chunked transfer
+    /// encoding as it is written.
+    public init(body: BodyStream, contentType: String, headers: HTTPHeaders = [:]) {
+        self.status = 200
+        var headers = headers
+        headers["Content-Type"] = contentType
+        headers["X-Accel-Buffering"] = "no"
+        self.headers = headers
+        self.body = .streamed(body)
+    }
+
     /// Sends a prepared response: its header fields and body, with `status`.
     public init(status: Int = 200, prepared: PreparedResponse) {
         self.status = status
@@ -65,7 +78,7 @@ public struct Response: Sendable {
         switch body {
         case .bytes(let bytes): bytes
         case .prepared(let prepared): prepared.body
-        case .stream: []
+        case .stream, .streamed: []
         }
     }
 

@@ -1,11 +1,14 @@
 /// A path pattern such as `/pages/:page/rows/:row` or `/public/*path`.
 ///
-/// `:name` captures one decoded segment; a final `*name` captures the rest of the path, its decoded
-/// segments joined by `/`.
+/// `:name` captures one decoded segment; `:name.ext` captures a segment that ends in `.ext`,
+/// without it (`/pages/:page.csv` matches `/pages/todo.csv` with `page` = `todo`); a final `*name`
+/// captures the rest of the path, its decoded segments joined by `/`.
 public struct RoutePattern: Sendable, CustomStringConvertible {
     enum Component: Sendable, Equatable {
         case literal(String)
         case parameter(String)
+        /// A parameter followed by a literal suffix that starts with a dot.
+        case suffixedParameter(String, suffix: String)
         case remainder(String)
     }
 
@@ -18,7 +21,11 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
     /// Parses a pattern; segments are split on `/` and empty segments ignored.
     public init(_ pattern: String) {
         let components: [Component] = pattern.split(separator: "/").map { segment in
-            if segment.hasPrefix(":") { return .parameter(String(segment.dropFirst())) }
+            if segment.hasPrefix(":") {
+                let name = segment.dropFirst()
+                guard let dot = name.firstIndex(of: ".") else { return .parameter(String(name)) }
+                return .suffixedParameter(String(name[..<dot]), suffix: String(name[dot...]))
+            }
             if segment.hasPrefix("*") { return .remainder(String(segment.dropFirst())) }
             return .literal(String(segment))
         }
@@ -27,6 +34,7 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
             switch component {
             case .literal(let text): text
             case .parameter(let name): ":" + name
+            case .suffixedParameter(let name, let suffix): ":" + name + suffix
             case .remainder(let name): "*" + name
             }
         }.joined(separator: "/")
@@ -53,6 +61,10 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
             case .parameter(let name):
                 guard position < segments.count else { return nil }
                 parameters[name] = segments[position]
+            case .suffixedParameter(let name, let suffix):
+                guard position < segments.count, segments[position].utf8.count > suffix.utf8.count,
+                      segments[position].hasSuffix(suffix) else { return nil }
+                parameters[name] = String(segments[position].dropLast(suffix.count))
             }
         }
         return segments.count == components.count ? parameters : nil

@@ -22,7 +22,7 @@ enum ImmediateRefusal {
         switch response.body {
         case .bytes(let bytes): body = bytes
         case .prepared(let prepared): body = prepared.body
-        case .stream: body = []
+        case .stream, .streamed: body = []
         }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + body

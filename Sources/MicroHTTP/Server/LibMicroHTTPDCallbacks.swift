@@ -204,6 +204,20 @@ func releaseEventStream(_ cls: UnsafeMutableRawPointer?) {
     stream.detach()
 }
 
+/// The content reader of a streamed body: bytes, 0 (suspended until written), -1 at its end, -2
+/// when it was aborted.
+func readBodyStream(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -2 }
+    let body = Unmanaged<BodyStream>.fromOpaque(cls).takeUnretainedValue()
+    return body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+}
+
+/// Frees a streamed body's response: the connection is gone or the body ended.
+func releaseBodyStream(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<BodyStream>.fromOpaque(cls).takeRetainedValue().detach()
+}
+
 /// libmicrohttpd's error messages (a peer that vanished mid-response, a refused connection), as
 /// formatted by the shim, logged at debug level: they describe clients, not faults of the server.
 @_cdecl("tp_forward_log_message")

@@ -114,6 +114,13 @@ final class ServerCore: Sendable {
             )
             // A live stream is idle by design between events; heartbeats find dead peers instead.
             tp_connection_set_timeout(connection, 0)
+        case .streamed(let body):
+            body.buffer.attach(to: ConnectionHandle(pointer: connection))
+            // Retained by the response, released in its free callback; the connection keeps its
+            // idle timeout, so a client that stops reading is dropped.
+            mhdResponse = MHD_create_response_from_callback(
+                UInt64.max, Self.eventStreamBlockSize, readBodyStream, Unmanaged.passRetained(body).toOpaque(), releaseBodyStream
+            )
         }
         guard let mhdResponse else { return false }
         defer { MHD_destroy_response(mhdResponse) }

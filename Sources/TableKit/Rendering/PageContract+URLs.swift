@@ -51,6 +51,10 @@ extension PageContract {
     public static let insertPattern = sectionPattern + "\(sectionRowsPath)"
     /// `POST /pages/:page/prefetch`.
     public static let prefetchPattern = pagePattern + "\(prefetchPath)"
+    /// `GET /pages/:page.csv`: the variant's rows, all of them, as CSV.
+    public static let csvExportPattern = pagePattern + ".csv"
+    /// `GET /pages/:page.ndjson`: the variant's rows, all of them, as one JSON object per line.
+    public static let ndjsonExportPattern = pagePattern + ".ndjson"
 }
 
 extension PageContract {

@@ -8,6 +8,8 @@ public struct LiveSettings: Sendable {
     public var patchLogByteLimit = 1 << 20
     /// Unread bytes a subscriber may have before it is sent `reset` and dropped.
     public var subscriberBufferLimit = 256 * 1024
+    /// Bytes of a CSV or NDJSON export waiting for a slow client before reading pauses.
+    public var exportBufferBytes = 256 * 1024
     /// Rows per section in a page render before a `next` link.
     public var pageRowLimit = 100
     /// The most rows one section request may ask for.

@@ -173,6 +173,11 @@ public actor PageHost {
         return out.bytes
     }
 
+    /// An exporter of the variant's rows from a ``RowExportSource`` root; nil when the root is none.
+    func exporter(as format: ExportFormat) throws -> (any RowExporter)? {
+        try (table.root as? any RowExportSource)?.exporter(as: format)
+    }
+
     // MARK: Actions
 
     /// Runs a table action, then the re-read its delegate's store writes announced, whether or not

@@ -17,6 +17,8 @@ struct PageEndpoints: Sendable {
 
     /// Adds every page route to `router`: the patterns of ``PageContract``, whose URLs the renderer writes.
     func register(on router: inout Router) {
+        // Before the page's own route, which would take `todo.csv` for a page's name.
+        for format in ExportFormat.allCases { router.on(.get, format.pattern, use: export(as: format)) }
         router.on(.get, PageContract.pagePattern, tryingImmediately: cachedPage, use: page)
         router.on(.get, PageContract.sectionPattern, use: section)
         router.on(.get, PageContract.rowPattern, use: row)
@@ -240,7 +242,7 @@ struct PageEndpoints: Sendable {
     /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), and the
     /// request's actor, once it may read the page (resolved once: a session's cookie costs an HMAC).
     /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
-    private func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost, Actor?) {
+    func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost, Actor?) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
         guard let definition = registry.page(named: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
@@ -335,7 +337,7 @@ struct PageEndpoints: Sendable {
     }
 
     /// Runs a table action, turning TableKit's errors into the statuses a client should see.
-    private func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
+    func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as any HTTPErrorConvertible {

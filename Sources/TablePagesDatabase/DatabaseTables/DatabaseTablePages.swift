@@ -72,7 +72,7 @@ public enum DatabaseTablePages {
             cellKinds: [DatabaseRecordCell.kind]
         ) { variant in
             let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return DatabaseTableSource(reader: reader, sections: try reader.window())
+            return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())
         }
     }
 }

@@ -144,7 +144,7 @@ struct DatabaseTableReader: Sendable {
     // MARK: Queries
 
     /// Where a row stands in the page's order: its sort value (when sorted by a column) and key.
-    private struct Position {
+    struct Position {
         var sortValue: DatabaseValue?
         var key: [DatabaseValue]
     }
@@ -152,7 +152,7 @@ struct DatabaseTableReader: Sendable {
     private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
 
     /// The key columns, then every column: what a row is read with (see ``makeRow(_:extent:)``).
-    private var selectedColumns: String { (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ") }
+    var selectedColumns: String { (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ") }
 
     /// The position of the row with key `key`, or nil when there is no such row.
     private func position(ofKey key: [DatabaseValue], in db: Database) throws -> Position? {
@@ -181,7 +181,7 @@ struct DatabaseTableReader: Sendable {
 
     /// The filters, the section's group value, and (when given) rows after `position` in the page's
     /// order (reversed when `reversed`): the rows a page or a count is about.
-    private func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
+    func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
         var terms = filterTerms()
         if let group = query.group {
             terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) IS ?", arguments: [groupValue ?? .null]))
@@ -219,7 +219,7 @@ struct DatabaseTableReader: Sendable {
         return "(\(key.joined(separator: ", "))) \(comparison) (\(databaseQuestionMarks(count: key.count)))"
     }
 
-    private func orderBy(reversed: Bool = false) -> String {
+    func orderBy(reversed: Bool = false) -> String {
         let direction = query.descending != reversed ? " DESC" : ""
         let terms = (query.sort.map { [SQLIdentifier.quoted($0)] } ?? []) + quotedKey
         return " ORDER BY " + terms.map { $0 + direction }.joined(separator: ", ")

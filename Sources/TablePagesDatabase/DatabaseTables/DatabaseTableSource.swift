@@ -9,16 +9,19 @@ import TablePages
 /// (``RowPagingSource``) in a table of its own, which its host renders with the same cells; a row's own URL
 /// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.
-final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource {
+final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource, RowExportSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
+    /// The value counts of the query's `_facet` columns, read with the window.
+    private(set) var facets: [DatabaseFacet]
     // One estimate for every row: a record cell's height grows with its column count.
     private let estimatedRowHeight: TableHeight
 
     /// A source over sections already read.
-    init(reader: DatabaseTableReader, sections: [DatabaseSection]) {
+    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = []) {
         self.reader = reader
         self.sections = sections
+        self.facets = facets
         let columnLines = (reader.schema.columns.count + 2) / 3
         estimatedRowHeight = .points(Double(16 + 22 * max(1, columnLines)))
     }
@@ -29,6 +32,7 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
         // The counts are read again with the rows, never kept: a row written past the window
         // changes only them, which the table then publishes as a `section-next` op.
         sections = try reader.window()
+        facets = try reader.facets()
     }
 
     // MARK: RowPagingSource
@@ -51,6 +55,12 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     /// The section of the table that shows one row alone.
     private static let detailSection: SectionID = "row"
 
+    // MARK: RowExportSource
+
+    func exporter(as format: ExportFormat) throws -> (any RowExporter)? {
+        DatabaseTableExporter(reader: reader, format: format)
+    }
+
     // MARK: TableWindowDataSource
 
     func numberOfRowsAfterWindow(inSection section: Int) -> Int {
@@ -58,6 +68,11 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     }
 
     // MARK: Data source and delegate
+
+    func jsonPropertiesForTable() -> [JSONProperty] {
+        facets.isEmpty ? [] : [DatabaseFacet.jsonProperty(facets)]
+    }
+
 
     func numberOfSections() -> Int { sections.count }
     func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
