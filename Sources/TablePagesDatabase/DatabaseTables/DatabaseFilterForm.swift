@@ -18,24 +18,30 @@ enum DatabaseFilterForm {
     /// `query` with the form's fields replaced by the filter they describe; unchanged when it has
     /// none of them. A form sent without a column, or without a value for a comparison that takes
     /// one, adds no filter (Datasette's form does the same). `isnull` and `notnull` get the value
-    /// `1`.
+    /// `1`. The filter goes where the form's fields were, the other items keep their order.
     /// - Throws: a message naming the comparisons when `_filter_op` is not one of them.
-    static func expanded(_ query: [String: String]) throws(PageDefinition.VariantError) -> [String: String] {
-        guard query[columnField] != nil || query[operatorField] != nil || query[valueField] != nil else { return query }
-        var expanded = query
-        expanded[columnField] = nil
-        expanded[operatorField] = nil
-        expanded[valueField] = nil
-        let name = query[operatorField] ?? DatabaseFilter.Operator.exact.rawValue
+    static func expanded(_ query: [(name: String, value: String)]) throws(PageDefinition.VariantError) -> [(name: String, value: String)] {
+        let fields: Set = [columnField, operatorField, valueField]
+        guard let position = query.firstIndex(where: { fields.contains($0.name) }) else { return query }
+        // The last value of each field, as a form sends each once.
+        func last(_ field: String) -> String? { query.last { $0.name == field }?.value }
+        var expanded = query.filter { !fields.contains($0.name) }
+        let name = last(operatorField) ?? DatabaseFilter.Operator.exact.rawValue
         guard let comparison = DatabaseFilter.Operator(rawValue: name) else {
             let names = DatabaseFilter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
             throw PageDefinition.VariantError(message: "\(operatorField) must be one of \(names); got \u{201C}\(name)\u{201D}.")
         }
-        let value = query[valueField] ?? ""
+        let value = last(valueField) ?? ""
         let takesNoValue = comparison == .isnull || comparison == .notnull
-        guard let column = query[columnField], !column.isEmpty, takesNoValue || !value.isEmpty else { return expanded }
+        guard let column = last(columnField), !column.isEmpty, takesNoValue || !value.isEmpty else { return expanded }
         let parameter = DatasetteQuery.parameter(DatabaseFilter(column: column, comparison: comparison, value: value))
-        expanded[parameter.name] = parameter.value
+        expanded.insert((name: parameter.name, value: parameter.value), at: min(position, expanded.count))
         return expanded
+    }
+
+    /// The dictionary form of the `expanded(_:)` above, for a query whose names are unique.
+    static func expanded(_ query: [String: String]) throws(PageDefinition.VariantError) -> [String: String] {
+        let items = try expanded(query.map { (name: $0.key, value: $0.value) })
+        return Dictionary(items.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }
