@@ -46,6 +46,14 @@ def shown_ids(browser):
     return [row.get_attribute("data-row") for row in browser.find_elements(By.CSS_SELECTOR, "li.tk-row[data-kind='record']")]
 
 
+def assert_shows_first_rows_of(browser, expected):
+    """The page shows the first of `expected`, in that order: all of them up to a page of 100 (links
+    keep the page's variant, not its `limit`; the client may have loaded more as it scrolled)."""
+    shown = shown_ids(browser)
+    assert len(shown) >= min(100, len(expected))
+    assert shown == expected[:len(shown)]
+
+
 def column_header(browser, name):
     return browser.find_element(By.CSS_SELECTOR, f".tk-db-column[data-field='{name}']")
 
@@ -75,12 +83,12 @@ def test_clicking_a_column_header_sorts_ascending_then_descending(site, browser)
     click_and_wait(browser, column_header(browser, "price").find_element(By.TAG_NAME, "a"))
     assert "_sort=price" in browser.current_url
     assert column_header(browser, "price").get_attribute("aria-sort") == "ascending"
-    assert shown_ids(browser) == expected_ids(database, "SELECT id FROM items ORDER BY price, id")
+    assert_shows_first_rows_of(browser, expected_ids(database, "SELECT id FROM items ORDER BY price, id"))
 
     click_and_wait(browser, column_header(browser, "price").find_element(By.TAG_NAME, "a"))
     assert "_sort_desc=price" in browser.current_url
     assert column_header(browser, "price").get_attribute("aria-sort") == "descending"
-    assert shown_ids(browser) == expected_ids(database, "SELECT id FROM items ORDER BY price DESC, id DESC")
+    assert_shows_first_rows_of(browser, expected_ids(database, "SELECT id FROM items ORDER BY price DESC, id DESC"))
     # The column names sit over their values: the header cell and the row's cell share an edge.
     header_x = column_header(browser, "note").location["x"]
     value_x = browser.find_element(By.CSS_SELECTOR, "li.tk-row .tk-field[data-field='note']").location["x"]
@@ -106,7 +114,7 @@ def test_the_filter_form_narrows_the_rows_to_what_sqlite_returns(site, browser, 
     wait_until(lambda: not _attached(old), 10)
     expected = expected_ids(database, f"SELECT id FROM items WHERE {where} ORDER BY name DESC, id DESC")
     assert expected, "the filter keeps some rows"
-    assert shown_ids(browser) == expected
+    assert_shows_first_rows_of(browser, expected)
     # The sort was kept, and the filter is listed with a link that removes it.
     assert column_header(browser, "name").get_attribute("aria-sort") == "descending"
     active = browser.find_elements(By.CSS_SELECTOR, ".tk-db-filters li")
@@ -114,7 +122,7 @@ def test_the_filter_form_narrows_the_rows_to_what_sqlite_returns(site, browser, 
     count = browser.find_element(By.CSS_SELECTOR, ".tk-db-count").text
     assert count.startswith(f"{len(expected)} rows where {column}")
     click_and_wait(browser, active[0].find_element(By.CSS_SELECTOR, "a.tk-db-remove"))
-    assert shown_ids(browser) == expected_ids(database, "SELECT id FROM items ORDER BY name DESC, id DESC")
+    assert_shows_first_rows_of(browser, expected_ids(database, "SELECT id FROM items ORDER BY name DESC, id DESC"))
 
 
 def test_a_cut_value_links_to_the_row_page_with_the_whole_value(site, browser):
