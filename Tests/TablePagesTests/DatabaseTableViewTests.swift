@@ -25,11 +25,30 @@ struct DatabaseTableViewTests {
         return out.string
     }
 
-    /// Every `name="value"` attribute in `html`, values as written (still escaped).
+    /// Every `name="value"` attribute in `html`, values as written (still escaped). Scans bytes:
+    /// a property check runs it over megabytes of hostile text.
     static func attributes(_ html: String, named name: String) -> [String] {
-        html.ranges(of: " \(name)=\"").compactMap { range in
-            html[range.upperBound...].firstIndex(of: "\"").map { String(html[range.upperBound..<$0]) }
+        let bytes = Array(html.utf8)
+        let opening = Array(" \(name)=\"".utf8)
+        var values: [String] = []
+        var start = 0
+        while let found = bytes[start...].firstRange(of: opening),
+              let end = bytes[found.upperBound...].firstIndex(of: UInt8(ascii: "\"")) {
+            values.append(String(decoding: bytes[found.upperBound..<end], as: UTF8.self))
+            start = end
         }
+        return values
+    }
+
+    /// The names of the tags in `html`, in order, closing ones with their `/`.
+    static func tags(_ html: String) -> [String] {
+        let bytes = Array(html.utf8)
+        var tags: [String] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "<") {
+            let name = bytes[(index + 1)...].prefix { $0 == UInt8(ascii: "/") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            tags.append(String(decoding: name, as: UTF8.self))
+        }
+        return tags
     }
 
     /// A query string (`?a=b&c=d`, HTML attribute escaping undone) as decoded name-value pairs.
@@ -127,7 +146,10 @@ struct DatabaseTableViewTests {
 
     @Test("Any column names and values are escaped in every attribute, link and text of the header")
     func hostileNamesAndValues() async {
-        await propertyCheck(input: HostileText.text.array(of: 3), HostileText.text.array(of: 3)) { names, values in
+        // At most 2 KB each: every link repeats every value, and long texts' escaping is the
+        // escapers' own tests' concern; these check the header's structure.
+        let short = HostileText.text.map { String(decoding: $0.utf8.prefix(2048), as: UTF8.self) }
+        await propertyCheck(input: short.array(of: 3), short.array(of: 3)) { names, values in
             // Distinct column names, as a table's are; SQLite's names hold no NUL.
             let columns = names.indices.map { "\($0)" + String(String.UnicodeScalarView(names[$0].unicodeScalars.filter { $0 != "\u{0}" })) }
             let benignColumns = columns.indices.map { "c\($0)" }
@@ -145,12 +167,12 @@ struct DatabaseTableViewTests {
             let hostile = Self.html(header(columns, values))
             let benign = Self.html(header(benignColumns, ["v0", "v1", "v2"]))
             // Escaping that failed would add or end elements: the markup must be the benign one's.
-            let tags = { (html: String) in html.matches(of: /<\/?[a-z0-9]+/).map { String($0.output) } }
-            #expect(tags(hostile) == tags(benign))
+            #expect(Self.tags(hostile) == Self.tags(benign))
             #expect(Self.attributes(hostile, named: "href").count == Self.attributes(benign, named: "href").count)
             for href in Self.attributes(hostile, named: "href") {
                 let unescaped = href.replacingOccurrences(of: "&amp;", with: "&")
-                #expect(unescaped.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-._~%&=?/".unicodeScalars.contains($0)) }, "\(href)")
+                let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%&=?/".utf8)
+                #expect(unescaped.utf8.allSatisfy(allowed.contains), "only percent-encoded names and values")
                 #expect(!unescaped.contains("&") || href.contains("&amp;"), "every & of a link is escaped")
             }
             // The column links decode to each column, sorted, with the other parameters kept.
