@@ -137,8 +137,9 @@ struct DatabaseTablePagesTests {
             let html = try await connection.request("GET", "/pages/t").text
             #expect(html.contains(#"<span class="tk-field-value tk-number">42</span>"#))
             #expect(html.contains(#"<span class="tk-field-value tk-null">NULL</span>"#))
-            #expect(html.contains(#"<span class="tk-field-value tk-blob">3 bytes</span>"#))
-            #expect(html.contains("lon\u{2026}</span>") && !html.contains(String(repeating: "long ", count: 51)), "HTML cuts long text")
+            #expect(html.contains(#"<a class="tk-field-value tk-blob" href="/pages/t/rows/1" title="Show the whole value">3 bytes</a>"#), "a blob links to its row")
+            #expect(html.contains(#"<a class="tk-field-value tk-cut" href="/pages/t/rows/1" title="Show the whole value">long "#), "cut text links to its row")
+            #expect(html.contains("lon\u{2026}</a>") && !html.contains(String(repeating: "long ", count: 51)), "HTML cuts long text")
         }
     }
 

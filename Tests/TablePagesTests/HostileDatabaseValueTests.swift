@@ -42,8 +42,11 @@ struct HostileDatabaseValueTests {
                     #expect(Array(text.utf8.prefix(shown.count - 3)) == Array(shown.dropLast(3)), "to a prefix of the value")
                 }
                 let escapedColumn = String(decoding: ReferenceEscaping.html(column), as: UTF8.self)
-                let open = "data-field=\"\(escapedColumn)\"><span class=\"tk-field-name\">\(escapedColumn)</span> <span class=\"tk-field-value\">"
-                #expect(ReferenceEscaping.enclosed(in: html, between: open, and: "</span>") == ReferenceEscaping.html(String(decoding: shown, as: UTF8.self)))
+                let isCut = text.utf8.count > bound
+                // A cut value links to the row's own URL, where it is whole.
+                let value = isCut ? "<a class=\"tk-field-value tk-cut\" href=\"/pages/t/rows/r\" title=\"Show the whole value\">" : "<span class=\"tk-field-value\">"
+                let open = "data-field=\"\(escapedColumn)\"><span class=\"tk-field-name\">\(escapedColumn)</span> " + value
+                #expect(ReferenceEscaping.enclosed(in: html, between: open, and: isCut ? "</a>" : "</span>") == ReferenceEscaping.html(String(decoding: shown, as: UTF8.self)))
             }
         }
     }

@@ -45,7 +45,9 @@ struct PageRoutesTests {
             let second = try await connection.request("GET", "/pages/items/sections/items.json?after=item-2&limit=2").text
             #expect(second.contains(#""rows":[{"id":"item-3""#))
             let row = try await connection.request("GET", "/pages/items/rows/item-4")
-            #expect(row.text.hasPrefix(#"<li id="row-item-4""#))
+            #expect(row.text.hasPrefix("<!doctype html>"), "a row's own URL is a document")
+            #expect(row.text.contains(#"<ul class="tk-rows"><li id="row-item-4""#))
+            #expect(row.text.contains(#"<p class="tk-back"><a href="/pages/items">"#), "with a link back to its page")
         }
     }
 

@@ -19,9 +19,23 @@ public struct CellKind: Sendable {
     /// Writes the cell's inner HTML.
     public let render: @Sendable (CellContent, inout OutputBuffer) -> Void
 
+    /// Writes the cell's inner HTML knowing where it is written (its row's URL).
+    let renderPlaced: @Sendable (CellContent, CellPlacement, inout OutputBuffer) -> Void
+
     /// Creates a kind with a render function.
     public init(reuseIdentifier: String, render: @escaping @Sendable (CellContent, inout OutputBuffer) -> Void) {
         self.reuseIdentifier = reuseIdentifier
         self.render = render
+        renderPlaced = { content, _, out in render(content, &out) }
+    }
+
+    /// Creates a kind whose render function also gets the cell's ``CellPlacement``, e.g. to link to
+    /// the cell's row; ``render`` then writes the cell as ``CellPlacement/unplaced``.
+    ///
+    ///     CellKind(reuseIdentifier: "record") { content, placement, out in … }
+    public init(reuseIdentifier: String, render: @escaping @Sendable (CellContent, CellPlacement, inout OutputBuffer) -> Void) {
+        self.reuseIdentifier = reuseIdentifier
+        self.render = { content, out in render(content, .unplaced, &out) }
+        renderPlaced = render
     }
 }

@@ -143,9 +143,9 @@ struct HTMLEmitter: TableEmitter {
             }
         }
         if selectable {
-            kind(for: row.cell.reuseIdentifier).render(row.cell.content, &out)
+            kind(for: row.cell.reuseIdentifier).renderPlaced(row.cell.content, CellPlacement(context: context, row: row.id), &out)
         } else {
-            appendStaticCell(row.cell, into: &out)
+            appendStaticCell(row.cell, placement: CellPlacement(context: context, row: row.id), into: &out)
         }
         guard hasEditControls(row) else {
             // The usual row: close it in one append.
@@ -170,11 +170,11 @@ struct HTMLEmitter: TableEmitter {
         return kind
     }
 
-    private mutating func appendStaticCell(_ cell: TableCell, into out: inout OutputBuffer) {
+    private mutating func appendStaticCell(_ cell: TableCell, placement: CellPlacement = .unplaced, into out: inout OutputBuffer) {
         out.append("<div class=\"tk-cell\" data-kind=\"")
         out.appendEscapedHTML(cell.reuseIdentifier)
         out.append("\">")
-        kind(for: cell.reuseIdentifier).render(cell.content, &out)
+        kind(for: cell.reuseIdentifier).renderPlaced(cell.content, placement, &out)
         out.append("</div>")
     }
 

@@ -115,7 +115,8 @@ struct PageEndpoints: Sendable {
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let controls = view(of: actor, definition: definition).controls
         let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: controls) }
-        return format == .json ? .json(bytes) : .html(bytes)
+        guard format == .html else { return .json(bytes) }
+        return forViewer(PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle), actor: actor)
     }
 
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after

@@ -40,6 +40,20 @@ enum PageDocument {
         return document(bytes)
     }
 
+    /// A row on its own URL (`GET /pages/{page}/rows/{row}`): the row's element, under a link
+    /// back to the page's variant and a heading naming the row. Not live: it has no event stream.
+    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String) -> Response {
+        var html = head(title: definition.title + ": " + row.rawValue)
+        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += "<main class=\"tk-table tk-row-page\"><p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} "
+        html += HTMLEscaping.escape(definition.title) + "</a></p><h1 class=\"tk-title\">" + HTMLEscaping.escape(definition.title)
+        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1><ul class=\"tk-rows\">"
+        var bytes = Array(html.utf8)
+        bytes += fragment
+        bytes += Array(("</ul></main>" + tail).utf8)
+        return document(bytes)
+    }
+
     /// The index of `pages`, titled with the site's title; pages hidden from the viewer are left out by the caller.
     static func index(pages: [PageDefinition], siteTitle: String) -> Response {
         var html = head(title: siteTitle)

@@ -33,14 +33,26 @@ enum DatabaseRecordCell {
     }
 
     /// `<span class="tk-field" data-field="{column}"><span class="tk-field-name">{column}</span>
-    /// <span class="tk-field-value">{value}</span></span>` per column.
-    static let kind = CellKind(reuseIdentifier: reuseIdentifier) { content, out in
+    /// <span class="tk-field-value">{value}</span></span>` per column, in column order, so a page
+    /// lines the values up under its header's columns (`Public/table-pages.css`) and a row's own
+    /// URL shows them as name | value lines. The value is an
+    /// `<a class="tk-field-value tk-cut" href="{row URL}">` instead when the page shows less than
+    /// the whole value (see ``isPartial(_:)``): the row's URL shows it whole.
+    static let kind = CellKind(reuseIdentifier: reuseIdentifier) { content, placement, out in
         for field in content.fields {
             out.append("<span class=\"tk-field\" data-field=\"")
             out.appendEscapedHTML(field.name)
             out.append("\"><span class=\"tk-field-name\">")
             out.appendEscapedHTML(field.name)
             out.append("</span> ")
+            if placement.isRow && isPartial(field) {
+                out.append(isCutText(field) ? "<a class=\"tk-field-value tk-cut\" href=\"" : "<a class=\"tk-field-value tk-blob\" href=\"")
+                placement.appendRowURL(into: &out)
+                out.append("\" title=\"Show the whole value\">")
+                out.appendEscapedHTML(field.value)
+                out.append("</a></span>")
+                continue
+            }
             switch field.json {
             case .null?: out.append("<span class=\"tk-field-value tk-null\">")
             case .integer?, .number?: out.append("<span class=\"tk-field-value tk-number\">")
@@ -50,6 +62,20 @@ enum DatabaseRecordCell {
             out.appendEscapedHTML(field.value)
             out.append("</span></span>")
         }
+    }
+
+    /// Whether HTML shows less of the field's value than there is: text cut to the bound, or a
+    /// non-empty blob shown as its size alone (on a row's own URL a blob also shows its bytes).
+    static func isPartial(_ field: CellField) -> Bool {
+        guard case .string(let json)? = field.json, !json.isEmpty else { return false }
+        return isCutText(field) || field.value.hasSuffix(" bytes") || field.value == "1 byte"
+    }
+
+    /// Whether the field is text cut to the bound. A cut text's JSON is set to the very text
+    /// shown, which JSON output writes exactly as it writes a field without JSON: the mark costs
+    /// scripts nothing. A blob's JSON (base64) never equals its size text.
+    private static func isCutText(_ field: CellField) -> Bool {
+        field.json == .string(field.value)
     }
 
     /// The cell of a row with these columns and values.
@@ -68,7 +94,9 @@ enum DatabaseRecordCell {
         case .double(let double):
             return CellField(name: column, value: String(double), json: .number(double))
         case .string(let text):
-            return CellField(name: column, value: shortened(text, maxBytes: maxBytes))
+            guard text.utf8.count > maxBytes else { return CellField(name: column, value: text) }
+            let cut = shortened(text, maxBytes: maxBytes)
+            return CellField(name: column, value: cut, json: .string(cut))
         case .blob(let data):
             var shown = data.count == 1 ? "1 byte" : "\(data.count) bytes"
             if extent == .row && !data.isEmpty {

@@ -67,9 +67,11 @@ public enum DatabaseTablePages {
             name: schema.name,
             title: schema.name,
             summary: "Table with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
-            resolveVariantItems: { query throws(PageDefinition.VariantError) in try DatabaseTableQuery.resolve(query, schema: schema) },
+            resolveVariantItems: { query throws(PageDefinition.VariantError) in
+                try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
+            },
             changes: feed,
-            cellKinds: [DatabaseRecordCell.kind]
+            cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind]
         ) { variant in
             let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())

@@ -12,19 +12,18 @@ import TablePages
 final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource, RowExportSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
-    /// The value counts of the query's `_facet` columns, read with the window.
+    /// The value counts of the query's `_facet` columns, read with the window; the header shows them.
     private(set) var facets: [DatabaseFacet]
-    // One estimate for every row: a record cell's height grows with its column count.
-    private let estimatedRowHeight: TableHeight
 
     /// A source over sections already read.
     init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = []) {
         self.reader = reader
         self.sections = sections
         self.facets = facets
-        let columnLines = (reader.schema.columns.count + 2) / 3
-        estimatedRowHeight = .points(Double(16 + 22 * max(1, columnLines)))
     }
+
+    /// One estimate for every row: a record is one line of columns (long values wrap).
+    private static let estimatedRowHeight = TableHeight.points(44)
 
     // MARK: ReloadableDataSource
 
@@ -80,6 +79,13 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     func rowID(forRowAt indexPath: TableIndexPath) -> RowID { sections[indexPath.section].rows[indexPath.row].id }
     func cell(forRowAt indexPath: TableIndexPath) -> TableCell { sections[indexPath.section].rows[indexPath.row].cell }
     func titleForHeader(inSection section: Int) -> String? { sections[section].headerTitle }
-    func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { estimatedRowHeight }
+    func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { Self.estimatedRowHeight }
+
+    /// The row count, column headers, filter and search forms, facets and export links
+    /// (``DatabaseTableHeader``), from the held sections' totals.
+    func headerViewForTable() -> TableCell? {
+        let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
+        return DatabaseTableHeader(schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets).cell
+    }
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

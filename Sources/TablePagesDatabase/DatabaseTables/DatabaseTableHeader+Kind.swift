@@ -1,0 +1,202 @@
+import TableKit
+
+extension DatabaseTableHeader {
+    /// Writes a ``DatabaseTableHeader`` cell's HTML from its content: the description, the search
+    /// form (for a table with an FTS5 index), the filter form, the active filters, the facets, the
+    /// export links, and last, right above the rows, the column headers. Every text is escaped for
+    /// HTML, every link is the content's (percent-encoded) and escaped as an attribute.
+    ///
+    /// The column headers are an ARIA table of one row (`role="columnheader"` with `aria-sort` on
+    /// the sorted column); `Public/table-pages.css` lays them out on the same grid as the
+    /// ``DatabaseRecordCell`` rows under them.
+    static let kind = CellKind(reuseIdentifier: reuseIdentifier) { content, out in
+        let fields = Dictionary(content.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let parameters = (fields[Field.parameters]?.json?.elements ?? []).compactMap { parameter in
+            parameter[Field.name]?.text.flatMap { name in parameter[Field.value]?.text.map { (name: name, value: $0) } }
+        }
+        let columns = fields[Field.columns]?.json?.elements ?? []
+        out.append("<div class=\"tk-db-header\"><p class=\"tk-db-count\">")
+        out.appendEscapedHTML(content.title ?? "")
+        out.append("</p>")
+        if let search = fields[Field.search] {
+            out.append("<form class=\"tk-db-search\" method=\"get\" role=\"search\"><input type=\"search\" name=\"")
+            out.appendEscapedHTML(DatasetteQuery.search)
+            out.append("\" aria-label=\"Search the rows\" placeholder=\"Search\" value=\"")
+            out.appendEscapedHTML(search.value)
+            out.append("\">")
+            appendHiddenInputs(parameters.filter { $0.name != DatasetteQuery.search }, into: &out)
+            out.append("<button type=\"submit\">Search</button></form>")
+        }
+        appendFilterForm(columns: columns, parameters: parameters, into: &out)
+        appendActiveFilters(fields[Field.filters]?.json?.elements ?? [], into: &out)
+        appendFacets(fields[Field.facets]?.json?.elements ?? [], into: &out)
+        if let exports = fields[Field.exports]?.json {
+            out.append("<p class=\"tk-db-exports\">Download these rows: ")
+            appendLink(exports[Field.csv]?.text, text: "CSV", into: &out)
+            out.append(" \u{00B7} ")
+            appendLink(exports[Field.ndjson]?.text, text: "NDJSON", into: &out)
+            out.append("</p>")
+        }
+        appendColumnHeaders(columns, into: &out)
+        out.append("</div>")
+    }
+
+    /// `<form>` with a column list, an operator list, a value, and the page's parameters hidden.
+    private static func appendFilterForm(columns: [JSONValue], parameters: [(name: String, value: String)], into out: inout OutputBuffer) {
+        out.append("<form class=\"tk-db-filter\" method=\"get\" aria-label=\"Add a filter\"><select name=\"")
+        out.appendEscapedHTML(DatabaseFilterForm.columnField)
+        out.append("\" aria-label=\"Column\">")
+        for column in columns {
+            guard let name = column[Field.name]?.text else { continue }
+            out.append("<option value=\"")
+            out.appendEscapedHTML(name)
+            out.append("\">")
+            out.appendEscapedHTML(name)
+            out.append("</option>")
+        }
+        out.append("</select><select name=\"")
+        out.appendEscapedHTML(DatabaseFilterForm.operatorField)
+        out.append("\" aria-label=\"Comparison\">")
+        for comparison in DatabaseFilter.Operator.allCases {
+            out.append("<option value=\"")
+            out.appendEscapedHTML(comparison.rawValue)
+            out.append("\">")
+            out.appendEscapedHTML(label(comparison))
+            out.append("</option>")
+        }
+        out.append("</select><input type=\"text\" name=\"")
+        out.appendEscapedHTML(DatabaseFilterForm.valueField)
+        out.append("\" aria-label=\"Value\" placeholder=\"value\">")
+        appendHiddenInputs(parameters, into: &out)
+        out.append("<button type=\"submit\">Filter</button></form>")
+    }
+
+    /// Each active filter in words, with a link that removes it.
+    private static func appendActiveFilters(_ filters: [JSONValue], into out: inout OutputBuffer) {
+        guard !filters.isEmpty else { return }
+        out.append("<ul class=\"tk-db-filters\" aria-label=\"Active filters\">")
+        for filter in filters {
+            let description = filter[Field.description]?.text ?? ""
+            out.append("<li><span>")
+            out.appendEscapedHTML(description)
+            out.append("</span> <a class=\"tk-db-remove\" href=\"")
+            out.appendEscapedHTML(filter[Field.href]?.text ?? "")
+            out.append("\" aria-label=\"Remove the filter ")
+            out.appendEscapedHTML(description)
+            out.append("\">\u{2715}</a></li>")
+        }
+        out.append("</ul>")
+    }
+
+    /// A list per facet: its values, most frequent first, each a link that adds (or, when
+    /// chosen, removes) its filter, with its count.
+    private static func appendFacets(_ facets: [JSONValue], into out: inout OutputBuffer) {
+        guard !facets.isEmpty else { return }
+        out.append("<div class=\"tk-db-facets\">")
+        for facet in facets {
+            let column = facet[Field.column]?.text ?? ""
+            out.append("<section class=\"tk-db-facet\" data-field=\"")
+            out.appendEscapedHTML(column)
+            out.append("\"><h2>")
+            out.appendEscapedHTML(column)
+            out.append(" <a class=\"tk-db-remove\" href=\"")
+            out.appendEscapedHTML(facet[Field.href]?.text ?? "")
+            out.append("\" aria-label=\"Remove the facet ")
+            out.appendEscapedHTML(column)
+            out.append("\">\u{2715}</a></h2><ul>")
+            for value in facet[Field.values]?.elements ?? [] {
+                let label = value[Field.label]?.text ?? ""
+                let selected = value[Field.selected] == .bool(true)
+                out.append(selected ? "<li class=\"tk-db-selected\">" : "<li>")
+                if let href = value[Field.href]?.text {
+                    out.append("<a href=\"")
+                    out.appendEscapedHTML(href)
+                    out.append(selected ? "\" aria-current=\"true\" title=\"Remove this filter\">" : "\">")
+                    out.appendEscapedHTML(label)
+                    out.append("</a>")
+                } else {
+                    out.append("<span>")
+                    out.appendEscapedHTML(label)
+                    out.append("</span>")
+                }
+                out.append(" <span class=\"tk-db-facet-count\">")
+                if case .integer(let count)? = value[Field.count] {
+                    out.appendEscapedHTML(grouped(Int(count)))
+                }
+                out.append("</span></li>")
+            }
+            if facet[Field.truncated] == .bool(true) {
+                out.append("<li class=\"tk-db-more\">\u{2026}</li>")
+            }
+            out.append("</ul></section>")
+        }
+        out.append("</div>")
+    }
+
+    /// The column names as sort links, one ARIA table row lined up with the record rows.
+    private static func appendColumnHeaders(_ columns: [JSONValue], into out: inout OutputBuffer) {
+        out.append("<div class=\"tk-db-columns\" role=\"table\" aria-label=\"Columns; each sorts the rows\"><div class=\"tk-db-columns-row\" role=\"row\">")
+        for column in columns {
+            let name = column[Field.name]?.text ?? ""
+            let sort = column[Field.sort]?.text
+            out.append("<span class=\"tk-db-column\" role=\"columnheader\" data-field=\"")
+            out.appendEscapedHTML(name)
+            switch sort {
+            case "ascending": out.append("\" aria-sort=\"ascending")
+            case "descending": out.append("\" aria-sort=\"descending")
+            default: break
+            }
+            out.append("\"><a href=\"")
+            out.appendEscapedHTML(column[Field.href]?.text ?? "")
+            out.append(sort == "ascending" ? "\" title=\"Sort descending\">" : "\" title=\"Sort ascending\">")
+            out.appendEscapedHTML(name)
+            out.append("</a>")
+            switch sort {
+            case "ascending": out.append("<span class=\"tk-db-arrow\" aria-hidden=\"true\"> \u{25B2}</span>")
+            case "descending": out.append("<span class=\"tk-db-arrow\" aria-hidden=\"true\"> \u{25BC}</span>")
+            default: break
+            }
+            out.append("</span>")
+        }
+        out.append("</div></div>")
+    }
+
+    private static func appendHiddenInputs(_ parameters: [(name: String, value: String)], into out: inout OutputBuffer) {
+        for parameter in parameters {
+            out.append("<input type=\"hidden\" name=\"")
+            out.appendEscapedHTML(parameter.name)
+            out.append("\" value=\"")
+            out.appendEscapedHTML(parameter.value)
+            out.append("\">")
+        }
+    }
+
+    private static func appendLink(_ href: String?, text: StaticString, into out: inout OutputBuffer) {
+        guard let href else { return }
+        out.append("<a href=\"")
+        out.appendEscapedHTML(href)
+        out.append("\">")
+        out.append(text)
+        out.append("</a>")
+    }
+}
+
+extension JSONValue {
+    /// The member named `name` of an object; nil for anything else.
+    fileprivate subscript(name: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    /// The string's text; nil for anything else.
+    fileprivate var text: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
+    }
+
+    /// The array's elements; nil for anything else.
+    fileprivate var elements: [JSONValue]? {
+        guard case .array(let elements) = self else { return nil }
+        return elements
+    }
+}

@@ -1,0 +1,266 @@
+import GRDB
+import TableKit
+
+/// What a database page shows above its rows (``DatabaseTableSource``'s
+/// `headerViewForTable()`): how many rows the page has and under which conditions, the column
+/// headers that sort, the filter and search forms, the facets and the export links.
+///
+/// Every link is built from the page's ``DatabaseTableQuery`` in Datasette's spelling
+/// (``DatasetteQuery``) and is relative to the page's path (`?_sort=name&…`), so it keeps the
+/// page and changes one thing: a column header sorts by its column ascending, or descending when
+/// the page is already sorted by it ascending; a facet value adds `column__exact=value`
+/// (`column__isnull=1` for NULL), or removes that filter when the page has it; each active
+/// filter has a link that removes it. The forms are GET forms that work without JavaScript:
+/// hidden inputs carry the page's other parameters, and the filter form's
+/// `_filter_column`/`_filter_op`/`_filter_value` become a filter (``DatabaseFilterForm``).
+///
+/// The cell's content is data, so JSON carries it as the page's `headerView` (its `title` is
+/// the description, e.g. "12 rows where category = books"), and the kind (``kind``) writes the
+/// HTML from it. Its `fields`:
+/// - `rowCount`: the rows of the page, every section's total;
+/// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href"}]`;
+/// - `filters`: `[{"column", "operator", "value", "description", "href"}]` (`href` removes it);
+/// - `search`: the words searched (`""` for none), only for a table with an FTS5 index;
+/// - `facets`: `[{"column", "truncated", "href", "values": [{"value", "label", "count", "selected", "href"}]}]`
+///   (a facet's `href` removes the facet, a value's adds or removes its filter; a blob's value
+///   has no `href`);
+/// - `exports`: `{"csv", "ndjson"}`, the page's rows as files, with its filters, search and sort;
+/// - `parameters`: `[{"name", "value"}]`, the page's own query parameters, which the forms keep.
+struct DatabaseTableHeader {
+    /// The table.
+    let schema: DatabaseTableSchema
+    /// The page's variant.
+    let query: DatabaseTableQuery
+    /// The rows of the page (with its filters and search), every section's together.
+    let rowCount: Int
+    /// The value counts of the page's facets, in the order asked.
+    let facets: [DatabaseFacet]
+
+    /// The header's cell kind's reuse identifier.
+    static let reuseIdentifier = "database-header"
+
+    /// The header as a cell of ``kind``.
+    var cell: TableCell {
+        var fields = [
+            CellField(name: Field.rowCount, value: Self.grouped(rowCount), json: .integer(Int64(rowCount))),
+            CellField(name: Field.columns, value: schema.columns.joined(separator: ", "), json: .array(schema.columns.map(column))),
+            CellField(name: Field.filters, value: query.filters.map(Self.description).joined(separator: " and "), json: .array(query.filters.map(filter))),
+        ]
+        if schema.fullTextTable != nil {
+            fields.append(CellField(name: Field.search, value: query.search ?? ""))
+        }
+        if !facets.isEmpty {
+            fields.append(CellField(name: Field.facets, value: facets.map(\.column).joined(separator: ", "), json: .array(facets.map(facet))))
+        }
+        let exports = JSONValue.object([
+            JSONProperty(name: Field.csv, value: .string(exportPath(extension: "csv"))),
+            JSONProperty(name: Field.ndjson, value: .string(exportPath(extension: "ndjson"))),
+        ])
+        fields.append(CellField(name: Field.exports, value: "CSV, NDJSON", json: exports))
+        let parameters = DatasetteQuery.parameters(of: query)
+        fields.append(CellField(name: Field.parameters, value: DatasetteQuery.encoded(parameters), json: .array(parameters.map {
+            .object([JSONProperty(name: Field.name, value: .string($0.name)), JSONProperty(name: Field.value, value: .string($0.value))])
+        })))
+        return TableCell(reuseIdentifier: Self.reuseIdentifier, content: CellContent(title: description, fields: fields))
+    }
+
+    /// "1,000,000 rows", "12 rows where category = books and price > 10 sorted by name descending".
+    var description: String {
+        var text = Self.grouped(rowCount) + (rowCount == 1 ? " row" : " rows")
+        var conditions = query.filters.map(Self.description)
+        if let search = query.search {
+            conditions.append("search matches \u{201C}\(search)\u{201D}")
+        }
+        if !conditions.isEmpty {
+            text += " where " + conditions.joined(separator: " and ")
+        }
+        if let sort = query.sort, sort != schema.defaultSort || query.descending {
+            text += " sorted by " + sort + (query.descending ? " descending" : "")
+        }
+        if let group = query.group {
+            text += ", grouped by " + group
+        }
+        return text
+    }
+
+    // MARK: Parts
+
+    /// The names of the content's fields and of their JSON members, which the kind reads back.
+    enum Field {
+        static let rowCount = "rowCount"
+        static let columns = "columns"
+        static let filters = "filters"
+        static let search = "search"
+        static let facets = "facets"
+        static let exports = "exports"
+        static let parameters = "parameters"
+        static let name = "name"
+        static let value = "value"
+        static let sort = "sort"
+        static let href = "href"
+        static let column = "column"
+        static let `operator` = "operator"
+        static let description = "description"
+        static let truncated = "truncated"
+        static let values = "values"
+        static let label = "label"
+        static let count = "count"
+        static let selected = "selected"
+        static let csv = "csv"
+        static let ndjson = "ndjson"
+    }
+
+    private func column(_ name: String) -> JSONValue {
+        let current: String? = query.sort == name ? (query.descending ? "descending" : "ascending") : nil
+        // Datasette's toggle: a second click on the ascending column sorts it descending.
+        let next = query.sorted(by: name, descending: current == "ascending")
+        return .object([
+            JSONProperty(name: Field.name, value: .string(name)),
+            JSONProperty(name: Field.sort, value: current.map(JSONValue.string) ?? .null),
+            JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))),
+        ])
+    }
+
+    private func filter(_ filter: DatabaseFilter) -> JSONValue {
+        .object([
+            JSONProperty(name: Field.column, value: .string(filter.column)),
+            JSONProperty(name: Field.operator, value: .string(filter.comparison.rawValue)),
+            JSONProperty(name: Field.value, value: .string(filter.value)),
+            JSONProperty(name: Field.description, value: .string(Self.description(filter))),
+            JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(query.removing(filter)))),
+        ])
+    }
+
+    private func facet(_ facet: DatabaseFacet) -> JSONValue {
+        var withoutFacet = query
+        withoutFacet.facets.removeAll { $0 == facet.column }
+        return .object([
+            JSONProperty(name: Field.column, value: .string(facet.column)),
+            JSONProperty(name: Field.truncated, value: .bool(facet.isTruncated)),
+            JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(withoutFacet))),
+            JSONProperty(name: Field.values, value: .array(facet.values.map { facetValue($0, column: facet.column) })),
+        ])
+    }
+
+    private func facetValue(_ counted: DatabaseFacet.Value, column: String) -> JSONValue {
+        let shown = DatabaseRecordCell.field(column, counted.value)
+        var members = [
+            JSONProperty(name: Field.value, value: shown.json ?? .string(shown.value)),
+            JSONProperty(name: Field.label, value: .string(shown.value)),
+            JSONProperty(name: Field.count, value: .integer(Int64(counted.count))),
+        ]
+        if let filter = Self.filter(column: column, matching: counted.value) {
+            let selected = query.filters.contains { Self.same($0, filter) }
+            members.append(JSONProperty(name: Field.selected, value: .bool(selected)))
+            let next = selected ? query.removing(filter) : query.adding(filter)
+            members.append(JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))))
+        } else {
+            members.append(JSONProperty(name: Field.selected, value: .bool(false)))
+        }
+        return .object(members)
+    }
+
+    /// `/pages/{table}.csv?…`: the page's rows as a file, with its filters, search and sort.
+    private func exportPath(extension fileExtension: String) -> String {
+        var exported = query
+        exported.facets = []
+        exported.group = nil
+        let parameters = DatasetteQuery.encoded(DatasetteQuery.parameters(of: exported))
+        return PageContract.pagePath(named: schema.name) + "." + fileExtension + (parameters.isEmpty ? "" : "?" + parameters)
+    }
+
+    /// The filter that keeps the rows whose `column` is `value`: `isnull` for NULL, `exact` with
+    /// the value's text otherwise; nil for a blob, which no query text matches.
+    static func filter(column: String, matching value: DatabaseValue) -> DatabaseFilter? {
+        switch value.storage {
+        case .null: DatabaseFilter(column: column, comparison: .isnull, value: "1")
+        case .int64(let integer): DatabaseFilter(column: column, comparison: .exact, value: String(integer))
+        case .double(let double): DatabaseFilter(column: column, comparison: .exact, value: String(double))
+        case .string(let text): DatabaseFilter(column: column, comparison: .exact, value: text)
+        case .blob: nil
+        }
+    }
+
+    /// Whether two filters keep the same rows by their form: the same column, comparison and
+    /// value (any value for `isnull` and `notnull`, which take none).
+    static func same(_ one: DatabaseFilter, _ other: DatabaseFilter) -> Bool {
+        one.column == other.column && one.comparison == other.comparison
+            && (one.value == other.value || one.comparison == .isnull || one.comparison == .notnull)
+    }
+
+    /// A filter in words, as Datasette writes it: `category = books`, `name contains "an"`,
+    /// `price ≥ 10`, `note is null`.
+    static func description(_ filter: DatabaseFilter) -> String {
+        let column = filter.column
+        let value = filter.value
+        return switch filter.comparison {
+        case .exact: "\(column) = \(value)"
+        case .not: "\(column) \u{2260} \(value)"
+        case .contains: "\(column) contains \u{201C}\(value)\u{201D}"
+        case .startswith: "\(column) starts with \u{201C}\(value)\u{201D}"
+        case .endswith: "\(column) ends with \u{201C}\(value)\u{201D}"
+        case .gt: "\(column) > \(value)"
+        case .gte: "\(column) \u{2265} \(value)"
+        case .lt: "\(column) < \(value)"
+        case .lte: "\(column) \u{2264} \(value)"
+        case .in: "\(column) in \(value)"
+        case .notin: "\(column) not in \(value)"
+        case .isnull: "\(column) is null"
+        case .notnull: "\(column) is not null"
+        }
+    }
+
+    /// How the filter form's operator list names a comparison.
+    static func label(_ comparison: DatabaseFilter.Operator) -> String {
+        switch comparison {
+        case .exact: "="
+        case .not: "\u{2260}"
+        case .contains: "contains"
+        case .startswith: "starts with"
+        case .endswith: "ends with"
+        case .gt: ">"
+        case .gte: "\u{2265}"
+        case .lt: "<"
+        case .lte: "\u{2264}"
+        case .in: "in (a,b,\u{2026})"
+        case .notin: "not in (a,b,\u{2026})"
+        case .isnull: "is null"
+        case .notnull: "is not null"
+        }
+    }
+
+    /// `n` with a comma between each group of three digits: `1,000,000`.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var text = ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0 && (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (n < 0 ? "-" : "") + text
+    }
+}
+
+extension DatabaseTableQuery {
+    /// This query ordered by `column` (descending when `descending`), the rest kept.
+    fileprivate func sorted(by column: String, descending: Bool) -> DatabaseTableQuery {
+        var query = self
+        query.sort = column
+        query.descending = descending
+        return query
+    }
+
+    /// This query with `filter` after its filters, unless it has it already.
+    fileprivate func adding(_ filter: DatabaseFilter) -> DatabaseTableQuery {
+        var query = self
+        if !query.filters.contains(where: { DatabaseTableHeader.same($0, filter) }) { query.filters.append(filter) }
+        return query
+    }
+
+    /// This query without `filter`.
+    fileprivate func removing(_ filter: DatabaseFilter) -> DatabaseTableQuery {
+        var query = self
+        query.filters.removeAll { DatabaseTableHeader.same($0, filter) }
+        return query
+    }
+}
