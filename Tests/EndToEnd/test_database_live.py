@@ -117,7 +117,7 @@ def test_a_row_inserted_past_the_window_is_a_count_update_within_a_second_and_a_
         shell(database, "INSERT INTO items (id, name) VALUES (5000, 'late')")
         event = events.next()
         assert event["at"] - start < 1.0, f"took {event['at'] - start:.3f} s"
-        assert [op["op"] for op in event["patch"]["ops"]] == ["section-next"], event["patch"]
+        assert [op["op"] for op in event["patch"]["ops"]] == ["section-next", "replace-header"], event["patch"]
         [counts] = ops(event, "section-next")
         assert counts["section"] == "all" and counts["rowCount"] == ROWS + 1
         assert counts["remaining"] == ROWS + 1 - PAGE_ROWS
@@ -126,7 +126,7 @@ def test_a_row_inserted_past_the_window_is_a_count_update_within_a_second_and_a_
 
         shell(database, "DELETE FROM items WHERE id = 1400")
         event = events.next()
-        assert [op["op"] for op in event["patch"]["ops"]] == ["section-next"]
+        assert [op["op"] for op in event["patch"]["ops"]] == ["section-next", "replace-header"]
         assert ops(event, "section-next")[0]["rowCount"] == ROWS
 
         # The fresh page agrees with the patches.
@@ -166,7 +166,7 @@ def test_a_row_inserted_inside_the_window_arrives_in_place_with_the_new_count(si
         events.close()
     names = [op["op"] for op in event["patch"]["ops"]]
     # The newest row sorts first; the window's last row leaves it; then the count.
-    assert names == ["delete", "insert", "section-next"], event["patch"]
+    assert names == ["delete", "insert", "section-next", "replace-header"], event["patch"]
     [insert] = ops(event, "insert")
     assert insert["row"] == "9000" and insert["section"] == "all" and insert["after"] is None
     assert insert["data"]["fields"]["name"] == "newest"

@@ -27,8 +27,9 @@ struct DatabaseLiveCountsTests {
             try database.shell("INSERT INTO items (id, name) VALUES (9999, 'past the window')")
             var text = try await stream.readStream(until: { $0.contains(#""rowCount":2346"#) }, timeout: .seconds(5))
             let inserted = try patch(in: text, containing: #""rowCount":2346"#)
-            #expect(inserted.count == 1, "the count op only: \(inserted)")
-            #expect(inserted.first?["op"] as? String == "section-next")
+            // The count op, and the header whose row count changed with it; no row.
+            #expect(inserted.map { $0["op"] as? String } == ["section-next", "replace-header"], "\(inserted)")
+            #expect((inserted.last?["data"] as? [String: Any])?["title"] as? String == "2,346 rows")
             #expect(inserted.first?["section"] as? String == "all")
             #expect(inserted.first?["remaining"] as? Int == 2346 - LiveSettings().pageRowLimit)
             #expect(inserted.first?["html"] == nil)
@@ -36,7 +37,7 @@ struct DatabaseLiveCountsTests {
             try database.shell("DELETE FROM items WHERE id = 2000")
             text = try await stream.readStream(until: { $0.contains(#""rowCount":2345"#) }, timeout: .seconds(5))
             let deleted = try patch(in: text, containing: #""rowCount":2345"#)
-            #expect(deleted.map { $0["op"] as? String } == ["section-next"])
+            #expect(deleted.map { $0["op"] as? String } == ["section-next", "replace-header"])
 
             // A row changed past the window changes no count: nothing is sent for it, and the
             // next write's patch carries only its own change.
@@ -57,8 +58,8 @@ struct DatabaseLiveCountsTests {
             try database.shell("INSERT INTO items (id, name) VALUES (9999, 'newest')")
             let text = try await stream.readStream(until: { $0.contains(#""rowCount":2346"#) }, timeout: .seconds(5))
             let ops = try patch(in: text, containing: #""rowCount":2346"#)
-            // The window's last row leaves it, the new one comes first, then the count.
-            #expect(ops.map { $0["op"] as? String } == ["delete", "insert", "section-next"])
+            // The window's last row leaves it, the new one comes first, then the count and the header.
+            #expect(ops.map { $0["op"] as? String } == ["delete", "insert", "section-next", "replace-header"])
             #expect(ops[1]["row"] as? String == "9999" && ops[1]["after"] is NSNull)
         }
     }
