@@ -9,7 +9,7 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3
+TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postgresql postgresql-client
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis
 

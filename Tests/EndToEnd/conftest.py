@@ -1,8 +1,10 @@
 """Fixtures for the browser tests: a real tablepages server and a real headless Chromium."""
 import os
 import re
+import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -105,6 +107,38 @@ def signed_in_server(tmp_path):
     process, base = start_server(tmp_path, anonymous_writes=False)
     yield base, sign_in_url(tmp_path)
     stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A private PostgreSQL cluster for the whole test run (`scripts/postgres-cluster`): its own data
+    directory, port and socket directory; yields the URL of its `postgres` database. The directory
+    is straight under the system's temporary directory: as root the cluster runs as the `postgres`
+    user, who cannot enter pytest's private temporary folders."""
+    directory = tempfile.mkdtemp(prefix="tablepages-postgres-")
+    script = os.path.join(ROOT, "scripts", "postgres-cluster")
+    url = subprocess.run([script, "start", str(directory)], check=True, capture_output=True, text=True).stdout.split()[-1]
+    yield url
+    subprocess.run([script, "stop", str(directory)], check=False)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture()
+def postgres_database(postgres_cluster, request):
+    """A fresh, empty database on the private cluster for one test; yields its URL."""
+    name = "t_" + re.sub(r"[^a-z0-9]+", "_", request.node.name.lower())[:50] + "_" + str(os.getpid())
+    base = postgres_cluster.rsplit("/", 1)[0]
+    subprocess.run(["psql", postgres_cluster, "-q", "-c", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', "-c", f'CREATE DATABASE "{name}"'],
+                   check=True, capture_output=True)
+    yield f"{base}/{name}"
+    subprocess.run(["psql", postgres_cluster, "-q", "-c", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'], check=False, capture_output=True)
+
+
+def psql(url, sql):
+    """Runs `sql` with the `psql` shell, as any other client of the database would; returns its
+    unaligned, tuples-only output."""
+    return subprocess.run(["psql", url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                          check=True, capture_output=True, text=True).stdout
 
 
 def new_browser():
