@@ -266,9 +266,10 @@ struct LiveVariantBoundTests {
 
 @Suite("Render cache and re-reads")
 struct RenderCacheRefreshTests {
-    /// A page rendered before a re-read that changed no version (a row added past the window only
-    /// changes the count of rows after it) must not be served after it, even when its store in the
-    /// cache comes late, as it does when `page` resumes after the re-read.
+    /// A page rendered before a re-read that changed no version (a row past the window changed,
+    /// which neither the loaded rows nor the counts show) must not be served after it, even when its
+    /// store in the cache comes late, as it does when `page` resumes after the re-read. (A row
+    /// inserted past the window is no such change: its count update is a patch, a new version.)
     @Test func aPageRenderedBeforeARereadIsNotServedAfterIt() async throws {
         let database = try DatabaseTablePagesTests.generated()
         defer { database.remove() }
@@ -277,15 +278,15 @@ struct RenderCacheRefreshTests {
             #expect(try await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2245""#))
             let host = try #require(site.hosts.all.first { $0.variant.page == "items" })
             let (before, stamp) = await host.renderPage(as: .html)
-            try database.shell("INSERT INTO items (id, name) VALUES (9999, 'late')")
+            try database.shell("UPDATE items SET name = 'late' WHERE id = 2345")
             #expect(await eventually { host.renderStamp != stamp })
-            #expect(host.renderStamp.version == stamp.version, "a row past the window makes no new version")
+            #expect(host.renderStamp.version == stamp.version, "a row changed past the window makes no new version")
             // The store of the render that started before the re-read arrives after it.
             let key = RenderCache.Key(variant: host.variant, json: false, limit: nil, view: PageDocument.View(signedIn: false, controls: false))
             site.hosts.renderCache.store(before, for: key, stamp: stamp)
             let servedStale = site.hosts.renderCache.body(for: key, stamp: host.renderStamp) != nil
             #expect(!servedStale, "the page rendered before the re-read would be served after it")
-            #expect(try await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2246""#))
+            #expect(try await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2245""#))
         }
     }
 }
