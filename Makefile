@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postgresql postgresql-client
 PYTHON ?= python3
-PIP_PACKAGES := selenium pytest schemathesis
+PIP_PACKAGES := selenium pytest schemathesis datasette
 
 .PHONY: run test container-test build deps test-deps bench clean docs
 
@@ -57,7 +57,7 @@ deps:
 
 test-deps:
 	@.ci/install-packages $(TEST_APT_PACKAGES)
-	@$(PYTHON) -c "import selenium, pytest, schemathesis" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
+	@$(PYTHON) -c "import selenium, pytest, schemathesis, datasette" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 
 bench: deps
 	@.ci/install-packages wrk curl sqlite3
