@@ -15,12 +15,7 @@ public enum ProcessInfoLite {
     /// read; `Int.max` when unlimited.
     public static var openFileHardLimit: Int? {
         var limits = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limits) == 0 else { return nil }
+        guard getrlimit(openFiles, &limits) == 0 else { return nil }
         // RLIM_INFINITY is all ones; Int(clamping:) turns it into `Int.max`.
         return Int(clamping: limits.rlim_max)
     }
@@ -30,18 +25,20 @@ public enum ProcessInfoLite {
     @discardableResult
     public static func raiseOpenFileLimit(to wanted: Int) -> Int {
         var limits = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limits) == 0 else { return 0 }
+        guard getrlimit(openFiles, &limits) == 0 else { return 0 }
         let target = min(rlim_t(wanted), limits.rlim_max)
         if limits.rlim_cur < target {
             limits.rlim_cur = target
-            _ = setrlimit(resource, &limits)
-            _ = getrlimit(resource, &limits)
+            _ = setrlimit(openFiles, &limits)
+            _ = getrlimit(openFiles, &limits)
         }
         return Int(clamping: limits.rlim_cur)
     }
+
+    // Glibc imports the resource names as an enum of its own type.
+    #if canImport(Glibc)
+    private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let openFiles = RLIMIT_NOFILE
+    #endif
 }
