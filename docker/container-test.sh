@@ -42,7 +42,9 @@ fail() { printf 'container-test: FAIL: %s\n' "$*" >&2; exit 1; }
 seconds_since() { echo $(( $(date +%s) - $1 )); }
 
 # --- the tools -------------------------------------------------------------------------------
-.ci/install-packages podman runc debootstrap curl python3
+# netavark (with iptables) and aardvark-dns: podman's network backend with name resolution between
+# containers, which docker/compose-test.sh needs; installed here too so both run on the same backend.
+.ci/install-packages podman runc debootstrap curl python3 netavark aardvark-dns iptables
 if [ ! -e /etc/containers/containers.conf ]; then
   # crun (podman's default) fails on this kind of machine ("cgroups in hybrid mode"), and podman's
   # default ulimits exceed what an unprivileged container may set.
