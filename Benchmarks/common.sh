@@ -1,4 +1,4 @@
-# Sourced by the wrk benchmark scripts (http.sh, metrics.sh): a scratch folder in $tmp; $pids, the
+# Sourced by the wrk benchmark scripts (http.sh, metrics.sh, datasette.sh): a scratch folder in $tmp; $pids, the
 # servers to stop on the way out (SIGTERM, then SIGKILL for any still there after 5 s), however the
 # script ends; run_wrk and median. Expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
 bench=${0##*/}
@@ -19,9 +19,9 @@ trap cleanup EXIT
 trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives the script
 trap 'exit 143' TERM
 
-run_wrk() {  # url -> req/s on stdout
+run_wrk() {  # url [more wrk options] -> req/s on stdout
     local out rps
-    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
+    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "${@:2}" "$1")
     # Error responses are cheap to produce and would flatter a broken server.
     if grep -q 'Non-2xx' <<<"$out"; then
         echo "$bench: non-2xx responses from $1:" >&2
