@@ -150,6 +150,23 @@ public actor PageHost {
         table.numberOfSections == 1 ? table.sectionID(at: 0) : nil
     }
 
+    /// One section, paged after a row, for ``PageEndpoints``: a ``DetachedRowPagingSource`` root
+    /// gives a reader, and the reading and rendering are returned as work for another lane (see
+    /// there why); any other root's section is rendered here, as ``renderSection(_:after:limit:as:controls:)`` does.
+    func sectionRendering(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> SectionRendering {
+        guard let source = table.root as? any DetachedRowPagingSource,
+              let reader = try source.pageReader(ofRowsIn: id, after: after, limit: limit) else {
+            return .rendered(try renderSection(id, after: after, limit: limit, as: format, controls: controls))
+        }
+        let definition = definition
+        let renderContext = controls ? renderContext : readOnlyContext
+        return .detached {
+            var out = OutputBuffer()
+            try TableRenderer(table: definition.makeTable(root: try reader.root()), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
+            return out.bytes
+        }
+    }
+
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
     /// HTML without action controls unless `controls`.
     func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
