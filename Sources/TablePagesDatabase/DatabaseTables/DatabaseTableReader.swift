@@ -98,7 +98,7 @@ struct DatabaseTableReader: Sendable {
             guard let found = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(key)) else {
                 throw TableError.unknownRow(row)
             }
-            return makeRow(found.databaseValues, extent: .row)
+            return makeRow(Self.values(of: found), extent: .row)
         }
     }
 
@@ -237,9 +237,15 @@ struct DatabaseTableReader: Sendable {
         let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(clause.arguments))
         while let row = try cursor.next() {
             // Cut here, row by row, so that only one row's whole values are ever held.
-            rows.append(makeRow(row.databaseValues, extent: .page))
+            rows.append(makeRow(Self.values(of: row), extent: .page))
         }
         return rows
+    }
+
+    /// The row's values by index. Not GRDB's `databaseValues`, which walks the row as
+    /// (column name, value) pairs and so makes a String of every column's name for every value.
+    private static func values(of row: GRDB.Row) -> [DatabaseValue] {
+        (0..<row.count).map { row[$0] as DatabaseValue }
     }
 
     /// A row from its key values followed by its column values.

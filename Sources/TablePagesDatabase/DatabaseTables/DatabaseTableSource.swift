@@ -37,19 +37,15 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     // MARK: RowPagingSource
 
     func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> (any TableRoot)? {
-        try pageReader(section, after: row, limit: limit).root()
+        try rowPager.root(ofRowsIn: section, after: row, limit: limit)
     }
 
     // MARK: DetachedRowPagingSource
 
-    /// The page's reader takes the section's row count from the window (to estimate the rows
-    /// after the page) and nothing else, so pages are read on any lane, beside the host's work.
-    func pageReader(ofRowsIn section: SectionID, after row: RowID?, limit: Int) -> (any RowPageReader)? {
-        pageReader(section, after: row, limit: limit)
-    }
-
-    private func pageReader(_ section: SectionID, after row: RowID?, limit: Int) -> DatabaseTablePageReader {
-        DatabaseTablePageReader(reader: reader, section: section, after: row, limit: limit, total: sections.first { $0.id == section }?.total)
+    /// Pages are read with the sections' row counts of the last window read (to estimate the rows
+    /// after a page) and nothing else, so they are read on any lane, beside the host's work.
+    var rowPager: any RowPager {
+        DatabaseTablePager(reader: reader, totals: sections.map { ($0.id, $0.total) })
     }
 
     // MARK: RowDetailSource
