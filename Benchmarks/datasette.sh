@@ -39,7 +39,7 @@ BENCH_ROUNDS=${BENCH_ROUNDS:-1}
 PAGE_ROWS=100
 
 cd "$(dirname "$0")/.."
-for tool in curl wrk sqlite3 python3; do
+for tool in curl wrk sqlite3 python3 bc; do
     command -v "$tool" >/dev/null || { echo "datasette.sh: $tool not found (apt-get install $tool)" >&2; exit 1; }
 done
 if [[ ${BENCH_SKIP_BUILD:-0} != 1 && -z ${TABLEPAGES_BIN:-} ]]; then
@@ -57,44 +57,13 @@ if [[ -z ${DATASETTE:-} ]]; then
     DATASETTE=$venv/bin/datasette
 fi
 
-source Benchmarks/common.sh  # $tmp, $pids (stopped on exit), run_wrk, median
+source Benchmarks/common.sh  # $tmp, $pids (stopped on exit), free_port, wait_ready, run_wrk, median
+source Benchmarks/items_table.sh  # make_items_table
 
-# The table of database.sh: an integer key, two texts (`category`, 7 values, for the filter and
-# the facet), a REAL with an index (for the range), a text that is NULL in every tenth row.
+# The table of database.sh: `category` (7 values) for the filter and the facet, `price` (indexed)
+# for the range.
 db=$tmp/bench.sqlite
-started=$(date +%s.%N)
-sqlite3 "$db" >/dev/null <<SQL
-PRAGMA journal_mode = WAL;
-CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL, category TEXT, note TEXT);
-WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $ROWS)
-INSERT INTO items SELECT x, 'item ' || x, (x % 1000) / 10.0, 'category ' || (x % 7),
-    CASE WHEN x % 10 = 0 THEN NULL ELSE 'a note about item ' || x END FROM n;
-CREATE INDEX items_price ON items (price);
-SQL
-printf 'generated %d rows in %.1f s (%s)\n' "$ROWS" "$(echo "$(date +%s.%N) - $started" | bc)" "$(du -h "$db" | cut -f1)"
-
-free_port() {
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        [[ $port == "${1:-}" ]] && continue
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-    done
-}
-
-wait_ready() {  # name pid url
-    for _ in $(seq 300); do
-        curl -fs -o /dev/null --max-time 2 "$3" && return 0
-        if ! kill -0 "$2" 2>/dev/null; then
-            echo "datasette.sh: $1 exited before answering; its output:" >&2
-            cat "$tmp/$1.log" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "datasette.sh: $1 did not answer on $3 within 30 s" >&2
-    exit 1
-}
+make_items_table "$db" "$ROWS"
 
 ours_port=$(free_port)
 # The same time limit per query as Datasette's: building the filtered variant counts its rows

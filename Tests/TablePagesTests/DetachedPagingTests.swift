@@ -57,42 +57,38 @@ struct DetachedPagingTests {
         return registry
     }
 
-    @Test func pagesOfOneVariantAreReadSideBySideOnTheLanes() async throws {
+    /// With `lanes` database lanes: makes the variant's host, then asks for the page after `a`
+    /// twice at once (once by the section's URL, once by the page's), and returns both answers.
+    static func twoPagesAtOnce(lanes: Int, readers: BuildCounter) async throws -> [TestResponse] {
         var settings = LiveSettings()
-        settings.databaseConcurrency = 2
-        let readers = BuildCounter()
-        try await withSite(pages: Self.registry(readers: readers), settings: settings) { server, _ in
-            let client = try await TestConnection(port: server.port)
+        settings.databaseConcurrency = lanes
+        return try await withSite(pages: registry(readers: readers), settings: settings) { server, _ in
             // The variant's host is made first, so both pages below are of that one host.
-            #expect(try await client.request("GET", "/pages/paged.json").status == 200)
-            // On the host's own lane the two would run one after the other and never meet.
+            #expect(try await TestConnection(port: server.port).request("GET", "/pages/paged.json").status == 200)
             async let first = TestConnection(port: server.port).request("GET", "/pages/paged/sections/items.json?after=a", timeout: .seconds(30))
             async let second = TestConnection(port: server.port).request("GET", "/pages/paged.json?after=a", timeout: .seconds(30))
-            let pages = [try await first, try await second]
-            for page in pages {
-                #expect(page.status == 200)
-                #expect(page.text.contains(#""id":"b""#), "\(page.text)")
-                #expect(page.text.contains("together on lane "), "\(page.text)")
-            }
-            #expect(readers.count == 2)
-            // Both came from the pager, none from the host's `root(ofRowsIn:)`.
-            #expect(pages.allSatisfy { !$0.text.contains("read on the host") })
+            return [try await first, try await second]
         }
     }
 
-    @Test func aDetachedReadStaysWithinTheLanes() async throws {
-        var settings = LiveSettings()
-        settings.databaseConcurrency = 1
+    @Test func pagesOfOneVariantAreReadSideBySideOnTheLanes() async throws {
         let readers = BuildCounter()
-        try await withSite(pages: Self.registry(readers: readers), settings: settings) { server, _ in
-            let client = try await TestConnection(port: server.port)
-            #expect(try await client.request("GET", "/pages/paged.json").status == 200)
-            // One lane: the second reader runs only once the first is done, so neither meets another.
-            async let first = TestConnection(port: server.port).request("GET", "/pages/paged.json?after=a", timeout: .seconds(30))
-            async let second = TestConnection(port: server.port).request("GET", "/pages/paged.json?after=a", timeout: .seconds(30))
-            for page in [try await first, try await second] {
-                #expect(page.text.contains("alone on lane 0"), "\(page.text)")
-            }
+        // On the host's own lane the two would run one after the other and never meet.
+        let pages = try await Self.twoPagesAtOnce(lanes: 2, readers: readers)
+        for page in pages {
+            #expect(page.status == 200)
+            #expect(page.text.contains(#""id":"b""#), "\(page.text)")
+            #expect(page.text.contains("together on lane "), "\(page.text)")
+        }
+        #expect(readers.count == 2)
+        // Both came from the pager, none from the host's `root(ofRowsIn:)`.
+        #expect(pages.allSatisfy { !$0.text.contains("read on the host") })
+    }
+
+    @Test func aDetachedReadStaysWithinTheLanes() async throws {
+        // One lane: the second read runs only once the first is done, so neither meets another.
+        for page in try await Self.twoPagesAtOnce(lanes: 1, readers: BuildCounter()) {
+            #expect(page.text.contains("alone on lane 0"), "\(page.text)")
         }
     }
 
