@@ -301,9 +301,10 @@ struct DatabaseTableReader: Sendable {
     /// a rowid table (the order of the keys is the order of the rows): `total` times the part of
     /// the key range, from the table's smallest to its largest rowid, that lies after the key. It
     /// is exact for a table without gaps in its keys and no filter, and costs two look-ups at the
-    /// ends of the table's b-tree, where counting walks up to ``countBound`` rows in each direction
-    /// (most of a deep page's time: about 20× the reading of its 100 rows, measured with
-    /// `Benchmarks/datasette.sh`). Nil in any other order, or for an empty table.
+    /// ends of the table's b-tree, where counting walks up to ``countBound`` rows in each direction:
+    /// in SQLite about 6× the reading of the page's 100 rows, and half the server's CPU time for a
+    /// deep page of a million-row table (`Benchmarks/datasette.sh`, case (a)). Nil in any other
+    /// order, or for an empty table.
     func interpolatedRows(after position: Position, total: Int, in db: Database) throws -> Int? {
         guard query.sort == nil, !query.descending, schema.keyIsRowID, position.key.count == 1,
               case .int64(let last) = position.key[0].storage else { return nil }
