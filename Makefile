@@ -13,7 +13,7 @@ TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postg
 PYTHON ?= python3
 PIP_PACKAGES := selenium pytest schemathesis datasette
 
-.PHONY: run test container-test build deps test-deps bench clean docs
+.PHONY: run test container-test build deps test-deps bench bench-datasette clean docs
 
 run: deps
 	$(SWIFT) build -c release --product tablepages
@@ -62,6 +62,12 @@ test-deps:
 bench: deps
 	@.ci/install-packages wrk curl sqlite3
 	Benchmarks/http.sh
+	$(MAKE) bench-datasette BENCH_SKIP_BUILD=1
+
+# TablePages against Datasette (from PyPI, into a venv) on one 1,000,000-row file; about 3 minutes.
+bench-datasette: deps
+	@.ci/install-packages wrk curl sqlite3 bc python3-venv
+	BENCH_SKIP_BUILD=$(BENCH_SKIP_BUILD) Benchmarks/datasette.sh
 
 clean:
 	rm -rf .build .build-warnings.log Examples/Bookshelf/.build

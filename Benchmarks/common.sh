@@ -1,6 +1,7 @@
-# Sourced by the wrk benchmark scripts (http.sh, metrics.sh): a scratch folder in $tmp; $pids, the
+# Sourced by the wrk benchmark scripts (http.sh, metrics.sh, datasette.sh): a scratch folder in $tmp; $pids, the
 # servers to stop on the way out (SIGTERM, then SIGKILL for any still there after 5 s), however the
-# script ends; run_wrk and median. Expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
+# script ends; free_port, wait_ready, run_wrk and median. Expects WRK_THREADS, WRK_CONNECTIONS and
+# WRK_DURATION.
 bench=${0##*/}
 tmp=$(mktemp -d)
 pids=()
@@ -19,9 +20,9 @@ trap cleanup EXIT
 trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives the script
 trap 'exit 143' TERM
 
-run_wrk() {  # url -> req/s on stdout
+run_wrk() {  # url [more wrk options] -> req/s on stdout
     local out rps
-    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "$1")
+    out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "${@:2}" "$1")
     # Error responses are cheap to produce and would flatter a broken server.
     if grep -q 'Non-2xx' <<<"$out"; then
         echo "$bench: non-2xx responses from $1:" >&2
@@ -37,4 +38,29 @@ run_wrk() {  # url -> req/s on stdout
 median() {
     printf '%s\n' "$@" | sort -g |
         awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# A port nothing answers on (other than $1); if another process binds it first, wait_ready sees
+# the server die.
+free_port() {
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 40000))
+        [[ $port == "${1:-}" ]] && continue
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+    done
+}
+
+wait_ready() {  # name pid url: waits up to 30 s for a 200 from url; the server logs to $tmp/name.log
+    for _ in $(seq 300); do
+        curl -fs -o /dev/null --max-time 1 "$3" && return 0
+        if ! kill -0 "$2" 2>/dev/null; then
+            echo "$bench: $1 exited before answering; its output:" >&2
+            cat "$tmp/$1.log" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "$bench: $1 did not answer 200 on $3 within 30 s" >&2
+    exit 1
 }

@@ -23,6 +23,7 @@ if [[ ${BENCH_SKIP_BUILD:-0} != 1 && -z ${TABLEPAGES_BIN:-} ]]; then
     nice -n 10 swift build -c release --product tablepages
 fi
 BIN=${TABLEPAGES_BIN:-.build/release/tablepages}
+source Benchmarks/items_table.sh
 
 tmp=$(mktemp -d)
 server_pid=
@@ -40,16 +41,7 @@ trap 'exit 130' INT  # route signals through the EXIT trap so the server does no
 trap 'exit 143' TERM
 
 db=$tmp/bench.sqlite
-started=$(date +%s.%N)
-sqlite3 "$db" >/dev/null <<SQL
-PRAGMA journal_mode = WAL;
-CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL, category TEXT, note TEXT);
-WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $ROWS)
-INSERT INTO items SELECT x, 'item ' || x, (x % 1000) / 10.0, 'category ' || (x % 7),
-    CASE WHEN x % 10 = 0 THEN NULL ELSE 'a note about item ' || x END FROM n;
-CREATE INDEX items_price ON items (price);
-SQL
-printf 'generated %d rows in %.1f s (%s)\n' "$ROWS" "$(echo "$(date +%s.%N) - $started" | bc)" "$(du -h "$db" | cut -f1)"
+make_items_table "$db" "$ROWS"
 
 port=
 while :; do

@@ -37,30 +37,6 @@ PEER_BIN=Benchmarks/HummingbirdPeer/.build/release/HummingbirdPeer
 
 source Benchmarks/common.sh
 
-# A port nothing answers on; if another process binds it first, wait_ready sees the server die.
-free_port() {
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        [[ $port == "${1:-}" ]] && continue
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-    done
-}
-
-wait_ready() {  # name pid url
-    for _ in $(seq 150); do
-        curl -fs -o /dev/null --max-time 1 "$3" && return 0
-        if ! kill -0 "$2" 2>/dev/null; then
-            echo "http.sh: $1 exited before answering; its output:" >&2
-            cat "$tmp/$1.log" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "http.sh: $1 did not answer 200 on $3 within 15s" >&2
-    exit 1
-}
-
 start_ours() {  # name port log-level
     "$OURS_BIN" serve --host 127.0.0.1 --port "$2" --threads 2 --log-level "$3" \
         --examples-database "$tmp/$1.sqlite" >"$tmp/$1.log" 2>&1 &

@@ -150,6 +150,10 @@ struct DatabaseLaneTests {
             store.queryTimeLimit = .milliseconds(1)
             let section = try await client.request("GET", "/pages/big/sections/all.json?sort=value&after=1&limit=1000")
             #expect(section.status == 503, "\(section.text)")
+            // Read on a lane other than the host's (a detached page): the same limit, the same answer.
+            #expect(section.text.contains("--query-time-limit"), "\(section.text)")
+            store.queryTimeLimit = .seconds(60)
+            #expect(try await client.request("GET", "/pages/big/sections/all.json?sort=value&after=1&limit=1000").status == 200)
         }
     }
 }

@@ -266,10 +266,14 @@ struct LiveVariantBoundTests {
 
 @Suite("Render cache and re-reads")
 struct RenderCacheRefreshTests {
-    /// A page rendered before a re-read that changed no version (a row past the window changed,
-    /// which neither the loaded rows nor the counts show) must not be served after it, even when its
-    /// store in the cache comes late, as it does when `page` resumes after the re-read. (A row
-    /// inserted past the window is no such change: its count update is a patch, a new version.)
+    /// A page rendered before a re-read that changed no version (counts outside the table's rows
+    /// can change without one) must not be served after it, even when its store in the cache comes
+    /// late, as it does when `page` resumes after the re-read.
+    ///
+    /// The re-read is asked for directly: a row written past the window used to be such a change,
+    /// but the page's header now shows the row count, so that write makes a new version (a
+    /// `replace-header` op), and waiting for the re-read it starts only caught the moment between
+    /// the new generation and the new version when the re-read took longer than the poll.
     @Test func aPageRenderedBeforeARereadIsNotServedAfterIt() async throws {
         let database = try DatabaseTablePagesTests.generated()
         defer { database.remove() }
@@ -278,15 +282,18 @@ struct RenderCacheRefreshTests {
             #expect(try await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2245""#))
             let host = try #require(site.hosts.all.first { $0.variant.page == "items" })
             let (before, stamp) = await host.renderPage(as: .html)
-            try database.shell("UPDATE items SET name = 'late' WHERE id = 2345")
-            #expect(await eventually { host.renderStamp != stamp })
-            #expect(host.renderStamp.version == stamp.version, "a row changed past the window makes no new version")
+            host.queueRefresh()
+            await host.refreshIfQueued()
+            #expect(host.renderStamp != stamp, "a re-read starts a new generation")
+            #expect(host.renderStamp.version == stamp.version, "a re-read that finds nothing new makes no new version")
             // The store of the render that started before the re-read arrives after it.
             let key = RenderCache.Key(variant: host.variant, json: false, limit: nil, view: PageDocument.View(signedIn: false, controls: false))
             site.hosts.renderCache.store(before, for: key, stamp: stamp)
             let servedStale = site.hosts.renderCache.body(for: key, stamp: host.renderStamp) != nil
             #expect(!servedStale, "the page rendered before the re-read would be served after it")
-            #expect(try await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2245""#))
+            // A row written past the window by another process reaches the page's count.
+            try database.shell("INSERT INTO items (id, name) VALUES (9999, 'late')")
+            #expect(await eventually { (try? await connection.request("GET", "/pages/items").text.contains(#"data-remaining="2246""#)) == true })
         }
     }
 }

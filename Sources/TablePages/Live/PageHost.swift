@@ -23,8 +23,10 @@ public actor PageHost {
     // Memory the table holds, estimated when it is made and after each re-read.
     private nonisolated let tableBytes: Atomic<Int>
     private let table: TableView
-    private let definition: PageDefinition
-    private let renderContext: RenderContext
+    private nonisolated let definition: PageDefinition
+    private nonisolated let renderContext: RenderContext
+    // The root's ``RowPager`` as of its last re-read, for ``detachedSection(_:after:limit:as:controls:)``.
+    private nonisolated let pager = Mutex<(any RowPager)?>(nil)
     // The same, for viewers who may not write: no action controls.
     private var readOnlyContext: RenderContext {
         var context = renderContext
@@ -66,6 +68,7 @@ public actor PageHost {
         )
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes
+        pager.withLock { $0 = (table.root as? any DetachedRowPagingSource)?.rowPager }
         // The table calls back synchronously from inside this actor's own methods (an action, or
         // changes queued on its updater), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
@@ -105,6 +108,7 @@ public actor PageHost {
             // answers with what was sent is what a change feed can do for it.
             try (table.root as? any ReloadableDataSource)?.reloadFromSource()
             table.reconcileData()
+            updatePager()
             tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
         } catch {
             logger.error("page \(variant.page) could not re-read its data: \(error)")
@@ -130,6 +134,7 @@ public actor PageHost {
         for error in table.applyQueuedChanges() {
             logger.error("page \(variant.page) could not apply a change: \(error)")
         }
+        updatePager()
         tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
     }
 
@@ -150,13 +155,36 @@ public actor PageHost {
         table.numberOfSections == 1 ? table.sectionID(at: 0) : nil
     }
 
+    /// The work that reads and renders one section's rows after a row, away from the host, when its
+    /// root is a ``DetachedRowPagingSource``; nil otherwise (``renderSection(_:after:limit:as:controls:)``
+    /// answers). Not isolated: a request for a later page needs nothing of the host but its pager.
+    nonisolated func detachedSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
+        guard let pager = pager.withLock({ $0 }) else { return nil }
+        let definition = definition
+        var context = renderContext
+        if !controls { context.showsControls = false }
+        let renderContext = context
+        return {
+            var out = OutputBuffer()
+            let table = definition.makeRenderedOnceTable(root: try pager.root(ofRowsIn: id, after: after, limit: limit))
+            try TableRenderer(table: table, context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
+            return out.bytes
+        }
+    }
+
+    /// Takes the root's pager as of its data now (see ``DetachedRowPagingSource``).
+    private func updatePager() {
+        let current = (table.root as? any DetachedRowPagingSource)?.rowPager
+        pager.withLock { $0 = current }
+    }
+
     /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
     /// HTML without action controls unless `controls`.
     func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
         if let source = table.root as? any RowPagingSource, let rows = try source.root(ofRowsIn: id, after: after, limit: limit) {
-            try TableRenderer(table: definition.makeTable(root: rows), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
+            try TableRenderer(table: definition.makeRenderedOnceTable(root: rows), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
         } else {
             try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
         }
@@ -168,7 +196,7 @@ public actor PageHost {
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
         // A ``RowDetailSource`` root shows the row in full, which its live table may not hold.
-        let detail = try (table.root as? any RowDetailSource)?.root(ofRow: id).map { definition.makeTable(root: $0) }
+        let detail = try (table.root as? any RowDetailSource)?.root(ofRow: id).map { definition.makeRenderedOnceTable(root: $0) }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
     }
@@ -183,7 +211,10 @@ public actor PageHost {
     /// Runs a table action, then the re-read its delegate's store writes announced, whether or not
     /// it threw: the answer (and a form's redirect) then shows the page the action changed.
     private func act<Result>(_ action: () throws -> Result) rethrows -> Result {
-        defer { refreshIfQueued() }
+        defer {
+            refreshIfQueued()
+            updatePager()
+        }
         return try action()
     }
 

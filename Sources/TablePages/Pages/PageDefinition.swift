@@ -83,7 +83,16 @@ public struct PageDefinition: Sendable {
 
     /// A table over `root` as this page shows it: titled, knowing the page's cell kinds, at `version`.
     func makeTable(root: any TableRoot, version: Int = 0) -> TableView {
-        let table = TableView(root: root, version: version)
+        configured(TableView(root: root, version: version))
+    }
+
+    /// A table of this page for one render of `root` (a page of rows, a row's own URL), not kept:
+    /// see ``/TableKit/TableView/init(renderingOnce:)``.
+    func makeRenderedOnceTable(root: any TableRoot) -> TableView {
+        configured(TableView(renderingOnce: root))
+    }
+
+    private func configured(_ table: TableView) -> TableView {
         table.title = title
         for kind in cellKinds { table.register(kind) }
         return table

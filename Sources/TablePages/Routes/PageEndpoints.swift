@@ -101,7 +101,14 @@ struct PageEndpoints: Sendable {
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
-                return try await host.renderSection(section, after: after, limit: limit, as: format, controls: controls)
+                guard let work = host.detachedSection(section, after: after, limit: limit, as: format, controls: controls) else {
+                    return try await host.renderSection(section, after: after, limit: limit, as: format, controls: controls)
+                }
+                // Not on the host's lane: pages of one variant are read side by side, each lane
+                // still one database job at a time, and a busy lane refuses as for a host.
+                let lane = hosts.lanes.leastBusy()
+                try hosts.lanes.admit(lane)
+                return try await lane.run(work)
             } catch TableError.unknownRow(let row) {
                 throw HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
             }

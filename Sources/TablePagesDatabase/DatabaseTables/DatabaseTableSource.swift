@@ -9,7 +9,7 @@ import TablePages
 /// (``RowPagingSource``) in a table of its own, which its host renders with the same cells; a row's own URL
 /// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.
-final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, RowPagingSource, RowDetailSource, RowExportSource {
+final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, DetachedRowPagingSource, RowDetailSource, RowExportSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
     /// The value counts of the query's `_facet` columns, read with the window; the header shows them.
@@ -37,9 +37,15 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     // MARK: RowPagingSource
 
     func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> (any TableRoot)? {
-        let total = sections.first { $0.id == section }?.total
-        let page = try reader.page(of: section, after: row, limit: limit, total: total)
-        return DatabaseTableSource(reader: reader, sections: [page])
+        try rowPager.root(ofRowsIn: section, after: row, limit: limit)
+    }
+
+    // MARK: DetachedRowPagingSource
+
+    /// Pages are read with the sections' row counts of the last window read (to estimate the rows
+    /// after a page) and nothing else, so they are read on any lane, beside the host's work.
+    var rowPager: any RowPager {
+        DatabaseTablePager(reader: reader, totals: sections.map { ($0.id, $0.total) })
     }
 
     // MARK: RowDetailSource
