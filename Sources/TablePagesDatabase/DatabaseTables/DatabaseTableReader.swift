@@ -286,15 +286,18 @@ struct DatabaseTableReader: Sendable {
         let bound = Self.countBound
         // Twice the bound leaves room for gaps in the keys (and filtered rows bunched towards the
         // end): where the estimate says the end may be near, the rows are counted as below.
-        if let total, total > bound, let estimate = try interpolatedRows(after: position, total: total, in: db), estimate >= 2 * bound {
-            return estimate
+        var interpolated: Int?
+        if let total, total > bound {
+            interpolated = try interpolatedRows(after: position, total: total, in: db)
         }
+        if let interpolated, interpolated >= 2 * bound { return interpolated }
         let following = try boundedCount(after: position, groupValue: groupValue, reversed: false, in: db)
         guard following >= bound else { return following }
         guard let total else { return bound }
         let preceding = try boundedCount(after: position, groupValue: groupValue, reversed: true, in: db)
         if preceding < bound { return max(bound, total - preceding - 1) }
-        return max(bound, total / 2)
+        // Deep on both sides: where the key lies in the key range says more than "the middle".
+        return max(bound, interpolated ?? total / 2)
     }
 
     /// The rows after `position` estimated from its key, when the page is in ascending key order on
