@@ -1,0 +1,294 @@
+"""The example pages on PostgreSQL (`serve --postgres URL`): several instances on one database, and
+every change — through any instance, or by `psql` — reaching every instance's event streams over
+LISTEN/NOTIFY; nothing acknowledged lost when an instance dies; the listening connection's loss
+made good by re-reading; and the pages the same as on SQLite."""
+import json
+import queue
+import signal
+import subprocess
+import threading
+import time
+import urllib.request
+
+from conftest import BINARY, post, psql, start_server, stop_server
+
+
+class Events:
+    """A subscriber of /pages/todo/events?format=json, reading on a thread of its own."""
+
+    def __init__(self, base, page="todo"):
+        request = urllib.request.Request(base + f"/pages/{page}/events?format=json", headers={"Accept": "text/event-stream"})
+        self.response = urllib.request.urlopen(request, timeout=30)
+        self.events = queue.Queue()
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.ready.wait(5), "the stream sent nothing"
+
+    def _read(self):
+        data = None
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("retry:"):
+                    self.ready.set()
+                elif line.startswith("data:"):
+                    data = line[5:].strip()
+                elif line == "" and data is not None:
+                    self.events.put((time.monotonic(), json.loads(data)))
+                    data = None
+        except Exception:
+            pass
+
+    def wait_for_row(self, row, predicate, timeout=5):
+        """The first replacement of `row` whose data satisfies `predicate`: (arrival time, data)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"no patch of {row} as expected within {timeout} s"
+            try:
+                at, patch = self.events.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            for op in patch.get("ops", []):
+                if op.get("row") == row and op["op"] in ("replace", "insert") and predicate(op["data"]):
+                    return at, op["data"]
+
+    def close(self):
+        self.response.close()
+
+
+def page(base, path):
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return json.load(response)
+
+
+def todo_rows(base):
+    return {row["id"]: row for section in page(base, "/pages/todo.json")["sections"] for row in section["rows"]}
+
+
+def start_on(tmp_path, name, url):
+    directory = tmp_path / name
+    directory.mkdir(exist_ok=True)
+    return start_server(directory, "--postgres", url)
+
+
+def test_two_instances_start_together_and_migrate_once(tmp_path, postgres_database):
+    # Both migrate at once; the advisory lock makes one wait, and the data is seeded once.
+    results = {}
+    threads = [threading.Thread(target=lambda name=name: results.__setitem__(name, start_on(tmp_path, name, postgres_database))) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert psql(postgres_database, "SELECT count(*) FROM product").strip() == "30"
+        assert psql(postgres_database, "SELECT count(*) FROM todo").strip() == "8"
+        assert psql(postgres_database, "SELECT string_agg(name, ',' ORDER BY name) FROM tablepages_migrations").strip() == "change-clock,v1"
+        for process, base in results.values():
+            assert len(todo_rows(base)) == 9
+    finally:
+        for process, _ in results.values():
+            stop_server(process)
+
+
+def test_a_todo_toggled_through_one_instance_reaches_subscribers_of_both(tmp_path, postgres_database):
+    a, base_a = start_on(tmp_path, "a", postgres_database)
+    b, base_b = start_on(tmp_path, "b", postgres_database)
+    try:
+        assert todo_rows(base_b)["todo-3"]["subtitle"] == "to do"
+        on_a, on_b = Events(base_a), Events(base_b)
+        version_before = int(psql(postgres_database, "SELECT version FROM tablepages_version"))
+        start = time.monotonic()
+        status, _ = post(base_a + "/pages/todo/rows/todo-3/select")
+        assert status == 200
+        at_b, _ = on_b.wait_for_row("todo-3", lambda data: data["subtitle"] == "done")
+        on_a.wait_for_row("todo-3", lambda data: data["subtitle"] == "done")
+        print(f"write through A to patch on B: {(at_b - start) * 1000:.1f} ms")
+        assert todo_rows(base_b)["todo-3"]["subtitle"] == "done"
+        # One write transaction, one step of the clock.
+        assert int(psql(postgres_database, "SELECT version FROM tablepages_version")) == version_before + 1
+        on_a.close()
+        on_b.close()
+    finally:
+        stop_server(a)
+        stop_server(b)
+
+
+def test_a_row_changed_with_psql_reaches_subscribers_of_both_instances(tmp_path, postgres_database):
+    a, base_a = start_on(tmp_path, "a", postgres_database)
+    b, base_b = start_on(tmp_path, "b", postgres_database)
+    try:
+        on_a, on_b = Events(base_a), Events(base_b)
+        psql(postgres_database, "UPDATE todo SET title = 'Changed by psql' WHERE id = 4")
+        on_a.wait_for_row("todo-4", lambda data: data["title"] == "Changed by psql")
+        on_b.wait_for_row("todo-4", lambda data: data["title"] == "Changed by psql")
+        on_a.close()
+        on_b.close()
+    finally:
+        stop_server(a)
+        stop_server(b)
+
+
+def test_an_instance_killed_while_writes_go_through_the_other_loses_nothing_acknowledged(tmp_path, postgres_database):
+    a, base_a = start_on(tmp_path, "a", postgres_database)
+    b, base_b = start_on(tmp_path, "b", postgres_database)
+    acknowledged = []
+    stop = threading.Event()
+
+    def write_through(base, prefix):
+        number = 0
+        # At most 40 each, so that the page's first 100 rows show them all.
+        while not stop.is_set() and number < 40:
+            number += 1
+            title = f"{prefix} {number}"
+            try:
+                status, _ = post(base + "/pages/todo/sections/todos/rows", json.dumps({"title": title}))
+            except OSError:
+                continue
+            if status == 201:
+                acknowledged.append(title)
+            time.sleep(0.02)
+
+    writers = [threading.Thread(target=write_through, args=(base_b, "through B")), threading.Thread(target=write_through, args=(base_a, "through A"))]
+    try:
+        for writer in writers:
+            writer.start()
+        time.sleep(0.5)
+        a.send_signal(signal.SIGKILL)
+        a.wait(timeout=10)
+        time.sleep(1.0)
+        stop.set()
+        for writer in writers:
+            writer.join(timeout=10)
+        assert any(title.startswith("through A") for title in acknowledged)
+        assert sum(title.startswith("through B") for title in acknowledged) > 5
+        stored = set(psql(postgres_database, "SELECT title FROM todo").split("\n"))
+        assert set(acknowledged) <= stored, f"lost: {set(acknowledged) - stored}"
+
+        a, base_a = start_on(tmp_path, "a", postgres_database)
+        shown = {row.get("title") for row in todo_rows(base_a).values()}
+        assert set(acknowledged) <= shown
+        assert {row.get("title") for row in todo_rows(base_b).values()} == shown
+    finally:
+        stop.set()
+        stop_server(b)
+        if a.poll() is None:
+            stop_server(a)
+
+
+class PsqlSession:
+    """One `psql` session kept open, to write while the database refuses new connections."""
+
+    def __init__(self, url):
+        self.process = subprocess.Popen(["psql", url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.run("SELECT 1;")
+
+    def run(self, sql):
+        self.process.stdin.write(sql + "\n\\echo finished\n")
+        self.process.stdin.flush()
+        while (line := self.process.stdout.readline()) and line.strip() != "finished":
+            pass
+        assert line, "psql ended"
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def test_a_change_made_while_the_listening_connection_is_down_shows_after_it_reconnects(tmp_path, postgres_database):
+    process, base = start_on(tmp_path, "a", postgres_database)
+    name = postgres_database.rsplit("/", 1)[1]
+    admin = postgres_database.rsplit("/", 1)[0] + "/postgres"
+    listening = f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{name}' AND application_name = 'tablepages-listener'"
+    other_client = PsqlSession(postgres_database)
+    try:
+        events = Events(base)
+        assert psql(admin, listening + " AND query LIKE 'LISTEN%'").strip() == "1"
+        # The database refuses new connections until the change is made, so the listener cannot be
+        # back in time to hear its notification: only re-reading after reconnecting can show it.
+        psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        try:
+            psql(admin, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' AND query LIKE 'LISTEN%'")
+            deadline = time.monotonic() + 5
+            while psql(admin, listening).strip() != "0":
+                assert time.monotonic() < deadline, "the listening connection did not go"
+                time.sleep(0.05)
+            other_client.run("UPDATE todo SET isDone = true WHERE id = 5;")
+            time.sleep(0.5)
+            try:
+                with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
+                    ready_status = response.status
+            except urllib.error.HTTPError as error:
+                ready_status = error.code
+            assert ready_status == 503, "/readyz did not report the lost listening connection"
+            assert events.events.empty(), "a patch arrived while nothing could have told the instance"
+        finally:
+            psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        events.wait_for_row("todo-5", lambda data: data["subtitle"] == "done", timeout=10)
+        assert psql(admin, listening + " AND query LIKE 'LISTEN%'").strip() == "1"
+        assert "listening for PostgreSQL changes again" in open(tmp_path / "a" / "server.log").read()
+        with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
+            assert response.status == 200
+        events.close()
+    finally:
+        other_client.close()
+        stop_server(process)
+
+
+# Every page of the examples that a database backs, plus the checklist; `mine` is read with a token.
+PAGES = [
+    "/pages/products.json", "/pages/products.json?layout=sections", "/pages/product.json?id=3", "/pages/product.json",
+    "/pages/todo.json", "/pages/people.json", "/pages/gallery.json", "/pages/destination.json", "/pages/checklist.json",
+]
+
+
+def without_versions(value):
+    """The page without its version, which is a clock of the instance, not of the data."""
+    if isinstance(value, dict):
+        return {key: without_versions(item) for key, item in value.items() if key != "version"}
+    if isinstance(value, list):
+        return [without_versions(item) for item in value]
+    return value
+
+
+def write_token(directory):
+    """A write token named `ci` in `directory`'s credentials: the actor `token:ci` on either store."""
+    done = subprocess.run([BINARY, "token", "create", "--name", "ci", "--write"], cwd=directory, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return {"Authorization": "Bearer " + done.stdout.strip().splitlines()[-1]}
+
+
+def test_the_example_pages_are_the_same_on_postgresql_as_on_sqlite(tmp_path, postgres_database):
+    directories = {name: tmp_path / name for name in ("sqlite", "postgres")}
+    tokens = {}
+    for name, directory in directories.items():
+        directory.mkdir()
+        tokens[name] = write_token(directory)
+    on_sqlite, sqlite_base = start_server(directories["sqlite"])
+    on_postgres, postgres_base = start_server(directories["postgres"], "--postgres", postgres_database)
+    try:
+        # And after the same writes: an add, a toggle, a rename, "load more" reviews, one person's own to-do.
+        for name, base in (("sqlite", sqlite_base), ("postgres", postgres_base)):
+            assert post(base + "/pages/todo/sections/todos/rows", json.dumps({"title": "Zürich → Genève ✓"}))[0] == 201
+            assert post(base + "/pages/todo/rows/todo-1/select")[0] == 200
+            assert post(base + "/pages/todo/rows/todo-2/actions/rename", json.dumps({"title": "Renamed"}))[0] == 200
+            assert post(base + "/pages/destination/rows/load-more/select")[0] in (200, 303)
+            assert post(base + "/pages/mine/sections/todos/rows", json.dumps({"title": "Only mine"}), headers=tokens[name])[0] == 201
+            for path in PAGES:
+                page(base, path)
+        assert psql(postgres_database, "SELECT owner FROM todo WHERE title = 'Only mine'").strip() == "token:ci"
+        # The gallery's thumbnails are made in the background; give them time to arrive.
+        time.sleep(1.5)
+        for path in PAGES:
+            assert without_versions(page(postgres_base, path)) == without_versions(page(sqlite_base, path)), path
+        mine = {}
+        for name, base in (("sqlite", sqlite_base), ("postgres", postgres_base)):
+            request = urllib.request.Request(base + "/pages/mine.json", headers=tokens[name])
+            with urllib.request.urlopen(request, timeout=10) as response:
+                mine[name] = without_versions(json.load(response))
+        assert "Only mine" in json.dumps(mine["postgres"]) and "Only mine" not in json.dumps(page(postgres_base, "/pages/todo.json"))
+        assert mine["postgres"] == mine["sqlite"]
+    finally:
+        stop_server(on_sqlite)
+        stop_server(on_postgres)
