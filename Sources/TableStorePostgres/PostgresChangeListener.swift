@@ -75,7 +75,7 @@ final class PostgresChangeListener: Sendable {
                 }
                 if !Task.isCancelled { logger.warning("the PostgreSQL listening connection ended; reconnecting in \(backoff)") }
             } catch {
-                if !Task.isCancelled { logger.warning("the PostgreSQL listening connection failed: \(String(reflecting: error)); reconnecting in \(backoff)") }
+                if !Task.isCancelled { logger.warning("the PostgreSQL listening connection failed: \(PostgresError(error)); reconnecting in \(backoff)") }
             }
             listening.store(false, ordering: .relaxed)
             try? await connection?.close()

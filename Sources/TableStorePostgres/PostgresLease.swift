@@ -38,7 +38,7 @@ final class PostgresLease: Sendable {
                     await lease.waitForReturn()
                 }
             } catch {
-                lease.fail(error)
+                lease.fail(PostgresError(error))
             }
         }
         connection = try lease.take(timeout: timeout)

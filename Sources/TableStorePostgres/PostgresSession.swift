@@ -10,13 +10,13 @@ struct PostgresSession: SQLSession {
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
         let query = try Self.query(sql, arguments)
-        return try BlockingWait.run { [connection, logger] in
+        return try PostgresError.translating { try BlockingWait.run { [connection, logger] in
             var rows: [SQLRow] = []
             for try await row in try await connection.query(query, logger: logger) {
                 rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
             }
             return rows
-        }
+        } }
     }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws {

@@ -74,13 +74,21 @@ def start_on(tmp_path, name, url):
 
 def test_two_instances_start_together_and_migrate_once(tmp_path, postgres_database):
     # Both migrate at once; the advisory lock makes one wait, and the data is seeded once.
-    results = {}
-    threads = [threading.Thread(target=lambda name=name: results.__setitem__(name, start_on(tmp_path, name, postgres_database))) for name in ("a", "b")]
+    results, failures = {}, []
+
+    def start(name):
+        try:
+            results[name] = start_on(tmp_path, name, postgres_database)
+        except Exception as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=start, args=(name,)) for name in ("a", "b")]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     try:
+        assert failures == []
         assert psql(postgres_database, "SELECT count(*) FROM product").strip() == "30"
         assert psql(postgres_database, "SELECT count(*) FROM todo").strip() == "8"
         assert psql(postgres_database, "SELECT string_agg(name, ',' ORDER BY name) FROM tablepages_migrations").strip() == "change-clock,v1"
