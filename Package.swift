@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
-        .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres"]),
+        .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
