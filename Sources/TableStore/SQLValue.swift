@@ -3,7 +3,7 @@
 ///     try session.execute("UPDATE todo SET title = ? WHERE id = ?", [.text("Pack"), .integer(3)])
 ///
 /// SQLite has no boolean type (it stores 0 and 1); PostgreSQL does, so a boolean argument is
-/// ``bool(_:)`` and a boolean column may come back as either ``bool(_:)`` or ``integer(_:)``
+/// `.bool` and a boolean column may come back as either `.bool` or `.integer`
 /// (``SQLRow/bool(_:)`` accepts both).
 public enum SQLValue: Sendable, Hashable {
     /// SQL NULL.
@@ -19,13 +19,13 @@ public enum SQLValue: Sendable, Hashable {
 }
 
 extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
-    /// `"text"` as ``text(_:)``.
+    /// `"text"` as `.text`.
     public init(stringLiteral value: String) { self = .text(value) }
-    /// `3` as ``integer(_:)``.
+    /// `3` as `.integer`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
-    /// `2.5` as ``real(_:)``.
+    /// `2.5` as `.real`.
     public init(floatLiteral value: Double) { self = .real(value) }
-    /// `true` as ``bool(_:)``.
+    /// `true` as `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
@@ -33,6 +33,6 @@ extension SQLValue {
     /// `value` as text, or ``null`` when it is nil.
     public static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
 
-    /// `value` as ``integer(_:)``.
+    /// `value` as `.integer`.
     public static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
 }

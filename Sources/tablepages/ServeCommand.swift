@@ -178,6 +178,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
         if let postgres {
             do { _ = try PostgresURL(postgres) } catch { throw ValidationError("--postgres: \(error)") }
+            guard examplesDatabase == ExamplePages.defaultDatabasePath else {
+                throw ValidationError("--postgres and --examples-database are alternatives: the examples' data lives in one of them.")
+            }
         }
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1.") }
         if database == nil, writable || examples {
