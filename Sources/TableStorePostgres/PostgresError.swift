@@ -10,6 +10,23 @@ public struct PostgresError: Error, CustomStringConvertible {
     /// What went wrong.
     public let description: String
 
+    /// Whether the same work may succeed if tried again soon: no connection was free, the
+    /// connection failed, or the server gave up on a conflict or ran short (SQLSTATE classes 08,
+    /// 40, 53, 57P).
+    public var isTransient: Bool {
+        guard let sqlState else { return true }
+        return ["08", "40", "53"].contains(String(sqlState.prefix(2))) || sqlState.hasPrefix("57P")
+    }
+
+    /// Whether a statement ran past `statement_timeout` (the store's query time limit).
+    public var isTimeout: Bool { sqlState == "57014" }
+
+    /// An error of the store itself, not of postgres-nio.
+    init(description: String) {
+        sqlState = nil
+        self.description = description
+    }
+
     /// `error` in words; any other error is kept as it describes itself.
     init(_ error: any Error) {
         guard let error = error as? PSQLError else {

@@ -10,12 +10,6 @@ import Synchronization
 ///     defer { lease.release() }
 ///     try use(lease.connection)
 final class PostgresLease: Sendable {
-    /// No connection came within the timeout: the server is down or every connection is busy.
-    struct Unavailable: Error, CustomStringConvertible {
-        let timeout: Duration
-        var description: String { "no PostgreSQL connection became free within \(timeout)" }
-    }
-
     private enum State {
         case waiting
         case lent(PostgresConnection)
@@ -85,7 +79,8 @@ final class PostgresLease: Sendable {
                 case .failed(let error): throw error
                 case .waiting, .returned:
                     state.0 = .returned
-                    throw Unavailable(timeout: timeout)
+                    // The server is down or every connection is busy.
+                    throw PostgresError(description: "no PostgreSQL connection within \(timeout): the server is unreachable, refuses this user, or every connection is busy")
                 }
             }
         }
