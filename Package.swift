@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "TableStore", targets: ["TableStore"]),
+        .library(name: "TableStorePostgres", targets: ["TableStorePostgres"]),
         .library(name: "TablePages", targets: ["TablePages"]),
         .library(name: "TablePagesDatabase", targets: ["TablePagesDatabase"]),
         .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // postgres-nio's own TLS library, named here because a connection's TLS settings are its types.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,6 +51,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // PostgreSQL through postgres-nio, for scale-out: its own target so that only what uses it links NIO.
+        .target(
+            name: "TableStorePostgres",
+            dependencies: [
+                "TableStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -77,7 +91,8 @@ let package = Package(
             ]
         ),
         // TablePagesDatabase: it makes the stores' errors answer clients (a busy database is 503), which the examples throw.
-        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
+        // TableStorePostgres: `serve --postgres` keeps the examples' data in PostgreSQL.
+        .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", "TableStorePostgres", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
         // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
         .executableTarget(name: "PublicFilesEmbedder"),
         .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
@@ -88,6 +103,7 @@ let package = Package(
                 "TablePagesDatabase",
                 "TablePagesExamples",
                 "TableStore",
+                "TableStorePostgres",
                 "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,6 +116,7 @@ let package = Package(
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
+        .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

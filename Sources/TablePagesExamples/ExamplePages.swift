@@ -1,15 +1,22 @@
+import Foundation
+import Logging
 import MicroHTTP
 import TablePages
 import TableStore
+import TableStorePostgres
 
 /// The example pages `tablepages serve` shows out of the box: products, to-do (shared, and each
-/// signed-in person's own), people & pets, gallery and destination, backed by one SQLite
-/// database, plus the in-memory checklist.
+/// signed-in person's own), people & pets, gallery and destination, backed by one database —
+/// SQLite embedded by default, or PostgreSQL shared by several instances — plus the in-memory
+/// checklist.
 ///
 ///     let store = try ExamplePages.open(at: "tablepages.sqlite")
 ///     var pages = PageRegistry()
 ///     try ExamplePages.register(store: store, in: &pages)
 ///     store.startWatching()   // also pick up changes other processes make
+///
+/// On PostgreSQL: `let store = try await ExamplePages.open(postgres: url)`, the same `register`,
+/// and `store.startWatching()` opens the listening connection.
 public enum ExamplePages {
     /// The database file `tablepages serve` uses when given no other.
     public static let defaultDatabasePath = "tablepages.sqlite"
@@ -20,13 +27,32 @@ public enum ExamplePages {
         try ExampleDatabase.open(at: path)
     }
 
+    /// Connects to the examples' PostgreSQL database, migrating and seeding it on first use (under
+    /// a lock, so instances starting together do it once); later opens keep what changed.
+    public static func open(
+        postgres url: PostgresURL, maximumConnections: Int = PostgresStore.defaultMaximumConnections, logger: Logger = Logger(label: "TablePagesExamples")
+    ) async throws -> PostgresStore {
+        let store = try PostgresStore(url: url, maximumConnections: maximumConnections, logger: logger)
+        do {
+            // The store blocks its caller; a thread of its own keeps that off Swift's cooperative pool.
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                Thread { continuation.resume(with: Result { try ExamplePostgresSchema.prepare(store) }) }.start()
+            }
+        } catch {
+            store.stop()
+            throw error
+        }
+        return store
+    }
+
     /// The pictures the examples show, under `images/`, compiled in from `Public/images` at build
     /// time (by the EmbedPublicFiles plugin).
     public static let publicFiles = BuiltInFiles(base64Encoded: generatedPublicFiles)
 
-    /// Registers every example page over `store`, with the pictures they show, and connects the
+    /// Registers every example page over `store` (SQLite's ``/TableStore/Store`` or a
+    /// ``/TableStorePostgres/PostgresStore``), with the pictures they show, and connects the
     /// store's change signal to the pages so that a change from any writer reaches every open page.
-    public static func register(store: Store, in registry: inout PageRegistry) throws {
+    public static func register(store: any SQLStore, in registry: inout PageRegistry) throws {
         let changes = ChangeFeed()
         store.onChange { changes.notify() }
         let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/")

@@ -6,6 +6,7 @@ import TablePages
 import TablePagesDatabase
 import TablePagesExamples
 import TableStore
+import TableStorePostgres
 
 /// `tablepages serve`: runs the web service until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -58,6 +59,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The examples' database, created and seeded on first run.")
     var examplesDatabase = ExamplePages.defaultDatabasePath
+
+    @Option(help: ArgumentHelp(
+        "Keep the example pages' data in this PostgreSQL database instead of SQLite: postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require].",
+        discussion: "Migrated and seeded on first use. Run any number of instances on one database: a change made through any of them, or by any other client, reaches the pages of all (LISTEN/NOTIFY on one extra connection per instance).",
+        valueName: "url"
+    ))
+    var postgres: String?
+
+    @Option(help: "With --postgres: most connections in the pool for reads and writes (the listening connection is one more); pages wait for a free one up to 10 s.")
+    var postgresConnections = PostgresStore.defaultMaximumConnections
 
     @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -165,6 +176,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard connectionMemoryLimit >= 8192 else { throw ValidationError("--connection-memory-limit must be at least 8192.") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
         guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
+        if let postgres {
+            do { _ = try PostgresURL(postgres) } catch { throw ValidationError("--postgres: \(error)") }
+            guard examplesDatabase == ExamplePages.defaultDatabasePath else {
+                throw ValidationError("--postgres and --examples-database are alternatives: the examples' data lives in one of them.")
+            }
+        }
+        guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1.") }
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
@@ -202,8 +220,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         let pages: PageRegistry
         let stores: [Store]
+        let postgresStore: PostgresStore?
         do {
-            (pages, stores) = try makePages(logger: logger)
+            (pages, stores, postgresStore) = try await makePages(logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -235,7 +254,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot open the credentials file \(credentials.credentials): \(error)")
             throw ExitCode.failure
         }
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics, access: access)
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + (postgresStore.map { [$0] } ?? []), logger: logger, metrics: serviceMetrics, access: access)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
@@ -250,6 +269,7 @@ struct ServeCommand: AsyncParsableCommand {
         site.beginShutdown()
         await server.shutdown()
         for store in stores { store.stopWatching() }
+        postgresStore?.stop()
     }
 
     /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
@@ -265,16 +285,27 @@ struct ServeCommand: AsyncParsableCommand {
         site.access.logSignInLink(at: "http://\(address):\(port)", level: logLevel == .warning ? .warning : .notice)
     }
 
-    /// The pages to serve and the stores behind them: the examples by default, a user's database
-    /// with `--database` (plus the examples with `--examples`).
-    private func makePages(logger: Logger) throws -> (PageRegistry, [Store]) {
+    /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
+    /// `--postgres`), a user's database with `--database` (plus the examples with `--examples`).
+    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?) {
         var pages = PageRegistry()
         var stores: [Store] = []
+        var postgresStore: PostgresStore?
         if database == nil || examples {
-            let store = try ExamplePages.open(at: examplesDatabase)
-            try ExamplePages.register(store: store, in: &pages)
-            stores.append(store)
-            logger.notice("serving the example pages from \(examplesDatabase)")
+            if let postgres {
+                let url = try PostgresURL(postgres)
+                let store = try await ExamplePages.open(postgres: url, maximumConnections: postgresConnections, logger: logger)
+                store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
+                try ExamplePages.register(store: store, in: &pages)
+                store.startWatching()
+                postgresStore = store
+                logger.notice("serving the example pages from \(url)")
+            } else {
+                let store = try ExamplePages.open(at: examplesDatabase)
+                try ExamplePages.register(store: store, in: &pages)
+                stores.append(store)
+                logger.notice("serving the example pages from \(examplesDatabase)")
+            }
         }
         if let database {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
@@ -287,7 +318,7 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores)
+        return (pages, stores, postgresStore)
     }
 }
 

@@ -1,7 +1,8 @@
 import GRDB
 import TableStore
 
-/// The schema of the example pages and the data they start with.
+/// The SQLite schema of the example pages (``ExamplePostgresSchema`` is PostgreSQL's) and the
+/// data they start with.
 ///
 ///     let store = try ExampleDatabase.open(at: "tablepages.sqlite")
 enum ExampleDatabase {
@@ -9,15 +10,16 @@ enum ExampleDatabase {
     /// seeds it once: a database that already holds data is left as it is.
     static func open(at path: String) throws -> Store {
         let store = try Store.open(path: path, migrator: migrator)
-        try store.write { db in try ExampleSeed.seedIfEmpty(db) }
+        try store.transaction { db in try ExampleSeed.seedIfEmpty(db) }
         return store
     }
 
     /// One migration per released schema; never edit a migration once shipped, add another.
+    /// The names are camel case as in PostgreSQL's schema, which folds them to lower case.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.create(table: Product.databaseTableName) { table in
+            try db.create(table: "product") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("name", .text).notNull()
                 table.column("category", .text).notNull()
@@ -25,34 +27,34 @@ enum ExampleDatabase {
                 table.column("stock", .integer).notNull()
                 table.column("summary", .text).notNull()
             }
-            try db.create(table: Todo.databaseTableName) { table in
+            try db.create(table: "todo") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("title", .text).notNull()
                 table.column("isDone", .boolean).notNull().defaults(to: false)
                 table.column("position", .integer).notNull()
             }
-            try db.create(table: User.databaseTableName) { table in
+            try db.create(table: "user") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("name", .text).notNull()
                 table.column("email", .text).notNull()
                 table.column("city", .text).notNull()
             }
-            try db.create(table: Pet.databaseTableName) { table in
+            try db.create(table: "pet") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("name", .text).notNull()
                 table.column("species", .text).notNull()
                 table.column("breed", .text).notNull()
                 table.column("weightKilograms", .double).notNull()
                 table.column("avatar", .text).notNull()
-                table.belongsTo(User.databaseTableName, onDelete: .cascade).notNull()
+                table.belongsTo("user", onDelete: .cascade).notNull()
             }
-            try db.create(table: GalleryImage.databaseTableName) { table in
+            try db.create(table: "galleryImage") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("title", .text).notNull()
                 table.column("file", .text).notNull()
                 table.column("photographer", .text).notNull()
             }
-            try db.create(table: Destination.databaseTableName) { table in
+            try db.create(table: "destination") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("name", .text).notNull()
                 table.column("location", .text).notNull()
@@ -67,9 +69,9 @@ enum ExampleDatabase {
                 table.column("rating", .double).notNull()
                 table.column("shownReviews", .integer).notNull()
             }
-            try db.create(table: Review.databaseTableName) { table in
+            try db.create(table: "review") { table in
                 table.autoIncrementedPrimaryKey("id")
-                table.belongsTo(Destination.databaseTableName, onDelete: .cascade).notNull()
+                table.belongsTo("destination", onDelete: .cascade).notNull()
                 table.column("author", .text).notNull()
                 table.column("stars", .integer).notNull()
                 table.column("text", .text).notNull()
@@ -78,10 +80,10 @@ enum ExampleDatabase {
         }
         // Per-person to-do lists (the `mine` page) share the table; the shared list's items have no owner.
         migrator.registerMigration("todo-owner") { db in
-            try db.alter(table: Todo.databaseTableName) { table in
+            try db.alter(table: "todo") { table in
                 table.add(column: "owner", .text)
             }
-            try db.create(index: "todo_owner", on: Todo.databaseTableName, columns: ["owner"])
+            try db.create(index: "todo_owner", on: "todo", columns: ["owner"])
         }
         return migrator
     }

@@ -1,18 +1,40 @@
-import GRDB
+import TableStore
 
-/// The data a new examples database starts with.
+/// The data a new examples database starts with, inserted with the same SQL on either store.
 enum ExampleSeed {
     /// Inserts the seed data unless the database already has products: a restarted server must
     /// show what people changed, not the seed again.
-    static func seedIfEmpty(_ db: Database) throws {
-        guard try Product.fetchCount(db) == 0 else { return }
-        for product in products { try product.insert(db) }
+    static func seedIfEmpty(_ db: any SQLSession) throws {
+        guard try db.row("SELECT count(*) FROM product")?.int(0) == 0 else { return }
+        // Ids are left to the database: a fresh table numbers them 1, 2, … in this order.
+        for product in products {
+            try db.execute(
+                "INSERT INTO product (name, category, priceCents, stock, summary) VALUES (?, ?, ?, ?, ?)",
+                [.text(product.name), .text(product.category), .integer(product.priceCents), .integer(product.stock), .text(product.summary)]
+            )
+        }
         for (position, title) in todos.enumerated() {
-            try Todo(id: nil, title: title, isDone: position < 2, position: position).insert(db)
+            try db.execute("INSERT INTO todo (title, isDone, position) VALUES (?, ?, ?)", [.text(title), .bool(position < 2), .integer(position)])
         }
         try seedPeople(db)
-        for image in galleryImages { try image.insert(db) }
+        for image in galleryImages {
+            try db.execute("INSERT INTO galleryImage (title, file, photographer) VALUES (?, ?, ?)", [.text(image.title), .text(image.file), .text(image.photographer)])
+        }
         try seedDestination(db)
+    }
+
+    /// An INSERT … RETURNING id that returned nothing.
+    private struct NoID: Error, CustomStringConvertible {
+        let statement: String
+        var description: String { "no id came back from \(statement)" }
+    }
+
+    /// Runs an INSERT … RETURNING id and returns the new row's id.
+    private static func insert(_ db: any SQLSession, _ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        guard let id = try db.row(sql + " RETURNING id", arguments)?.int64(0) else {
+            throw NoID(statement: sql)
+        }
+        return id
     }
 
     static let products: [Product] = {
@@ -55,7 +77,7 @@ enum ExampleSeed {
         "Write the release notes", "Call the plumber", "Back up the laptop", "Send the birthday card",
     ]
 
-    private static func seedPeople(_ db: Database) throws {
+    private static func seedPeople(_ db: any SQLSession) throws {
         let people: [(String, String, String, [(String, String, String, Double, String)])] = [
             ("Ada Moreau", "ada@example.com", "Lyon", [("Biscuit", "Dog", "Beagle", 11.2, "biscuit.svg")]),
             ("Bram de Vries", "bram@example.com", "Utrecht", [("Luna", "Cat", "British Shorthair", 4.6, "luna.svg"),
@@ -67,10 +89,12 @@ enum ExampleSeed {
             ("Finn Olsen", "finn@example.com", "Bergen", []),
         ]
         for (name, email, city, pets) in people {
-            try User(id: nil, name: name, email: email, city: city).insert(db)
-            let userID = db.lastInsertedRowID
+            let userID = try insert(db, #"INSERT INTO "user" (name, email, city) VALUES (?, ?, ?)"#, [.text(name), .text(email), .text(city)])
             for pet in pets {
-                try Pet(id: nil, name: pet.0, species: pet.1, breed: pet.2, weightKilograms: pet.3, avatar: pet.4, userId: userID).insert(db)
+                try db.execute(
+                    "INSERT INTO pet (name, species, breed, weightKilograms, avatar, userId) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.text(pet.0), .text(pet.1), .text(pet.2), .real(pet.3), .text(pet.4), .integer(userID)]
+                )
             }
         }
     }
@@ -84,7 +108,7 @@ enum ExampleSeed {
         ("Tea terraces", "tea-terraces.svg", "Arjun Rao"), ("Northern lights", "northern-lights.svg", "Ingrid Holm"),
     ].map { GalleryImage(id: nil, title: $0.0, file: $0.1, photographer: $0.2) }
 
-    private static func seedDestination(_ db: Database) throws {
+    private static func seedDestination(_ db: any SQLSession) throws {
         let bled = Destination(
             id: nil, name: "Lake Bled", location: "Upper Carniola, Slovenia",
             summary: "A glacial lake below the Julian Alps with a church on its only island, a castle on the cliff above, and cream cake in every café.",
@@ -92,8 +116,17 @@ enum ExampleSeed {
             latitude: 46.3636, longitude: 14.0938, address: "Cesta svobode 10, 4260 Bled, Slovenia",
             website: "https://www.bled.si", phone: "+386 4 574 11 22", rating: 4.7, shownReviews: 5
         )
-        try bled.insert(db)
-        let destinationID = db.lastInsertedRowID
+        let destinationID = try insert(
+            db,
+            """
+            INSERT INTO destination (name, location, summary, photo, map, latitude, longitude, address, website, phone, rating, shownReviews)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(bled.name), .text(bled.location), .text(bled.summary), .text(bled.photo), .text(bled.map), .real(bled.latitude),
+                .real(bled.longitude), .text(bled.address), .text(bled.website), .text(bled.phone), .real(bled.rating), .integer(bled.shownReviews),
+            ]
+        )
         let authors = ["Hannah", "Luka", "Priya", "Mateo", "Sofia", "Yuki", "Oskar", "Amelia", "Nikolai", "Zainab"]
         let remarks = [
             "Rowed out to the island at sunrise; nobody else there.", "The cream cake lives up to the legend.",
@@ -108,7 +141,10 @@ enum ExampleSeed {
                 id: nil, destinationId: destinationID, author: authors[position % authors.count] + " " + String(UnicodeScalar(UInt8(65 + position % 26))) + ".",
                 stars: 3 + (position * 7) % 3, text: remarks[position % remarks.count], position: position
             )
-            try review.insert(db)
+            try db.execute(
+                "INSERT INTO review (destinationId, author, stars, text, position) VALUES (?, ?, ?, ?, ?)",
+                [.integer(review.destinationId), .text(review.author), .integer(review.stars), .text(review.text), .integer(review.position)]
+            )
         }
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import TableStore
 
 /// The destination page's data: the place, the reviews shown so far, and the one write the page
@@ -7,24 +6,23 @@ struct DestinationGuide: Sendable {
     /// How many more reviews "Load more" shows.
     static let pageSize = 5
 
-    let store: Store
+    let store: any SQLStore
 
     /// The place with its shown reviews and the total count, or nil when the database has no place.
     func read() throws -> (destination: Destination, reviews: [Review], reviewCount: Int)? {
-        try store.read { db in
-            guard let destination = try Destination.order(Column("id")).fetchOne(db) else { return nil }
-            let all = destination.request(for: Destination.reviews)
-            let shown = try all.order(Column("position")).limit(destination.shownReviews).fetchAll(db)
-            return (destination, shown, try all.fetchCount(db))
+        try store.snapshot { db in
+            guard let destination = try Destination.first(db), let id = destination.id else { return nil }
+            return (destination, try Review.first(destination.shownReviews, of: id, db), try Review.count(of: id, db))
         }
     }
 
     /// Shows ``pageSize`` more reviews, to everyone watching.
     func showMoreReviews() throws {
-        try store.write { db in
-            guard var destination = try Destination.order(Column("id")).fetchOne(db) else { return }
-            destination.shownReviews += Self.pageSize
-            try destination.update(db)
+        try store.transaction { db in
+            try db.execute(
+                "UPDATE destination SET shownReviews = shownReviews + ? WHERE id = (SELECT min(id) FROM destination)",
+                [.integer(Self.pageSize)]
+            )
         }
     }
 }

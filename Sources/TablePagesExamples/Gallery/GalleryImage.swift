@@ -1,16 +1,16 @@
-import GRDB
+import TableStore
 
 /// A picture of the gallery; `file` names an SVG under `Public/images/gallery/`.
-struct GalleryImage: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "galleryImage"
-
+struct GalleryImage: Hashable, Sendable {
     var id: Int64?
     var title: String
     var file: String
     var photographer: String
 
     /// Every picture, in the order they were added.
-    static func all(_ db: Database) throws -> [GalleryImage] {
-        try GalleryImage.order(Column("id")).fetchAll(db)
+    static func all(_ db: any SQLSession) throws -> [GalleryImage] {
+        try db.rows("SELECT id, title, file, photographer FROM galleryImage ORDER BY id").map { row in
+            GalleryImage(id: try row.int64(0), title: try row.string(1), file: try row.string(2), photographer: try row.string(3))
+        }
     }
 }

@@ -6,7 +6,7 @@ import TableStore
 /// server, in a background task, its row is updated through the table's updater and pushed, with
 /// its real height, to every open page.
 enum GalleryPage {
-    static func definition(store: Store, thumbnails: ThumbnailService, changes: ChangeFeed) -> PageDefinition {
+    static func definition(store: any SQLStore, thumbnails: ThumbnailService, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(name: "gallery", title: "Gallery", summary: "Thumbnails made asynchronously; rows grow to their real height.", changes: changes) { _ in
             try GalleryRoot(store: store, thumbnails: thumbnails)
         }

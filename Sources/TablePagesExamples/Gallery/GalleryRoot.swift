@@ -6,11 +6,11 @@ import TableStore
 /// feed says the database changed. Thumbnails do not go through the feed: each row's arrives
 /// from its own background task through the table's updater (see ``GalleryRow``).
 final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
-    private let store: Store
+    private let store: any SQLStore
     private let thumbnails: ThumbnailService
     private let pictures = StaticSection(id: "pictures", header: "Pictures", footer: "Thumbnails are made on the server and appear as they are ready.")
 
-    init(store: Store, thumbnails: ThumbnailService) throws {
+    init(store: any SQLStore, thumbnails: ThumbnailService) throws {
         self.store = store
         self.thumbnails = thumbnails
         super.init(childDelegates: [pictures])
@@ -24,7 +24,7 @@ final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
     }
 
     private func showPictures() throws {
-        let images = try store.read(GalleryImage.all)
+        let images = try store.snapshot(GalleryImage.all)
         var existing: [Int64?: GalleryRow] = [:]
         for row in rows { existing[row.image.id] = row }
         pictures.childDelegates = images.map { image in

@@ -4,9 +4,9 @@ import TableStore
 
 /// The people page's data source: people and pets in two sections, one cell kind for both.
 final class PeopleDataSource: SectionsDataSource<Profile>, ReloadableDataSource {
-    private let store: Store
+    private let store: any SQLStore
 
-    init(store: Store) throws {
+    init(store: any SQLStore) throws {
         self.store = store
         super.init(models: try Profile.all(in: store), sectionKey: \.group) { profile, _ in profile.cell }
     }

@@ -1,4 +1,3 @@
-import GRDB
 import TableKit
 import TableStore
 
@@ -31,10 +30,10 @@ enum Profile: Identifiable, Sendable {
     }
 
     /// People by name, then pets by name.
-    static func all(in store: Store) throws -> [Profile] {
-        try store.read { db in
+    static func all(in store: any SQLStore) throws -> [Profile] {
+        try store.snapshot { db in
             let pets = try PetWithOwner.all(db)
-            let people: [Profile] = try User.order(Column("name")).fetchAll(db).map { user in
+            let people: [Profile] = try User.all(db).map { user in
                 .user(user, petCount: pets.count(where: { $0.owner.id == user.id }))
             }
             return people + pets.map(Profile.pet)

@@ -1,15 +1,14 @@
-import GRDB
 import TableKit
 import TableStore
 
 /// What the two product data sources share: where products come from, how a product looks in
 /// a row, and where selecting one leads.
 struct ProductCatalog: Sendable {
-    let store: Store
+    let store: any SQLStore
 
     /// Every product, in the order both layouts show them.
     func products() throws -> [Product] {
-        try store.read(Product.all)
+        try store.snapshot(Product.all)
     }
 
     /// The row of a product: one reusable cell filled by ``ProductCell``.

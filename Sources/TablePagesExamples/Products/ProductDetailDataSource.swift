@@ -1,15 +1,14 @@
-import GRDB
 import TableKit
 import TablePages
 import TableStore
 
 /// A product's fields as a grouped table of value cells, re-read when the database changes.
 final class ProductDetailDataSource: SectionsDataSource<ProductFact>, ReloadableDataSource {
-    private let store: Store
+    private let store: any SQLStore
     private let productID: Int64
     private var productName: String?
 
-    init(store: Store, productID: Int64) throws {
+    init(store: any SQLStore, productID: Int64) throws {
         self.store = store
         self.productID = productID
         super.init(models: [], sectionKey: \.group) { fact, _ in
@@ -21,7 +20,7 @@ final class ProductDetailDataSource: SectionsDataSource<ProductFact>, Reloadable
     }
 
     func reloadFromSource() throws {
-        let product = try store.read { try Product.fetchOne($0, key: productID) }
+        let product = try store.snapshot { db in try Product.find(productID, db) }
         productName = product?.name
         models = product.map(ProductFact.facts(of:)) ?? []
     }

@@ -1,4 +1,3 @@
-import GRDB
 import TableKit
 import TablePages
 import TableStore
@@ -9,7 +8,7 @@ import TableStore
 /// while the server runs has its detail page at once. Only its form is checked when the variant is
 /// chosen: that runs on the server's event threads, which must never wait for a database.
 enum ProductDetailPage {
-    static func definition(store: Store, changes: ChangeFeed) throws -> PageDefinition {
+    static func definition(store: any SQLStore, changes: ChangeFeed) throws -> PageDefinition {
         PageDefinition(
             name: "product", title: "Product", summary: "One product's details; selecting a product leads here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
@@ -23,9 +22,7 @@ enum ProductDetailPage {
             changes: changes
         ) { variant in
             let given = variant["id"]
-            let product = try store.read { db in
-                try given.map { try Product.fetchOne(db, key: Int64($0) ?? 0) } ?? Product.order(Column("id")).fetchOne(db)
-            }
+            let product = try store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
             guard let product else {
                 // The factory's VariantError is a 404: the id is well formed but names nothing.
                 throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TableKit
 import TableStore
 
@@ -7,50 +6,50 @@ import TableStore
 /// goes to the store; the page learns about it from the store's change signal, like any other
 /// writer's change. Each write touches only the list's own items, whatever id it is given.
 struct TodoList: Sendable {
-    let store: Store
+    let store: any SQLStore
     /// Whose list this is; nil for the shared one.
     var owner: String? = nil
 
     func todos() throws -> [Todo] {
-        try store.read { db in try Todo.all(of: owner).fetchAll(db) }
+        try store.snapshot { db in try Todo.all(of: owner, db) }
     }
 
-    private func mine(_ db: Database, _ id: Int64) throws -> Todo? {
-        try Todo.owned(by: owner).filter(key: id).fetchOne(db)
+    /// Runs `sql` on the list's item `id`: `sql` ends in a WHERE clause that the list's own
+    /// condition is appended to.
+    private func update(_ sql: String, _ arguments: [SQLValue], item id: Int64) throws {
+        let (condition, owned) = Todo.owned(by: owner)
+        try store.transaction { db in try db.execute(sql + " AND " + condition, arguments + [.integer(id)] + owned) }
     }
 
     func toggle(_ id: Int64) throws {
-        try store.write { db in
-            guard var todo = try mine(db, id) else { return }
-            todo.isDone.toggle()
-            try todo.update(db)
-        }
+        try update("UPDATE todo SET isDone = NOT isDone WHERE id = ?", [], item: id)
     }
 
     func add(title: String) throws {
-        try store.write { db in
-            let last = try Todo.owned(by: owner).select(max(Column("position")), as: Int.self).fetchOne(db) ?? -1
-            try Todo(id: nil, title: title, isDone: false, position: last + 1, owner: owner).insert(db)
+        let (condition, owned) = Todo.owned(by: owner)
+        try store.transaction { db in
+            let last = try db.row("SELECT max(position) FROM todo WHERE \(condition)", owned)?.optionalInt64(0) ?? -1
+            try db.execute(
+                "INSERT INTO todo (title, isDone, position, owner) VALUES (?, ?, ?, ?)",
+                [.text(title), .bool(false), .integer(last + 1), .text(owner)]
+            )
         }
     }
 
     func rename(_ id: Int64, to title: String) throws {
-        try store.write { db in
-            guard var todo = try mine(db, id) else { return }
-            todo.title = title
-            try todo.update(db)
-        }
+        try update("UPDATE todo SET title = ? WHERE id = ?", [.text(title)], item: id)
     }
 
     func delete(_ id: Int64) throws {
-        _ = try store.write { db in try Todo.owned(by: owner).filter(key: id).deleteAll(db) }
+        try update("DELETE FROM todo WHERE id = ?", [], item: id)
     }
 
     /// Stores `ids` as the list's order.
     func reorder(_ ids: [Int64]) throws {
-        try store.write { db in
+        let (condition, owned) = Todo.owned(by: owner)
+        try store.transaction { db in
             for (position, id) in ids.enumerated() {
-                try Todo.owned(by: owner).filter(key: id).updateAll(db, Column("position").set(to: position))
+                try db.execute("UPDATE todo SET position = ? WHERE id = ? AND \(condition)", [.integer(position), .integer(id)] + owned)
             }
         }
     }

@@ -13,7 +13,7 @@ enum TodoPage {
 
     /// `/pages/mine`: each signed-in person's own to-do list, stored per actor id. A per-viewer
     /// page: every viewer has a table (and a live stream) of their own, and anonymous clients get 401.
-    static func personalDefinition(store: Store, changes: ChangeFeed) -> PageDefinition {
+    static func personalDefinition(store: any SQLStore, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(
             name: "mine", title: "My to-dos", summary: "Your own to-do list: sign in, and only you see it.",
             changes: changes, access: .private, perViewer: true

@@ -1,0 +1,79 @@
+import Logging
+import PostgresNIO
+import TableStore
+
+/// ``/TableStore/SQLSession`` on one leased PostgreSQL connection, inside the transaction that
+/// ``PostgresStore`` began on it. Each statement blocks its thread until the server answered.
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
+        let query = try Self.query(sql, arguments)
+        return try PostgresError.translating { try BlockingWait.run { [connection, logger] in
+            var rows: [SQLRow] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
+            }
+            return rows
+        } }
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        _ = try rows(sql, arguments)
+    }
+
+    /// The statement with `?` placeholders numbered as PostgreSQL wants them (`$1`, `$2`, …);
+    /// question marks inside quoted strings and names are left alone.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 8)
+        var quote: Character?
+        var number = 0
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {
+        var binds = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: binds.appendNull()
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            case .bool(let flag): binds.append(flag)
+            }
+        }
+        return PostgresQuery(unsafeSQL: numberedPlaceholders(sql), binds: binds)
+    }
+}
+
+extension SQLValue {
+    /// A cell in the few types the examples use; any other type comes as its text.
+    init(cell: PostgresCell) throws {
+        guard cell.bytes != nil else {
+            self = .null
+            return
+        }
+        switch cell.dataType {
+        case .int2, .int4, .int8: self = .integer(try cell.decode(Int64.self))
+        case .float4, .float8: self = .real(try cell.decode(Double.self))
+        case .bool: self = .bool(try cell.decode(Bool.self))
+        default: self = .text(try cell.decode(String.self))
+        }
+    }
+}
