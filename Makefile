@@ -48,9 +48,11 @@ DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-do
 docs: deps
 	$(DOCS)
 
-# Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh).
+# Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh),
+# then runs docker/compose.yaml with it: PostgreSQL, two instances, nginx (docker/compose-test.sh).
 container-test:
 	docker/container-test.sh
+	docker/compose-test.sh
 
 deps:
 	@.ci/install-packages $(APT_PACKAGES)
