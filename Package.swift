@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TablePages", targets: ["TablePages"]),
         .library(name: "TablePagesDatabase", targets: ["TablePagesDatabase"]),
         .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
+        .library(name: "TablePagesPostgres", targets: ["TablePagesPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -76,6 +78,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A PostgreSQL database's tables as pages, with TablePagesDatabase's query building: NIO stays
+        // out of the core (TablePages) and out of the SQLite path.
+        .target(
+            name: "TablePagesPostgres",
+            dependencies: [
+                "TablePages",
+                "TablePagesDatabase",
+                "TableKit",
+                "TableStore",
+                "MicroHTTP",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // TablePagesDatabase: it makes the stores' errors answer clients (a busy database is 503), which the examples throw.
         .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
         // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
@@ -87,6 +104,7 @@ let package = Package(
                 "TablePages",
                 "TablePagesDatabase",
                 "TablePagesExamples",
+                "TablePagesPostgres",
                 "TableStore",
                 "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

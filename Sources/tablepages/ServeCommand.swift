@@ -5,6 +5,7 @@ import MicroHTTP
 import TablePages
 import TablePagesDatabase
 import TablePagesExamples
+import TablePagesPostgres
 import TableStore
 
 /// `tablepages serve`: runs the web service until SIGINT or SIGTERM.
@@ -44,14 +45,20 @@ struct ServeCommand: AsyncParsableCommand {
     var publicDirectory: String?
 
     @Option(help: ArgumentHelp(
-        "A SQLite database whose tables to serve as pages, instead of the examples.",
-        discussion: "Opened read-only unless --writable is given; changes made by other processes appear live.",
-        valueName: "file"
+        "A SQLite database file, or a PostgreSQL URL (postgresql://user:password@host:port/database), whose tables to serve as pages, instead of the examples.",
+        discussion: "Opened read-only unless --writable is given; changes made by other processes appear live (PostgreSQL: by polling, or with --watch by triggers and LISTEN). PostgreSQL tables need a primary key to be served.",
+        valueName: "file-or-url"
     ))
     var database: String?
 
     @Flag(help: "With --database: allow the server to write to it.")
     var writable = false
+
+    @Flag(help: "With a PostgreSQL --database: install statement-level triggers that NOTIFY on the served tables (needs CREATE on the schema and ownership of the tables) and follow changes by LISTEN instead of polling.")
+    var watch = false
+
+    @Option(help: "With a PostgreSQL --database: the schema whose tables to serve.")
+    var schema = "public"
 
     @Flag(help: "With --database: serve the example pages too.")
     var examples = false
@@ -168,6 +175,9 @@ struct ServeCommand: AsyncParsableCommand {
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
+        if !(database.map(PostgresDatabaseURL.isPostgresURL) ?? false), watch || schema != "public" {
+            throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
+        }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
         guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0 else {
             throw ValidationError("--render-cache-size, --live-variants-size and --patch-log-size must not be negative.")
@@ -202,8 +212,11 @@ struct ServeCommand: AsyncParsableCommand {
 
         let pages: PageRegistry
         let stores: [Store]
+        let postgres: PostgresTablePages?
         do {
-            (pages, stores) = try makePages(logger: logger)
+            // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
+            let command = self
+            (pages, stores, postgres) = try await BlockingThread.run { try command.makePages(logger: logger) }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -250,6 +263,7 @@ struct ServeCommand: AsyncParsableCommand {
         site.beginShutdown()
         await server.shutdown()
         for store in stores { store.stopWatching() }
+        postgres?.stop()
     }
 
     /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
@@ -267,16 +281,31 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The pages to serve and the stores behind them: the examples by default, a user's database
     /// with `--database` (plus the examples with `--examples`).
-    private func makePages(logger: Logger) throws -> (PageRegistry, [Store]) {
+    private func makePages(logger: Logger) throws -> (PageRegistry, [Store], PostgresTablePages?) {
         var pages = PageRegistry()
         var stores: [Store] = []
+        var postgres: PostgresTablePages?
         if database == nil || examples {
             let store = try ExamplePages.open(at: examplesDatabase)
             try ExamplePages.register(store: store, in: &pages)
             stores.append(store)
             logger.notice("serving the example pages from \(examplesDatabase)")
         }
-        if let database {
+        if let database, PostgresDatabaseURL.isPostgresURL(database) {
+            let url = try PostgresDatabaseURL(database)
+            let served = try PostgresTablePages.register(
+                url: url, namespace: schema, watch: watch, writable: writable,
+                queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
+                maximumConnections: databaseConcurrency + 2, in: &pages, logger: logger
+            )
+            if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }
+            if !served.tablesWithoutKey.isEmpty {
+                logger.warning("not served, for want of a primary key: \(served.tablesWithoutKey.joined(separator: ", "))")
+            }
+            served.start()
+            postgres = served
+            logger.notice("serving the tables of \(url) schema \(schema) (\(writable ? "writable" : "read-only"), \(watch ? "changes by LISTEN" : "changes by polling"))")
+        } else if let database {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
             let tables = try DatabaseTablePages.register(store: store, in: &pages)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
@@ -287,7 +316,7 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores)
+        return (pages, stores, postgres)
     }
 }
 
