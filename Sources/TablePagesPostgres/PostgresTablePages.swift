@@ -43,13 +43,19 @@ public final class PostgresTablePages: Sendable {
     /// Whether changes arrive by `LISTEN` (else by polling).
     public let watches: Bool
 
+    /// The database, for messages.
+    let url: PostgresDatabaseURL
+    /// Runs the pages' reads (and the readiness probe's).
+    let executor: PostgresTableExecutor
     private let client: PostgresClient
     private let listenerClient: PostgresClient?
     private let feeds: [(table: String, feed: ChangeFeed)]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
 
-    private init(namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
+    private init(url: PostgresDatabaseURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
+        self.url = url
+        self.executor = executor
         self.namespace = namespace
         self.client = client
         self.listenerClient = listenerClient
@@ -86,7 +92,7 @@ public final class PostgresTablePages: Sendable {
                 try installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
                 listenerClient = PostgresClient(configuration: try url.clientConfiguration(parameters: [("application_name", listenerApplicationName)], maximumConnections: 1), backgroundLogger: logger)
             }
-            let pages = PostgresTablePages(namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)
+            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)
             pages.tasks.withLock { $0.append(runTask) }
             return pages
         } catch {

@@ -248,7 +248,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot open the credentials file \(credentials.credentials): \(error)")
             throw ExitCode.failure
         }
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores, logger: logger, metrics: serviceMetrics, access: access)
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + (postgres.map { [$0] } ?? []), logger: logger, metrics: serviceMetrics, access: access)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
