@@ -44,10 +44,10 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        user = components.user.flatMap { $0.removingPercentEncoding } ?? environment["PGUSER"] ?? "postgres"
-        password = components.password.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        database = path.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
+        user = try components.percentEncodedUser.map(Self.decoded) ?? environment["PGUSER"] ?? "postgres"
+        password = try components.percentEncodedPassword.map(Self.decoded) ?? environment["PGPASSWORD"]
+        let path = components.percentEncodedPath
+        database = try Self.decoded(path.hasPrefix("/") ? String(path.dropFirst()) : path).nilIfEmpty ?? user
         port = components.port ?? 5432
         let host = components.host.flatMap { $0.isEmpty ? nil : $0 }
         if let directory = parameters["host"], directory.hasPrefix("/") {
@@ -89,4 +89,39 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
         configuration.options.maximumConnections = maximumConnections
         return configuration
     }
+
+    /// `text` with each `%XX` made its byte, the bytes read as UTF-8 exactly (Foundation's
+    /// `removingPercentEncoding` drops a leading byte-order mark, which a password may hold).
+    /// - Throws: ``Invalid`` when an escape is malformed or the bytes are not UTF-8.
+    static func decoded(_ text: String) throws -> String {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                throw Invalid(description: "the URL has a % that is not followed by two hex digits")
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw Invalid(description: "the URL's percent-escapes are not UTF-8")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }
