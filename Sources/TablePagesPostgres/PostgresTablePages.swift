@@ -69,8 +69,8 @@ public final class PostgresTablePages: Sendable {
     /// `watch` installs the notifying triggers; call ``start()`` to follow changes, ``stop()`` at
     /// the end. It blocks its thread while it reads the catalog: call it from a thread that may
     /// block, not from Swift's cooperative pool.
-    /// - Throws: ``PostgresDatabaseURL/Invalid`` or PostgreSQL's errors (an unreachable server, a
-    ///   missing privilege to create the triggers).
+    /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
+    ///   the triggers), or ``PostgresDatabaseURL/Invalid``.
     public static func register(
         url: PostgresDatabaseURL, namespace: String = "public", watch: Bool, writable: Bool = false,
         queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20,
@@ -86,10 +86,19 @@ public final class PostgresTablePages: Sendable {
         let runTask = Task { await client.run() }
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
-            let found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry)
+            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String])
+            do {
+                found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry)
+            } catch {
+                throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
+            }
             var listenerClient: PostgresClient?
             if watch {
-                try installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
+                do {
+                    try installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
+                } catch {
+                    throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
+                }
                 listenerClient = PostgresClient(configuration: try url.clientConfiguration(parameters: [("application_name", listenerApplicationName)], maximumConnections: 1), backgroundLogger: logger)
             }
             let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from conftest import psql, start_server, stop_server
+from conftest import BINARY, psql, start_server, stop_server
 from test_database_live import Events, ops, page_json
 from test_database_query import all_ids, get
 
@@ -347,3 +347,24 @@ def test_a_slow_query_is_a_503_at_the_time_limit(postgres_database, tmp_path):
         assert status == 200
     finally:
         stop_server(process)
+
+
+def test_watch_without_the_privileges_fails_at_startup_saying_which_and_polling_needs_only_select(live_database, tmp_path):
+    role = "reader_" + live_database.rsplit("/", 1)[1][-20:]
+    psql(live_database, f'DROP ROLE IF EXISTS "{role}"; CREATE ROLE "{role}" LOGIN; GRANT SELECT ON items TO "{role}"')
+    try:
+        url = live_database.replace("postgres@", f"{role}@")
+        process = subprocess.run(["timeout", "30", BINARY, "serve", "--port", "0", "--database", url, "--watch"],
+                                 cwd=tmp_path, capture_output=True, text=True)
+        assert process.returncode != 0
+        assert "installing the --watch triggers" in process.stderr and "permission denied for schema public" in process.stderr, process.stderr
+        # Without --watch, SELECT is enough; only the tables it may read are served.
+        server, base = start_server(tmp_path, "--database", url)
+        try:
+            status, index = get(base, "/")
+            assert status == 200 and [page["name"] for page in index["pages"]] == ["items"], index
+            assert page_json(base, "/pages/items.json")["sections"][0]["rowCount"] == ROWS
+        finally:
+            stop_server(server)
+    finally:
+        psql(live_database, f'REVOKE ALL ON items FROM "{role}"; DROP ROLE IF EXISTS "{role}"')
