@@ -7,7 +7,7 @@ import TableStore
 
 /// Runs a database page's queries on PostgreSQL: each read is one `REPEATABLE READ READ ONLY`
 /// transaction on a connection of `client`'s pool, so a page's counts and rows agree as they do
-/// in a SQLite snapshot. The lane thread waits (``BlockingResult``) while PostgresNIO works.
+/// in a SQLite snapshot. The lane thread waits (`BlockingResult`) while PostgresNIO works.
 ///
 /// The query time limit is each connection's `statement_timeout` (set when it connects): it
 /// bounds every statement of a read, not the read as a whole as SQLite's does; a statement

@@ -1,5 +1,5 @@
 /// The SQL a database page's queries are written in: the few places where SQLite and PostgreSQL
-/// differ, so that one query builder (``DatabaseTableReader``) serves both.
+/// differ, so that one query builder (`DatabaseTableReader`) serves both.
 public enum SQLDialect: Sendable, Hashable {
     /// SQLite: `?` placeholders whose values SQLite converts by the column's affinity, NULL first
     /// in ascending order, `LIKE` case-insensitive for ASCII, full-text search by FTS5.

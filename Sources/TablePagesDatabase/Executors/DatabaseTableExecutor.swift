@@ -1,6 +1,6 @@
 /// Where a database page's queries run: a SQLite ``/TableStore/Store`` or a PostgreSQL
 /// connection pool. The page's SQL is built once, for the executor's ``dialect``
-/// (``DatabaseTableReader``); the executor only runs it.
+/// (`DatabaseTableReader`); the executor only runs it.
 public protocol DatabaseTableExecutor: Sendable {
     /// The SQL the executor's database speaks.
     var dialect: SQLDialect { get }
@@ -9,6 +9,6 @@ public protocol DatabaseTableExecutor: Sendable {
     /// limit. It blocks its thread: call it from a database lane, never from Swift's cooperative
     /// pool or an event loop.
     /// - Throws: ``/TableStore/QueryTimeLimitExceeded`` when the read ran past the limit, errors
-    ///   that answer the client (``/MicroHTTP/HTTPErrorConvertible``), or the database's own.
+    ///   that answer the client (``/TablePages/HTTPErrorConvertible``), or the database's own.
     func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T
 }
