@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import PostgresNIO
 
 /// A PostgreSQL connection URL as libpq spells it, `postgresql://user:password@host:port/database`,
@@ -28,8 +29,8 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
     public let port: Int
     /// The directory of the server's Unix socket, when connecting through one.
     public let socketDirectory: String?
-    /// Whether to ask for TLS.
-    let tls: Bool
+    /// `sslmode`: `disable`, `prefer` (TLS when the server offers it) or `require`.
+    let sslMode: String
 
     /// Whether `text` looks like a PostgreSQL URL rather than a file name.
     public static func isPostgresURL(_ text: String) -> Bool {
@@ -61,8 +62,8 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
             self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         }
         switch parameters["sslmode"] ?? "disable" {
-        case "disable", "allow": tls = false
-        case "prefer", "require": tls = true
+        case "disable", "allow": sslMode = "disable"
+        case let mode where mode == "prefer" || mode == "require": sslMode = mode
         case let mode: throw Invalid(description: "sslmode=\(mode) is not supported: use disable, prefer or require")
         }
         for name in parameters.keys where !["host", "sslmode", "application_name"].contains(name) {
@@ -82,7 +83,11 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
         } else {
-            let mode: PostgresClient.Configuration.TLS = tls ? .prefer(.makeClientConfiguration()) : .disable
+            let mode: PostgresClient.Configuration.TLS = switch sslMode {
+            case "prefer": .prefer(.makeClientConfiguration())
+            case "require": .require(.makeClientConfiguration())
+            default: .disable
+            }
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: mode)
         }
         configuration.options.additionalStartupParameters = parameters
@@ -90,35 +95,15 @@ public struct PostgresDatabaseURL: Sendable, CustomStringConvertible {
         return configuration
     }
 
-    /// `text` with each `%XX` made its byte, the bytes read as UTF-8 exactly (Foundation's
-    /// `removingPercentEncoding` drops a leading byte-order mark, which a password may hold).
+    /// `text` with each `%XX` made its byte, the bytes read as UTF-8 exactly (MicroHTTP's
+    /// decoder; Foundation's `removingPercentEncoding` drops a leading byte-order mark, which a
+    /// password may hold).
     /// - Throws: ``Invalid`` when an escape is malformed or the bytes are not UTF-8.
     static func decoded(_ text: String) throws -> String {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw Invalid(description: "the URL has a % that is not followed by two hex digits")
-            }
-            bytes.append(high << 4 | low)
-        }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw Invalid(description: "the URL's percent-escapes are not UTF-8")
+        guard let decoded = PercentEncoding.decode(text) else {
+            throw Invalid(description: "the URL has a % not followed by two hex digits, or escapes that are not UTF-8")
         }
         return decoded
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 
