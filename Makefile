@@ -42,7 +42,7 @@ test: test-deps
 # (docc comes with the Swift toolchain; the plugin is a package dependency). Written to
 # .build/plugins/Swift-DocC/outputs/. A link DocC cannot resolve fails it: write ``/OtherModule/Symbol``
 # for another module's symbol, and `Name` in code voice for an internal one.
-DOC_TARGETS := Escaping TableKit MicroHTTP TableStore TableStorePostgres TablePages TablePagesDatabase
+DOC_TARGETS := Escaping TableKit MicroHTTP TableStore TableStorePostgres TablePages TablePagesDatabase TablePagesPostgres
 DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors $(DOC_TARGETS:%=--target %)
 
 docs: deps

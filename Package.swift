@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TablePages", targets: ["TablePages"]),
         .library(name: "TablePagesDatabase", targets: ["TablePagesDatabase"]),
         .library(name: "TablePagesExamples", targets: ["TablePagesExamples"]),
+        .library(name: "TablePagesPostgres", targets: ["TablePagesPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -90,6 +91,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A PostgreSQL database's tables as pages, with TablePagesDatabase's query building: NIO stays
+        // out of the core (TablePages) and out of the SQLite path.
+        .target(
+            name: "TablePagesPostgres",
+            dependencies: [
+                "TablePages",
+                "TablePagesDatabase",
+                "TableKit",
+                "TableStore",
+                "MicroHTTP",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // TablePagesDatabase: it makes the stores' errors answer clients (a busy database is 503), which the examples throw.
         // TableStorePostgres: `serve --postgres` keeps the examples' data in PostgreSQL.
         .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", "TableStorePostgres", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
@@ -102,6 +118,7 @@ let package = Package(
                 "TablePages",
                 "TablePagesDatabase",
                 "TablePagesExamples",
+                "TablePagesPostgres",
                 "TableStore",
                 "TableStorePostgres",
                 "MicroHTTP",
@@ -118,6 +135,7 @@ let package = Package(
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore"]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,30 +23,6 @@ struct PostgresSession: SQLSession {
         _ = try rows(sql, arguments)
     }
 
-    /// The statement with `?` placeholders numbered as PostgreSQL wants them (`$1`, `$2`, …);
-    /// question marks inside quoted strings and names are left alone.
-    static func numberedPlaceholders(_ sql: String) -> String {
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + 8)
-        var quote: Character?
-        var number = 0
-        for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }
-                result.append(character)
-            } else if character == "'" || character == "\"" {
-                quote = character
-                result.append(character)
-            } else if character == "?" {
-                number += 1
-                result += "$\(number)"
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-
     private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
@@ -58,7 +34,7 @@ struct PostgresSession: SQLSession {
             case .bool(let flag): binds.append(flag)
             }
         }
-        return PostgresQuery(unsafeSQL: numberedPlaceholders(sql), binds: binds)
+        return PostgresQuery(unsafeSQL: SQLDialect.postgresql.numberingPlaceholders(sql), binds: binds)
     }
 }
 

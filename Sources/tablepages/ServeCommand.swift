@@ -5,6 +5,7 @@ import MicroHTTP
 import TablePages
 import TablePagesDatabase
 import TablePagesExamples
+import TablePagesPostgres
 import TableStore
 import TableStorePostgres
 
@@ -45,14 +46,20 @@ struct ServeCommand: AsyncParsableCommand {
     var publicDirectory: String?
 
     @Option(help: ArgumentHelp(
-        "A SQLite database whose tables to serve as pages, instead of the examples.",
-        discussion: "Opened read-only unless --writable is given; changes made by other processes appear live.",
-        valueName: "file"
+        "A SQLite database file, or a PostgreSQL URL (postgresql://user:password@host:port/database), whose tables to serve as pages, instead of the examples.",
+        discussion: "Opened read-only unless --writable is given; changes made by other processes appear live (PostgreSQL: by polling, or with --watch by triggers and LISTEN). PostgreSQL tables need a primary key to be served.",
+        valueName: "file-or-url"
     ))
     var database: String?
 
     @Flag(help: "With --database: allow the server to write to it.")
     var writable = false
+
+    @Flag(help: "With a PostgreSQL --database: install statement-level triggers that NOTIFY on the served tables (needs CREATE on the schema and ownership of the tables) and follow changes by LISTEN instead of polling.")
+    var watch = false
+
+    @Option(help: "With a PostgreSQL --database: the schema whose tables to serve.")
+    var schema = "public"
 
     @Flag(help: "With --database: serve the example pages too.")
     var examples = false
@@ -186,6 +193,9 @@ struct ServeCommand: AsyncParsableCommand {
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
+        if !(database.map(PostgresDatabaseURL.isPostgresURL) ?? false), watch || schema != "public" {
+            throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
+        }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
         guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0 else {
             throw ValidationError("--render-cache-size, --live-variants-size and --patch-log-size must not be negative.")
@@ -221,8 +231,9 @@ struct ServeCommand: AsyncParsableCommand {
         let pages: PageRegistry
         let stores: [Store]
         let postgresStore: PostgresStore?
+        let postgresTables: PostgresTablePages?
         do {
-            (pages, stores, postgresStore) = try await makePages(logger: logger)
+            (pages, stores, postgresStore, postgresTables) = try await makePages(logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -254,7 +265,8 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot open the credentials file \(credentials.credentials): \(error)")
             throw ExitCode.failure
         }
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + (postgresStore.map { [$0] } ?? []), logger: logger, metrics: serviceMetrics, access: access)
+        let postgresProbes: [any ReadinessProbe] = (postgresStore.map { [$0] } ?? []) + (postgresTables.map { [$0] } ?? [])
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access)
         let server = Server(configuration: configuration, responder: site.router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
@@ -270,6 +282,7 @@ struct ServeCommand: AsyncParsableCommand {
         await server.shutdown()
         for store in stores { store.stopWatching() }
         postgresStore?.stop()
+        postgresTables?.stop()
     }
 
     /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
@@ -286,11 +299,18 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
-    /// `--postgres`), a user's database with `--database` (plus the examples with `--examples`).
-    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?) {
+    /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
+    /// (plus the examples with `--examples`).
+    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?) {
         var pages = PageRegistry()
         var stores: [Store] = []
         var postgresStore: PostgresStore?
+        var postgresTables: PostgresTablePages?
+        if let database, PostgresDatabaseURL.isPostgresURL(database) {
+            // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
+            let command = self
+            (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, logger: logger) }
+        }
         if database == nil || examples {
             if let postgres {
                 let url = try PostgresURL(postgres)
@@ -307,7 +327,7 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.notice("serving the example pages from \(examplesDatabase)")
             }
         }
-        if let database {
+        if let database, !PostgresDatabaseURL.isPostgresURL(database) {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
             let tables = try DatabaseTablePages.register(store: store, in: &pages)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
@@ -318,7 +338,26 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores, postgresStore)
+        return (pages, stores, postgresStore, postgresTables)
+    }
+
+    /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their
+    /// own; blocks its thread while it reads the catalog.
+    private func registerPostgresTables(_ database: String, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
+        var pages = PageRegistry()
+        let url = try PostgresDatabaseURL(database)
+        let served = try PostgresTablePages.register(
+            url: url, namespace: schema, watch: watch, writable: writable,
+            queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
+            maximumConnections: databaseConcurrency + 2, in: &pages, logger: logger
+        )
+        if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }
+        if !served.tablesWithoutKey.isEmpty {
+            logger.warning("not served, for want of a primary key: \(served.tablesWithoutKey.joined(separator: ", "))")
+        }
+        served.start()
+        logger.notice("serving the tables of \(url) schema \(schema) (\(writable ? "writable" : "read-only"), \(watch ? "changes by LISTEN" : "changes by polling"))")
+        return (pages, served)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TableStore
 @testable import TableStorePostgres
 
 /// Runs `body` on a thread of its own: BlockingWait blocks its caller, which must not be one of
@@ -14,9 +15,9 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) a
 struct PostgresSessionTests {
     @Test("? placeholders become $1, $2, … left to right; quoted question marks stay")
     func placeholders() {
-        #expect(PostgresSession.numberedPlaceholders("UPDATE t SET a = ? WHERE id = ? AND b = '?' AND \"c?\" = ?")
+        #expect(SQLDialect.postgresql.numberingPlaceholders("UPDATE t SET a = ? WHERE id = ? AND b = '?' AND \"c?\" = ?")
             == "UPDATE t SET a = $1 WHERE id = $2 AND b = '?' AND \"c?\" = $3")
-        #expect(PostgresSession.numberedPlaceholders("SELECT 'it''s ?', ?") == "SELECT 'it''s ?', $1")
+        #expect(SQLDialect.postgresql.numberingPlaceholders("SELECT 'it''s ?', ?") == "SELECT 'it''s ?', $1")
     }
 
     @Test("A trigger's payload parses; anything else is no change description")

@@ -1,3 +1,4 @@
+import TableStore
 import Foundation
 import GRDB
 
@@ -47,37 +48,43 @@ extension DatabaseFilter {
     /// The most values an `in` or `notin` list may hold; a longer list is a 400.
     static let maxListCount = 100
 
-    /// The filter as an SQL term: the column quoted, the value bound (see ``bound(_:affinity:)``).
+    /// The filter as an SQL term in `schema`'s dialect: the column quoted, the value bound (see
+    /// ``bound(_:affinity:)``; in PostgreSQL, the text cast to the column's type).
     ///
     /// The terms mean what SQL means, as in Datasette: a comparison with NULL is not true, so
     /// `not`, `notin`, `gt`… leave out the rows whose column is NULL; `isnull` finds them.
     /// `contains`, `startswith` and `endswith` are `LIKE` with `%` and `_` in the value escaped,
-    /// so they match those characters themselves; like all of `LIKE`, they ignore the case of
-    /// ASCII letters only, and they see a number as its text.
-    func clause(affinity: ColumnAffinity) -> SQLClause {
+    /// so they match those characters themselves, and they see a number as its text; SQLite's
+    /// `LIKE` ignores the case of ASCII letters only, PostgreSQL's `ILIKE` that of every letter.
+    func clause(in schema: DatabaseTableSchema) -> SQLClause {
         let column = SQLIdentifier.quoted(self.column)
+        let placeholder = schema.dialect.placeholder(type: schema.columnTypes[self.column])
+        let bind = { (text: String) -> DatabaseValue in
+            schema.dialect == .sqlite ? Self.bound(text, affinity: schema.affinity(of: self.column)) : text.databaseValue
+        }
+        let like = { (pattern: String) in SQLClause(sql: schema.dialect.like(column), arguments: [pattern.databaseValue]) }
         switch comparison {
-        case .exact: return SQLClause(sql: "\(column) = ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .not: return SQLClause(sql: "\(column) <> ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .gt: return SQLClause(sql: "\(column) > ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .gte: return SQLClause(sql: "\(column) >= ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .lt: return SQLClause(sql: "\(column) < ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .lte: return SQLClause(sql: "\(column) <= ?", arguments: [Self.bound(value, affinity: affinity)])
-        case .contains: return Self.like(column, "%" + Self.escapedForLike(value) + "%")
-        case .startswith: return Self.like(column, Self.escapedForLike(value) + "%")
-        case .endswith: return Self.like(column, "%" + Self.escapedForLike(value))
+        case .exact: return SQLClause(sql: "\(column) = \(placeholder)", arguments: [bind(value)])
+        case .not: return SQLClause(sql: "\(column) <> \(placeholder)", arguments: [bind(value)])
+        case .gt: return SQLClause(sql: "\(column) > \(placeholder)", arguments: [bind(value)])
+        case .gte: return SQLClause(sql: "\(column) >= \(placeholder)", arguments: [bind(value)])
+        case .lt: return SQLClause(sql: "\(column) < \(placeholder)", arguments: [bind(value)])
+        case .lte: return SQLClause(sql: "\(column) <= \(placeholder)", arguments: [bind(value)])
+        case .contains: return like("%" + Self.escapedForLike(value) + "%")
+        case .startswith: return like(Self.escapedForLike(value) + "%")
+        case .endswith: return like("%" + Self.escapedForLike(value))
         case .isnull: return SQLClause(sql: "\(column) IS NULL", arguments: [])
         case .notnull: return SQLClause(sql: "\(column) IS NOT NULL", arguments: [])
         case .in, .notin:
-            // The value was checked when the variant was resolved; an empty list is SQLite's `IN ()`.
-            let values = (Self.listValues(value) ?? []).map { Self.bound($0, affinity: affinity) }
+            // The value was checked when the variant was resolved.
+            let values = (Self.listValues(value) ?? []).map(bind)
+            if values.isEmpty, schema.dialect == .postgresql {
+                // PostgreSQL has no empty list; SQLite's `IN ()` is false and `NOT IN ()` true, NULL or not.
+                return SQLClause(sql: comparison == .notin ? "TRUE" : "FALSE", arguments: [])
+            }
             let negation = comparison == .notin ? "NOT " : ""
-            return SQLClause(sql: "\(column) \(negation)IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))", arguments: values)
+            return SQLClause(sql: "\(column) \(negation)IN (\(Array(repeating: placeholder, count: values.count).joined(separator: ", ")))", arguments: values)
         }
-    }
-
-    private static func like(_ column: String, _ pattern: String) -> SQLClause {
-        SQLClause(sql: "\(column) LIKE ? ESCAPE '\\'", arguments: [pattern.databaseValue])
     }
 
     /// `text` with `\`, `%` and `_` escaped by `\`, to match itself in a `LIKE … ESCAPE '\'`.

@@ -1,3 +1,4 @@
+import TableStore
 import GRDB
 import Synchronization
 import TableKit
@@ -44,7 +45,7 @@ final class DatabaseTableExporter: RowExporter {
                 DatabaseExportEncoding.appendCSVHeader(reader.schema.columns, to: &out)
             }
             progress.headerWritten = true
-            try reader.store.read { db in
+            try reader.executor.read { db in
                 var rowsLeft = Self.chunkRows
                 while rowsLeft > 0, !progress.isDone {
                     rowsLeft -= try readRows(db, limit: rowsLeft, progress: &progress, into: &out)
@@ -56,7 +57,7 @@ final class DatabaseTableExporter: RowExporter {
 
     /// Reads up to `limit` rows of the current group (or of the whole variant) into `out`, moving
     /// on to the next group, or to the end, when the group has no more; returns the rows read.
-    private func readRows(_ db: Database, limit: Int, progress: inout Progress, into out: inout OutputBuffer) throws -> Int {
+    private func readRows(_ db: any DatabaseTableQueryRunner, limit: Int, progress: inout Progress, into out: inout OutputBuffer) throws -> Int {
         var groupValue: DatabaseValue?
         if reader.query.group != nil {
             if progress.group == nil {
@@ -70,13 +71,11 @@ final class DatabaseTableExporter: RowExporter {
         }
         let clause = reader.whereClause(groupValue: groupValue, after: progress.after)
         let sql = "SELECT \(reader.selectedColumns) FROM \(reader.schema.quotedName)\(clause.sql)\(reader.orderBy()) LIMIT \(limit)"
-        let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(clause.arguments))
         let keyCount = reader.schema.key.count
         let sortIndex = reader.query.sort.flatMap { reader.schema.columns.firstIndex(of: $0) }.map { keyCount + $0 }
         var count = 0
         var last: [DatabaseValue] = []
-        while let row = try cursor.next() {
-            let values = Array(row.databaseValues)
+        try db.forEachRow(sql: sql, arguments: clause.arguments) { values in
             let columns = values[keyCount...]
             switch format {
             case .csv: DatabaseExportEncoding.appendCSVRow(columns, to: &out)
@@ -98,16 +97,15 @@ final class DatabaseTableExporter: RowExporter {
 
     /// The first group value after `value` (the first of all when nil) in ascending order, NULL
     /// first; nil when there is none. `.some(.null)` is the NULL group.
-    private func nextGroup(after value: DatabaseValue?, in db: Database) throws -> DatabaseValue? {
+    private func nextGroup(after value: DatabaseValue?, in db: any DatabaseTableQueryRunner) throws -> DatabaseValue? {
         guard let group = reader.query.group else { return nil }
         let column = SQLIdentifier.quoted(group)
         var terms = reader.filterClause()
         if let value {
-            let term = value.isNull ? SQLClause(sql: "\(column) IS NOT NULL", arguments: []) : SQLClause(sql: "\(column) > ?", arguments: [value])
+            let term = value.isNull ? SQLClause(sql: "\(column) IS NOT NULL", arguments: []) : SQLClause(sql: "\(column) > \(reader.schema.placeholder(for: group))", arguments: [value])
             terms = SQLClause(sql: terms.sql.isEmpty ? " WHERE " + term.sql : terms.sql + " AND " + term.sql, arguments: terms.arguments + term.arguments)
         }
-        let sql = "SELECT \(column) FROM \(reader.schema.quotedName)\(terms.sql) ORDER BY 1 LIMIT 1"
-        guard let row = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(terms.arguments)) else { return nil }
-        return row[0] as DatabaseValue
+        let sql = "SELECT \(reader.schema.selected(group)) FROM \(reader.schema.quotedName)\(terms.sql) ORDER BY \(reader.schema.ordered(group))\(reader.schema.dialect.nullOrder(descending: false)) LIMIT 1"
+        return try db.fetchOne(sql: sql, arguments: terms.arguments)?[0]
     }
 }

@@ -41,10 +41,27 @@ public enum DatabaseTablePages {
     public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
         let schemas = try store.read { try DatabaseTableSchema.all(in: $0) }
         store.onChange { feed.notify() }
+        let executor = StoreTableExecutor(store: store)
         for schema in schemas {
-            registry.register(page(for: schema, store: store, feed: feed))
+            registry.register(page(for: schema, executor: executor, feed: feed))
         }
         return schemas.map(\.name)
+    }
+
+    /// Registers one page per table of the PostgreSQL schema `namespace` that `executor` reaches,
+    /// with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect.
+    /// Returns each served table with the feed its pages re-read on (notify it when the table
+    /// changes), and the tables left out because they have no primary key (keyset paging needs one).
+    /// - Throws: `executor`'s errors reading the catalog.
+    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String]) {
+        let found = try executor.read { try DatabaseTableSchema.allPostgres(in: namespace, runner: $0) }
+        var served: [(table: String, feed: ChangeFeed)] = []
+        for schema in found.tables {
+            let feed = ChangeFeed()
+            registry.register(page(for: schema, executor: executor, feed: feed))
+            served.append((schema.name, feed))
+        }
+        return (served, found.unaddressable)
     }
 
     /// Opens the SQLite file at `path` (read-only unless `writable`), registers a page per table,
@@ -61,7 +78,7 @@ public enum DatabaseTablePages {
         return store
     }
 
-    private static func page(for schema: DatabaseTableSchema, store: Store, feed: ChangeFeed) -> PageDefinition {
+    private static func page(for schema: DatabaseTableSchema, executor: any DatabaseTableExecutor, feed: ChangeFeed) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         return PageDefinition(
             name: schema.name,
@@ -73,7 +90,7 @@ public enum DatabaseTablePages {
             changes: feed,
             cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind]
         ) { variant in
-            let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
+            let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())
         }
     }

@@ -1,3 +1,4 @@
+import TableStore
 import Foundation
 import GRDB
 import TableKit
@@ -149,6 +150,9 @@ struct DatabaseTableQuery: Sendable, Hashable {
         result.filters = filters.sorted { ($0.key.column, $0.key.comparison.rawValue) < ($1.key.column, $1.key.comparison.rawValue) }
             .map { DatabaseFilter(column: $0.key.column, comparison: $0.key.comparison, value: $0.value.value) }
         if let search, !(rawSearch ? search.trimmingCharacters(in: .whitespacesAndNewlines) : DatabaseFullTextIndex.escapedQuery(search)).isEmpty {
+            guard schema.dialect == .sqlite else {
+                throw failure("_search is not supported on PostgreSQL tables: filter with col__contains=words instead.")
+            }
             guard schema.fullTextTable != nil else {
                 throw failure("\(quote(schema.name)) has no full-text index, so _search cannot be used. Make one with an FTS5 table whose content= names the table (sqlite-utils enable-fts does).")
             }

@@ -1,3 +1,4 @@
+import TableStore
 import GRDB
 
 extension DatabaseTableReader {
@@ -11,17 +12,17 @@ extension DatabaseTableReader {
     /// each other and the whole read is bounded by the store's query time limit.
     func facets() throws -> [DatabaseFacet] {
         guard !query.facets.isEmpty else { return [] }
-        return try store.read { db in try query.facets.map { try facet($0, in: db) } }
+        return try executor.read { db in try query.facets.map { try facet($0, in: db) } }
     }
 
     /// One facet: `bound + 1` values are read, so a column with more than `bound` is known to be cut.
-    private func facet(_ column: String, in db: Database) throws -> DatabaseFacet {
+    private func facet(_ column: String, in db: any DatabaseTableQueryRunner) throws -> DatabaseFacet {
         let filter = filterClause()
         let quoted = SQLIdentifier.quoted(column)
         let bound = Self.maxFacetValues
-        let sql = "SELECT \(quoted), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(bound + 1)"
-        let values = try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(filter.arguments)).map { row in
-            DatabaseFacet.Value(value: row[0] as DatabaseValue, count: row[1])
+        let sql = "SELECT \(schema.selected(column)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(quoted) ORDER BY 2 DESC, \(schema.ordered(column))\(schema.dialect.nullOrder(descending: false)) LIMIT \(bound + 1)"
+        let values = try db.fetchAll(sql: sql, arguments: filter.arguments).map { row in
+            DatabaseFacet.Value(value: row[0], count: Int.fromDatabaseValue(row[1]) ?? 0)
         }
         return DatabaseFacet(column: column, values: Array(values.prefix(bound)), isTruncated: values.count > bound)
     }

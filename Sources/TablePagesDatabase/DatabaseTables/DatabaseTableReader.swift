@@ -6,9 +6,13 @@ import TableStore
 /// after a given row, by keyset — `WHERE (sort, key) > (last sort, last key) ORDER BY sort, key
 /// LIMIT n` — never by OFFSET, so a page deep in the table costs what the first page costs.
 ///
-/// The key (the rowid, or a WITHOUT ROWID table's primary key) is always indexed. A `sort` or
-/// `group` on another column is fast only with an index on that column (on `(group, sort)` for
-/// both); without one, SQLite scans the table for every page.
+/// The key (the rowid, a WITHOUT ROWID table's primary key, or a PostgreSQL table's primary key) is
+/// always indexed. A `sort` or `group` on another column is fast only with an index on that column
+/// (on `(group, sort)` for both); without one, the database scans the table for every page.
+///
+/// The SQL is written once for both databases, in the schema's ``SQLDialect``, and run by an
+/// ``DatabaseTableExecutor``: placeholders are `?` (a PostgreSQL executor numbers them), values
+/// compared with a column go through ``placeholder(for:)``, and NULL sorts first ascending in both.
 ///
 /// How many rows follow a page sizes the client's placeholder. Counting them exactly would scan
 /// the rest of the table, so counts stop at ``countBound``: below it they are exact; above it the
@@ -19,9 +23,20 @@ import TableStore
 /// table's smallest and largest key (see `interpolatedRows`), two index look-ups instead of up to
 /// 2 × ``countBound`` rows read for every page.
 struct DatabaseTableReader: Sendable {
-    let store: Store
+    let executor: any DatabaseTableExecutor
     let schema: DatabaseTableSchema
     let query: DatabaseTableQuery
+
+    init(executor: any DatabaseTableExecutor, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
+        self.executor = executor
+        self.schema = schema
+        self.query = query
+    }
+
+    /// A reader of a SQLite store's table.
+    init(store: Store, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
+        self.init(executor: StoreTableExecutor(store: store), schema: schema, query: query)
+    }
 
     /// Rows of an ungrouped page held by its live table: enough for the largest `limit`.
     static let windowRows = 1000
@@ -40,13 +55,14 @@ struct DatabaseTableReader: Sendable {
             let filter = filterClause()
             var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
             if let group = query.group {
-                let sql = "SELECT \(SQLIdentifier.quoted(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY 1 ORDER BY 1 LIMIT \(Self.maxSections)"
-                for row in try GRDB.Row.fetchAll(db, sql: sql, arguments: StatementArguments(filter.arguments)) {
-                    let value: DatabaseValue = row[0]
-                    sections.append((SectionID(DatabaseValueCoding.encode([value])), value, row[1]))
+                let column = SQLIdentifier.quoted(group)
+                let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.dialect.nullOrder(descending: false)) LIMIT \(Self.maxSections)"
+                for row in try db.fetchAll(sql: sql, arguments: filter.arguments) {
+                    let value = row[0]
+                    sections.append((SectionID(DatabaseValueCoding.encode([value])), value, Int.fromDatabaseValue(row[1]) ?? 0))
                 }
             } else {
-                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema.quotedName)\(filter.sql)", arguments: StatementArguments(filter.arguments)) ?? 0
+                let total = try db.fetchCount(sql: "SELECT count(*) FROM \(schema.quotedName)\(filter.sql)", arguments: filter.arguments)
                 sections.append((Self.ungroupedSection, nil, total))
             }
             let limit = query.group == nil ? Self.windowRows : Self.groupedWindowRows
@@ -93,20 +109,20 @@ struct DatabaseTableReader: Sendable {
     /// - Throws: ``/TableKit/TableError/unknownRow(_:)`` when no row of the table has that id.
     func record(_ row: RowID) throws -> DatabaseSection.Row {
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
-        return try store.read { db in
+        return try executor.read { db in
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
-            guard let found = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(key)) else {
+            guard let found = try db.fetchOne(sql: sql, arguments: key) else {
                 throw TableError.unknownRow(row)
             }
-            return makeRow(Self.values(of: found), extent: .row)
+            return makeRow(found, extent: .row)
         }
     }
 
     /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
     /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
-    private func readingSearch<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+    private func readingSearch<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
         do {
-            return try store.read(body)
+            return try executor.read(body)
         } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
             throw DatabaseSearchError(search: query.search ?? "", reason: error.message ?? "malformed query")
         }
@@ -156,14 +172,14 @@ struct DatabaseTableReader: Sendable {
     private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
 
     /// The key columns, then every column: what a row is read with (see ``makeRow(_:extent:)``).
-    var selectedColumns: String { (quotedKey + schema.columns.map(SQLIdentifier.quoted)).joined(separator: ", ") }
+    var selectedColumns: String { (schema.key + schema.columns).map(schema.selected).joined(separator: ", ") }
 
     /// The position of the row with key `key`, or nil when there is no such row.
-    private func position(ofKey key: [DatabaseValue], in db: Database) throws -> Position? {
+    private func position(ofKey key: [DatabaseValue], in db: any DatabaseTableQueryRunner) throws -> Position? {
         guard let sort = query.sort else { return Position(sortValue: nil, key: key) }
-        let sql = "SELECT \(SQLIdentifier.quoted(sort)) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
-        guard let row = try GRDB.Row.fetchOne(db, sql: sql, arguments: StatementArguments(key)) else { return nil }
-        return Position(sortValue: row[0] as DatabaseValue, key: key)
+        let sql = "SELECT \(schema.selected(sort)) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
+        guard let row = try db.fetchOne(sql: sql, arguments: key) else { return nil }
+        return Position(sortValue: row[0], key: key)
     }
 
     /// `WHERE` with the filters, or nothing.
@@ -171,10 +187,10 @@ struct DatabaseTableReader: Sendable {
         SQLClause(whereAll: filterTerms())
     }
 
-    /// One term per filter (``DatabaseFilter/clause(affinity:)``), and one for the search: the
+    /// One term per filter (``DatabaseFilter/clause(in:)``), and one for the search: the
     /// rows whose full-text rowid the FTS table matches.
     func filterTerms() -> [SQLClause] {
-        var terms = query.filters.map { $0.clause(affinity: schema.affinity(of: $0.column)) }
+        var terms = query.filters.map { $0.clause(in: schema) }
         if let search = query.search, let table = schema.fullTextTable, let rowID = schema.fullTextRowID {
             let fts = SQLIdentifier.quoted(table)
             let match = query.rawSearch ? search : DatabaseFullTextIndex.escapedQuery(search)
@@ -188,7 +204,7 @@ struct DatabaseTableReader: Sendable {
     func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
         var terms = filterTerms()
         if let group = query.group {
-            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) IS ?", arguments: [groupValue ?? .null]))
+            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) \(schema.dialect.nullSafeEquals) \(schema.placeholder(for: group))", arguments: [groupValue ?? .null]))
         }
         if let position {
             terms.append(keysetClause(after: position, descending: query.descending != reversed))
@@ -196,56 +212,53 @@ struct DatabaseTableReader: Sendable {
         return SQLClause(whereAll: terms)
     }
 
-    /// Rows after `position` in the order `sort, key` (descending when asked). SQLite puts NULL
-    /// first in ascending order and last in descending order; the key is never NULL. The range on
+    /// Rows after `position` in the order `sort, key` (descending when asked). NULL comes first in
+    /// ascending order and last in descending order (SQLite's rule; PostgreSQL is told so by
+    /// ``SQLDialect/nullOrder(descending:)``); the key is never NULL. The range on
     /// the sort column comes first so an index on it can serve the query.
     private func keysetClause(after position: Position, descending: Bool) -> SQLClause {
         let keyAfter = keyComparison(descending ? "<" : ">")
         guard let sort = query.sort else { return SQLClause(sql: keyAfter, arguments: position.key) }
         let column = SQLIdentifier.quoted(sort)
         let value = position.sortValue ?? .null
+        let placeholder = schema.placeholder(for: sort)
         switch (value.isNull, descending) {
         case (true, false):
             return SQLClause(sql: "(\(column) IS NOT NULL OR \(keyAfter))", arguments: position.key)
         case (true, true):
             return SQLClause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
         case (false, false):
-            return SQLClause(sql: "(\(column) >= ? AND (\(column) > ? OR \(keyAfter)))", arguments: [value, value] + position.key)
+            return SQLClause(sql: "(\(column) >= \(placeholder) AND (\(column) > \(placeholder) OR \(keyAfter)))", arguments: [value, value] + position.key)
         case (false, true):
-            return SQLClause(sql: "((\(column) <= ? AND (\(column) < ? OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
+            return SQLClause(sql: "((\(column) <= \(placeholder) AND (\(column) < \(placeholder) OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
         }
     }
 
     /// `key op ?`, or `(k1, k2) op (?, ?)` for a composite key.
     private func keyComparison(_ comparison: String) -> String {
         let key = quotedKey
-        if key.count == 1 { return "\(key[0]) \(comparison) ?" }
-        return "(\(key.joined(separator: ", "))) \(comparison) (\(databaseQuestionMarks(count: key.count)))"
+        let placeholders = schema.key.map(schema.placeholder(for:))
+        if key.count == 1 { return "\(key[0]) \(comparison) \(placeholders[0])" }
+        return "(\(key.joined(separator: ", "))) \(comparison) (\(placeholders.joined(separator: ", ")))"
     }
 
     func orderBy(reversed: Bool = false) -> String {
-        let direction = query.descending != reversed ? " DESC" : ""
-        let terms = (query.sort.map { [SQLIdentifier.quoted($0)] } ?? []) + quotedKey
+        let descending = query.descending != reversed
+        let direction = (descending ? " DESC" : "") + schema.dialect.nullOrder(descending: descending)
+        let terms = ((query.sort.map { [$0] } ?? []) + schema.key).map(schema.ordered)
         return " ORDER BY " + terms.map { $0 + direction }.joined(separator: ", ")
     }
 
-    private func fetchRows(_ db: Database, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
+    private func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
         let clause = whereClause(groupValue: groupValue, after: position)
         // The limit is bound, not spelled, so that every page of a variant is one SQL text.
         let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT ?"
-        let statement = try statement(sql, in: db)
         var rows: [DatabaseSection.Row] = []
         rows.reserveCapacity(limit)
-        let cursor = try GRDB.Row.fetchCursor(statement, arguments: StatementArguments(clause.arguments + [limit.databaseValue]))
-        let columns = CInt(statement.columnCount)
-        while try cursor.next() != nil {
-            // Read from the statement by index: GRDB's `databaseValues` walks a row as (column
-            // name, value) pairs, making a String of every column's name for every value, and
-            // its per-index decoding goes through a generic conversion (together about a tenth
-            // of a 100-row page's CPU time). Cut here, row by row, so that only one row's whole
-            // values are ever held.
-            let values = (0..<columns).map { DatabaseValue(sqliteStatement: statement.sqliteStatement, index: $0) }
-            rows.append(makeRow(values, extent: .page))
+        // A cursor, row by row: each row's long values are cut as it is read, so only one row's
+        // whole values are ever held.
+        try db.forEachRow(sql: sql, arguments: clause.arguments + [limit.databaseValue], keepsPrepared: hasBoundedSQL) { row in
+            rows.append(makeRow(row, extent: .page))
         }
         return rows
     }
@@ -253,23 +266,10 @@ struct DatabaseTableReader: Sendable {
     /// Whether the variant's SQL texts are bounded by the schema: without filters, search or
     /// group, a read is spelled by the table, the sort column and direction, and whether it starts
     /// after a row. Filters spell unboundedly many texts (combinations of columns and operators,
-    /// an `__in` list's length).
+    /// an `__in` list's length). Bounded texts are kept prepared (``DatabaseTableQueryRunner``):
+    /// preparing the SQL of a page of rows was about a tenth of its CPU time in SQLite.
     private var hasBoundedSQL: Bool {
         query.filters.isEmpty && query.search == nil && query.group == nil
-    }
-
-    /// A prepared statement for `sql`. Kept on the connection (GRDB's statement cache) when the
-    /// variant's SQL texts are bounded (``hasBoundedSQL``): preparing the SQL of a page of rows
-    /// was about a tenth of its CPU time. Prepared anew otherwise, since GRDB's cache has no bound
-    /// and filters would fill it without end.
-    private func statement(_ sql: String, in db: Database) throws -> Statement {
-        hasBoundedSQL ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-    }
-
-    /// The row's values by index. Not GRDB's `databaseValues`, which walks the row as
-    /// (column name, value) pairs and so makes a String of every column's name for every value.
-    private static func values(of row: GRDB.Row) -> [DatabaseValue] {
-        (0..<row.count).map { row[$0] as DatabaseValue }
     }
 
     /// A row from its key values followed by its column values.
@@ -282,7 +282,7 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// How many rows follow `position`: exact below ``countBound``, estimated above it.
-    private func estimateRows(after position: Position, groupValue: DatabaseValue?, total: Int?, in db: Database) throws -> Int {
+    private func estimateRows(after position: Position, groupValue: DatabaseValue?, total: Int?, in db: any DatabaseTableQueryRunner) throws -> Int {
         let bound = Self.countBound
         // Twice the bound leaves room for gaps in the keys (and filtered rows bunched towards the
         // end): where the estimate says the end may be near, the rows are counted as below.
@@ -308,24 +308,25 @@ struct DatabaseTableReader: Sendable {
     /// in SQLite about 6× the reading of the page's 100 rows, and half the server's CPU time for a
     /// deep page of a million-row table (`Benchmarks/datasette.sh`, case (a)). Nil in any other
     /// order, or for an empty table.
-    func interpolatedRows(after position: Position, total: Int, in db: Database) throws -> Int? {
+    func interpolatedRows(after position: Position, total: Int, in db: any DatabaseTableQueryRunner) throws -> Int? {
         guard query.sort == nil, !query.descending, schema.keyIsRowID, position.key.count == 1,
               case .int64(let last) = position.key[0].storage else { return nil }
         let key = quotedKey[0]
         // Two subqueries: SQLite finds `min` and `max` at the b-tree's ends only when each is alone.
         // One text per table (tables are read once, when registered): kept prepared.
         let sql = "SELECT (SELECT min(\(key)) FROM \(schema.quotedName)), (SELECT max(\(key)) FROM \(schema.quotedName))"
-        guard let ends = try GRDB.Row.fetchOne(try db.cachedStatement(sql: sql)),
-              let lowest = ends[0] as Int64?, let highest = ends[1] as Int64?, highest >= lowest else { return nil }
+        guard let ends = try db.fetchOne(sql: sql, arguments: [], keepsPrepared: true), ends.count == 2,
+              case .int64(let lowest) = ends[0].storage, case .int64(let highest) = ends[1].storage, highest >= lowest else { return nil }
         let after = Double(highest) - Double(min(max(last, lowest - 1), highest))
         return Int((Double(total) * after / (Double(highest) - Double(lowest) + 1)).rounded())
     }
 
     /// Rows after `position` (before it when `reversed`), counted up to ``countBound``: walking
     /// the order from the position, so it costs at most that many index steps.
-    private func boundedCount(after position: Position, groupValue: DatabaseValue?, reversed: Bool, in db: Database) throws -> Int {
+    private func boundedCount(after position: Position, groupValue: DatabaseValue?, reversed: Bool, in db: any DatabaseTableQueryRunner) throws -> Int {
         let clause = whereClause(groupValue: groupValue, after: position, reversed: reversed)
-        let sql = "SELECT count(*) FROM (SELECT 1 FROM \(schema.quotedName)\(clause.sql)\(orderBy(reversed: reversed)) LIMIT \(Self.countBound))"
-        return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(clause.arguments)) ?? 0
+        // PostgreSQL wants the subquery named.
+        let sql = "SELECT count(*) FROM (SELECT 1 FROM \(schema.quotedName)\(clause.sql)\(orderBy(reversed: reversed)) LIMIT \(Self.countBound)) AS counted"
+        return try db.fetchCount(sql: sql, arguments: clause.arguments)
     }
 }

@@ -1,3 +1,4 @@
+import TableStore
 import GRDB
 
 /// One served table as the database describes it: its name, its columns, and the key that
@@ -28,8 +29,46 @@ struct DatabaseTableSchema: Sendable {
     /// default order.
     var rowIDColumn: String? = nil
 
-    /// The table's name quoted for SQL.
-    var quotedName: String { SQLIdentifier.quoted(name) }
+    /// The SQL the table's database speaks.
+    var dialect: SQLDialect = .sqlite
+    /// PostgreSQL: each column's type by its name, as `format_type` spells it without a modifier
+    /// (`integer`, `character varying`, `timestamp with time zone`): what a value compared with
+    /// the column is cast to. Empty for SQLite, whose columns take any value.
+    var columnTypes: [String: String] = [:]
+    /// PostgreSQL: the schema (namespace) the table is in, nil for SQLite.
+    var namespace: String? = nil
+
+    /// The table's name quoted for SQL, qualified by its schema in PostgreSQL, so that a
+    /// `search_path` cannot point the name at another table.
+    var quotedName: String {
+        namespace.map { SQLIdentifier.quoted($0) + "." + SQLIdentifier.quoted(name) } ?? SQLIdentifier.quoted(name)
+    }
+
+    /// The placeholder for a value compared with `column` (see ``SQLDialect/placeholder(type:)``).
+    func placeholder(for column: String) -> String {
+        dialect.placeholder(type: columnTypes[column])
+    }
+
+    /// `column` as a query reads it: the column itself, or in PostgreSQL, for a type without an
+    /// integer, real, text or blob value (numeric, boolean, dates, JSON, arrays…), its text, which
+    /// a placeholder casts back to the same value.
+    func selected(_ column: String) -> String {
+        let quoted = SQLIdentifier.quoted(column)
+        guard dialect == .postgresql, let type = columnTypes[column], !Self.postgresValueTypes.contains(type) else { return quoted }
+        return quoted + "::text"
+    }
+
+    /// `column` in `ORDER BY`: in PostgreSQL qualified by the table, since an unqualified name
+    /// there means the output column first, which for a column read as text (``selected(_:)``) would
+    /// order by the text.
+    func ordered(_ column: String) -> String {
+        dialect == .postgresql ? quotedName + "." + SQLIdentifier.quoted(column) : SQLIdentifier.quoted(column)
+    }
+
+    /// PostgreSQL types read as they are (see ``selected(_:)``); the executor decodes these.
+    static let postgresValueTypes: Set<String> = [
+        "smallint", "integer", "bigint", "real", "double precision", "bytea", "text", "character varying", "character", "name",
+    ]
 
     /// The column named `name`, matched as SQLite matches names (ASCII case-insensitively), in the
     /// schema's spelling.

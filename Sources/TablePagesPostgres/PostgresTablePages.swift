@@ -1,0 +1,232 @@
+import TableStore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import TablePages
+import TablePagesDatabase
+
+/// Serves every table of one schema of a PostgreSQL database as a page, as
+/// ``/TablePagesDatabase/DatabaseTablePages`` serves a SQLite file's: the same queries (keyset
+/// paging, sort, group, filters, facets, exports) in PostgreSQL's dialect, on a pool of
+/// connections each started with `statement_timeout` (the query time limit) and, unless
+/// writable, `default_transaction_read_only`.
+///
+/// Pages follow the tables' changes in one of two ways:
+/// - **watch** (`--watch`): a statement-level trigger on each served table runs
+///   `pg_notify('tablepages', '["schema","table"]')`, and one dedicated connection `LISTEN`s; a
+///   notification re-reads the pages of that table only, within milliseconds of the commit. When
+///   the connection drops, it reconnects with backoff (0.1 s doubling to 5 s) and then re-reads
+///   every page, since notifications sent meanwhile are lost.
+/// - **poll** (the default): every ``pollInterval`` one query reads `pg_current_snapshot()`, which
+///   changes whenever a transaction that wrote anything in the cluster starts or ends; then every
+///   page re-reads. No table is scanned, but every write anywhere re-reads every open page.
+///
+///     var pages = PageRegistry()
+///     let served = try PostgresTablePages.register(url: url, namespace: "public", watch: true, in: &pages)
+///     served.start()
+public final class PostgresTablePages: Sendable {
+    /// The channel the triggers notify and the listener listens on.
+    public static let channel = "tablepages"
+    /// The name of the trigger function and of each trigger.
+    public static let triggerName = "tablepages_notify"
+    /// The `application_name` of the listening connection, to find it in `pg_stat_activity`.
+    public static let listenerApplicationName = "tablepages listener"
+    /// How often the default mode polls.
+    public static let pollInterval = Duration.milliseconds(200)
+
+    /// The schema whose tables are served.
+    public let namespace: String
+    /// The tables served, by name.
+    public var tables: [String] { feeds.map(\.table) }
+    /// Tables left out because they have no primary key.
+    public let tablesWithoutKey: [String]
+    /// Whether changes arrive by `LISTEN` (else by polling).
+    public let watches: Bool
+
+    /// The database, for messages.
+    let url: PostgresDatabaseURL
+    /// Runs the pages' reads (and the readiness probe's).
+    let executor: PostgresTableExecutor
+    private let client: PostgresClient
+    private let listenerClient: PostgresClient?
+    private let feeds: [(table: String, feed: ChangeFeed)]
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let logger: Logger
+
+    private init(url: PostgresDatabaseURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
+        self.url = url
+        self.executor = executor
+        self.namespace = namespace
+        self.client = client
+        self.listenerClient = listenerClient
+        self.feeds = feeds
+        self.tablesWithoutKey = tablesWithoutKey
+        self.watches = listenerClient != nil
+        self.logger = logger
+    }
+
+    /// Connects to `url`, registers a page per table of `namespace` with a primary key, and with
+    /// `watch` installs the notifying triggers; call ``start()`` to follow changes, ``stop()`` at
+    /// the end. It blocks its thread while it reads the catalog: call it from a thread that may
+    /// block, not from Swift's cooperative pool.
+    /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
+    ///   the triggers), or ``PostgresDatabaseURL/Invalid``.
+    public static func register(
+        url: PostgresDatabaseURL, namespace: String = "public", watch: Bool, writable: Bool = false,
+        queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20,
+        in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
+    ) throws -> PostgresTablePages {
+        var parameters = [("application_name", "tablepages")]
+        if let queryTimeLimit {
+            let (seconds, attoseconds) = queryTimeLimit.components
+            parameters.append(("statement_timeout", String(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))))
+        }
+        if !writable { parameters.append(("default_transaction_read_only", "on")) }
+        let client = PostgresClient(configuration: try url.clientConfiguration(parameters: parameters, maximumConnections: maximumConnections), backgroundLogger: logger)
+        let runTask = Task { await client.run() }
+        do {
+            let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
+            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String])
+            do {
+                found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry)
+            } catch {
+                throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
+            }
+            var listenerClient: PostgresClient?
+            if watch {
+                do {
+                    try installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
+                } catch {
+                    throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
+                }
+                listenerClient = PostgresClient(configuration: try url.clientConfiguration(parameters: [("application_name", listenerApplicationName)], maximumConnections: 1), backgroundLogger: logger)
+            }
+            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)
+            pages.tasks.withLock { $0.append(runTask) }
+            return pages
+        } catch {
+            runTask.cancel()
+            throw error
+        }
+    }
+
+    /// Starts following changes: listening (with `watch`) or polling.
+    public func start() {
+        let task: Task<Void, Never>
+        if let listenerClient {
+            let listenerRun = Task { await listenerClient.run() }
+            task = Task { [self] in await listen(on: listenerClient) }
+            tasks.withLock { $0 += [listenerRun, task] }
+        } else {
+            task = Task { [self] in await poll() }
+            tasks.withLock { $0.append(task) }
+        }
+    }
+
+    /// Stops following changes and closes the connections; the triggers stay (see README).
+    public func stop() {
+        for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+    }
+
+    private func notifyAll() {
+        for (_, feed) in feeds { feed.notify() }
+    }
+
+    // MARK: Watching
+
+    /// Creates the trigger function in `namespace` and a statement-level trigger on each table,
+    /// in one transaction: the function needs CREATE on the schema, each trigger ownership of its
+    /// table (or the TRIGGER privilege on it, with the function already there).
+    private static func installTriggers(on tables: [String], namespace: String, client: PostgresClient, logger: Logger) throws {
+        guard !tables.isEmpty else { return }
+        let schema = SQLIdentifier.quoted(namespace)
+        let function = "\(schema).\(triggerName)"
+        var statements = [
+            "BEGIN READ WRITE",
+            // Qualified names: a trigger runs with the writer's search_path.
+            """
+            CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $tablepages$
+            BEGIN
+                PERFORM pg_catalog.pg_notify('\(channel)', pg_catalog.json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text);
+                RETURN NULL;
+            END $tablepages$
+            """,
+        ]
+        for table in tables {
+            let target = "\(schema).\(SQLIdentifier.quoted(table))"
+            statements.append("DROP TRIGGER IF EXISTS \(triggerName) ON \(target)")
+            statements.append("CREATE TRIGGER \(triggerName) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(target) FOR EACH STATEMENT EXECUTE FUNCTION \(function)()")
+        }
+        statements.append("COMMIT")
+        let script = statements
+        try BlockingResult.run {
+            try await client.withConnection { connection in
+                do {
+                    for statement in script {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Listens until cancelled, reconnecting with backoff; every (re)connection re-reads all pages.
+    private func listen(on listenerClient: PostgresClient) async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                try await listenerClient.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        delay = .milliseconds(100)
+                        logger.info("listening for changes to the tables of \(namespace) on PostgreSQL channel \(Self.channel)")
+                        // Notifications sent while no connection listened are lost.
+                        notifyAll()
+                        for try await notification in notifications {
+                            route(notification.payload)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { break }
+                logger.warning("PostgreSQL listening connection lost (\(String(reflecting: error))); reconnecting in \(delay)")
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// Notifies the feed of the table a trigger named; anything unexpected re-reads everything.
+    private func route(_ payload: String) {
+        guard let names = try? JSONDecoder().decode([String].self, from: Data(payload.utf8)), names.count == 2 else {
+            notifyAll()
+            return
+        }
+        guard names[0] == namespace else { return }
+        for (table, feed) in feeds where table == names[1] { feed.notify() }
+    }
+
+    // MARK: Polling
+
+    /// Polls `pg_current_snapshot()` until cancelled; a change re-reads every page.
+    private func poll() async {
+        var last: String?
+        var missed = false
+        while !Task.isCancelled {
+            do {
+                let rows = try await client.query("SELECT pg_catalog.pg_current_snapshot()::text", logger: logger).collect()
+                let snapshot = try rows.first?.decode(String.self)
+                if missed || (last != nil && snapshot != last) { notifyAll() }
+                (last, missed) = (snapshot, false)
+            } catch {
+                logger.debug("PostgreSQL change poll failed: \(String(reflecting: error))")
+                // After an outage, re-read once the server answers again.
+                missed = true
+            }
+            try? await Task.sleep(for: Self.pollInterval)
+        }
+    }
+}
