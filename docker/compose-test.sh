@@ -56,6 +56,10 @@ work=$(mktemp -d)
 cleanup() {
   jobs -p | xargs -r kill 2> /dev/null || true
   compose down -v > /dev/null 2>&1 || true
+  # What `down` leaves when a container was restarting (restart: unless-stopped) as it ran.
+  podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" | xargs -r podman rm -f > /dev/null 2>&1 || true
+  podman volume ls -q | grep "^${PROJECT}_" | xargs -r podman volume rm -f > /dev/null 2>&1 || true
+  podman network rm -f "${PROJECT}_default" > /dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT

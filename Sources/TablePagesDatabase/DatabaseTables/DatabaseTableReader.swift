@@ -251,8 +251,9 @@ struct DatabaseTableReader: Sendable {
 
     private func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
         let clause = whereClause(groupValue: groupValue, after: position)
-        // The limit is bound, not spelled, so that every page of a variant is one SQL text.
-        let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT ?"
+        // The limit is bound, not spelled, so that every page of a variant is one SQL text (values
+        // reach PostgreSQL as text, hence its cast there).
+        let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(schema.dialect.placeholder(type: "bigint"))"
         var rows: [DatabaseSection.Row] = []
         rows.reserveCapacity(limit)
         // A cursor, row by row: each row's long values are cut as it is read, so only one row's
