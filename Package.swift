@@ -59,6 +59,8 @@ let package = Package(
             name: "TableStorePostgres",
             dependencies: [
                 "TableStore",
+                // Exact percent-decoding of the URL's user, password and database.
+                "Escaping",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,6 +102,8 @@ let package = Package(
                 "TablePagesDatabase",
                 "TableKit",
                 "TableStore",
+                // Its URL parsing and BlockingWait: one implementation for both PostgreSQL paths.
+                "TableStorePostgres",
                 "MicroHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -133,9 +137,9 @@ let package = Package(
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
-        .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore"]),
+        .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,10 +4,11 @@ import Logging
 import PostgresNIO
 import TablePagesDatabase
 import TableStore
+import TableStorePostgres
 
 /// Runs a database page's queries on PostgreSQL: each read is one `REPEATABLE READ READ ONLY`
 /// transaction on a connection of `client`'s pool, so a page's counts and rows agree as they do
-/// in a SQLite snapshot. The lane thread waits (`BlockingResult`) while PostgresNIO works.
+/// in a SQLite snapshot. The lane thread waits (``/TableStorePostgres/BlockingWait``) while PostgresNIO works.
 ///
 /// The query time limit is each connection's `statement_timeout` (set when it connects): it
 /// bounds every statement of a read, not the read as a whole as SQLite's does; a statement
@@ -57,7 +58,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     /// Leases a connection from the pool for as long as `body` runs on this thread: the pool's
     /// `withConnection` holds it in a task until the lane thread is done with it.
     private func withLeasedConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let leased = BlockingResult<PostgresConnection>()
+        let leased = BlockingWait<PostgresConnection>()
         let (released, release) = AsyncStream<Never>.makeStream()
         let client = self.client
         Task {
@@ -81,7 +82,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
 
         func execute(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
-            _ = try BlockingResult.run {
+            _ = try BlockingWait.run {
                 try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
             }
         }
@@ -96,7 +97,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             let (connection, logger) = (connection, logger)
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
-            let rows = try BlockingResult.run {
+            let rows = try BlockingWait.run {
                 try await connection.query(query, logger: logger).collect().map(PostgresValues.values(of:))
             }
             for row in rows { try body(row) }

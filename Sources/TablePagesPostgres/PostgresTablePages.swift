@@ -1,4 +1,5 @@
 import TableStore
+import TableStorePostgres
 import Foundation
 import Logging
 import PostgresNIO
@@ -45,7 +46,7 @@ public final class PostgresTablePages: Sendable {
     public let watches: Bool
 
     /// The database, for messages.
-    let url: PostgresDatabaseURL
+    let url: PostgresURL
     /// Runs the pages' reads (and the readiness probe's).
     let executor: PostgresTableExecutor
     private let client: PostgresClient
@@ -54,7 +55,7 @@ public final class PostgresTablePages: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
 
-    private init(url: PostgresDatabaseURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
+    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
         self.url = url
         self.executor = executor
         self.namespace = namespace
@@ -71,19 +72,21 @@ public final class PostgresTablePages: Sendable {
     /// the end. It blocks its thread while it reads the catalog: call it from a thread that may
     /// block, not from Swift's cooperative pool.
     /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
-    ///   the triggers), or ``PostgresDatabaseURL/Invalid``.
+    ///   the triggers), or ``/TableStorePostgres/PostgresURL/Invalid``.
     public static func register(
-        url: PostgresDatabaseURL, namespace: String = "public", watch: Bool, writable: Bool = false,
+        url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false,
         queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20,
         in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
     ) throws -> PostgresTablePages {
-        var parameters = [("application_name", "tablepages")]
+        var parameters: [(String, String)] = []
         if let queryTimeLimit {
             let (seconds, attoseconds) = queryTimeLimit.components
             parameters.append(("statement_timeout", String(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))))
         }
         if !writable { parameters.append(("default_transaction_read_only", "on")) }
-        let client = PostgresClient(configuration: try url.clientConfiguration(parameters: parameters, maximumConnections: maximumConnections), backgroundLogger: logger)
+        var configuration = try url.clientConfiguration(applicationName: "tablepages", parameters: parameters)
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runTask = Task { await client.run() }
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
@@ -100,7 +103,9 @@ public final class PostgresTablePages: Sendable {
                 } catch {
                     throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
                 }
-                listenerClient = PostgresClient(configuration: try url.clientConfiguration(parameters: [("application_name", listenerApplicationName)], maximumConnections: 1), backgroundLogger: logger)
+                var listenerConfiguration = try url.clientConfiguration(applicationName: listenerApplicationName)
+                listenerConfiguration.options.maximumConnections = 1
+                listenerClient = PostgresClient(configuration: listenerConfiguration, backgroundLogger: logger)
             }
             let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)
             pages.tasks.withLock { $0.append(runTask) }
@@ -160,7 +165,7 @@ public final class PostgresTablePages: Sendable {
         }
         statements.append("COMMIT")
         let script = statements
-        try BlockingResult.run {
+        try BlockingWait.run {
             try await client.withConnection { connection in
                 do {
                     for statement in script {

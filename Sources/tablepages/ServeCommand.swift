@@ -193,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         if database == nil, writable || examples {
             throw ValidationError("--writable and --examples go with --database.")
         }
-        if !(database.map(PostgresDatabaseURL.isPostgresURL) ?? false), watch || schema != "public" {
+        if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" {
             throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
         }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
@@ -306,7 +306,7 @@ struct ServeCommand: AsyncParsableCommand {
         var stores: [Store] = []
         var postgresStore: PostgresStore?
         var postgresTables: PostgresTablePages?
-        if let database, PostgresDatabaseURL.isPostgresURL(database) {
+        if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
             (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, logger: logger) }
@@ -327,7 +327,7 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.notice("serving the example pages from \(examplesDatabase)")
             }
         }
-        if let database, !PostgresDatabaseURL.isPostgresURL(database) {
+        if let database, !PostgresURL.isPostgresURL(database) {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
             let tables = try DatabaseTablePages.register(store: store, in: &pages)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
@@ -345,7 +345,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// own; blocks its thread while it reads the catalog.
     private func registerPostgresTables(_ database: String, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
         var pages = PageRegistry()
-        let url = try PostgresDatabaseURL(database)
+        // `disable` unless the URL says otherwise: `--database`'s documented default, unlike `--postgres`'s libpq `prefer`.
+        let url = try PostgresURL(database, defaultTLSMode: .disable)
         let served = try PostgresTablePages.register(
             url: url, namespace: schema, watch: watch, writable: writable,
             queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
