@@ -114,9 +114,14 @@ echo "== scale-out: $SUBSCRIBERS subscribers on B (pid $b_pid, port $port_b), $W
     "(pid $pg_pid); servers --threads $SERVER_THREADS; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu_a=$(cpu_ms "$a_pid") cpu_b=$(cpu_ms "$b_pid")
 status=0
+# In the background, so that a signal's trap runs at once (bash runs traps only between commands)
+# and the cleanup stops the client too.
 "$CLIENT_BIN" --port "$port_b" --action-port "$port_a" --pid "$b_pid" --subscribers "$SUBSCRIBERS" \
     --page "$PAGE" --row "$ROW" --writes "$WRITES" --interval "$INTERVAL" --timeout "$TIMEOUT" \
-    --batch "$BATCH" --per-address "$PER_ADDRESS" --settle 1 || status=$?
+    --batch "$BATCH" --per-address "$PER_ADDRESS" --settle 1 &
+client_pid=$!
+pids+=("$client_pid")
+wait "$client_pid" || status=$?
 echo "server CPU during the run (subscribing and all writes): A $(awk -v a="$(cpu_ms "$a_pid")" -v b="$cpu_a" 'BEGIN { print a - b }') ms," \
     "B $(awk -v a="$(cpu_ms "$b_pid")" -v b="$cpu_b" 'BEGIN { print a - b }') ms; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for name in a b; do
