@@ -25,12 +25,14 @@ struct Subscriber {
 final class FanoutClient {
     static let eventStreamMarker = Array("retry:".utf8)
     static let patchMarker = Array("event: patch".utf8)
+    static let resetMarker = Array("event: reset".utf8)
     static let headEnd = Array("\r\n\r\n".utf8)
-    static let keptTail = max(eventStreamMarker.count, patchMarker.count) - 1
+    static let keptTail = max(eventStreamMarker.count, patchMarker.count, resetMarker.count) - 1
     static let selectToken = UInt64.max
 
     let options: Options
     let address: sockaddr_in
+    let actionAddress: sockaddr_in  // where the select(s) go: --action-port, else --port
     let request: [UInt8]
     let epoll: Int32
     var subscribers: [Subscriber] = []
@@ -55,6 +57,7 @@ final class FanoutClient {
     init(options: Options) {
         self.options = options
         address = loopbackAddress(port: options.port)
+        actionAddress = loopbackAddress(port: options.actionPort ?? options.port)
         request = Array(
             "GET /pages/\(options.page)/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
         selectRequest = Array(
@@ -111,7 +114,7 @@ final class FanoutClient {
     /// Sends the select on a connection of its own and waits until every subscribed stream has
     /// `event: patch`, or `timeout` seconds have passed since the request was sent.
     func selectAndWait(timeout: Double) {
-        switch startConnect(to: address) {
+        switch startConnect(to: actionAddress) {
         case .failure(let error):
             selectFailure = error.description
             return
@@ -133,9 +136,66 @@ final class FanoutClient {
         }
     }
 
-    /// Subscribers still open that have not yet had the patch.
+    /// Subscribers still open that have not yet had the patch (in a sequence of writes, the
+    /// current write's patch).
     var subscribersWaiting: Int {
-        readyCount - patchCount - closedBeforePatch
+        if currentWrite >= 0 { return max(0, readyCount - closedAfterReady - arrivedForCurrent) }
+        return readyCount - patchCount - closedBeforePatch
+    }
+
+    // MARK: A sequence of writes (--writes, --action-port)
+
+    /// The write whose patches arrive now; -1 before the first (and in single-select mode).
+    var currentWrite = -1
+    var writeSentAts: [UInt64] = []
+    var writeAnsweredAts: [UInt64?] = []
+    var writeStatusLines: [String?] = []
+    var writeFailures: [String?] = []
+    /// `arrivals[write * subscribers.count + index]`: when subscriber `index` read its first
+    /// `event: patch` after `write` was sent (0: none before the next write was sent).
+    var arrivals: [UInt64] = []
+    var arrivedForCurrent = 0  // open subscribers that have the current write's patch
+    var extraPatches = 0  // patches beyond the first a subscriber read in one write's window
+    var strayPatches = 0  // patches read during a sequence before its first POST was sent
+    var resetEvents = 0  // `event: reset`: the server dropped the stream (buffer limit)
+
+    /// Sends `count` selects one after another, each on a connection of its own to the action
+    /// port. Write k+1 is sent once every open subscriber has write k's patch and write k's
+    /// response has arrived (or `timeout` seconds passed since it was sent), and no sooner than
+    /// `interval` milliseconds after write k was sent. So the windows never overlap, and a
+    /// subscriber's first patch in write k's window is write k's patch.
+    func runWrites(count: Int, interval: Double, timeout: Double) {
+        arrivals = Array(repeating: 0, count: count * subscribers.count)
+        for write in 0..<count {
+            if selectFD >= 0 {
+                close(selectFD)
+                selectFD = -1
+            }
+            selectSent = 0
+            selectSentAt = nil
+            selectResponse = []
+            selectAnsweredAt = nil
+            selectFailure = nil
+            arrivedForCurrent = 0
+            currentWrite = write
+            selectAndWait(timeout: timeout)
+            writeSentAts.append(selectSentAt ?? 0)
+            writeAnsweredAts.append(selectAnsweredAt)
+            writeStatusLines.append(selectStatusLine)
+            writeFailures.append(selectFailure)
+            if let sentAt = selectSentAt {
+                idle(until: sentAt + UInt64(interval * 1e6))
+            }
+        }
+        if selectFD >= 0 {
+            close(selectFD)
+            selectFD = -1
+        }
+    }
+
+    /// Services the sockets until `deadline` (monotonic nanoseconds).
+    func idle(until deadline: UInt64) {
+        pump(until: deadline) { false }
     }
 
     var openCount: Int {
@@ -274,7 +334,9 @@ final class FanoutClient {
             subscribers[index].wasReady = true
             readyCount += 1
         }
-        if subscribers[index].patchAt == nil, window.firstRange(of: Self.patchMarker) != nil {
+        if currentWrite >= 0 {
+            countSequencePatches(index, in: window, at: now)
+        } else if subscribers[index].patchAt == nil, window.firstRange(of: Self.patchMarker) != nil {
             if selectSentAt == nil {
                 patchesBeforeSelect += 1
             } else {
@@ -285,7 +347,38 @@ final class FanoutClient {
         subscribers[index].tail = Array(window.suffix(Self.keptTail))
     }
 
+    /// Attributes the patches in `window` to the current write: the first is its patch, any
+    /// other is extra. (The tail kept between reads is shorter than a marker, so no marker is
+    /// counted twice.)
+    private func countSequencePatches(_ index: Int, in window: [UInt8], at now: UInt64) {
+        var from = 0
+        while let found = window.firstRange(of: Self.patchMarker, from: from) {
+            from = found + Self.patchMarker.count
+            if selectSentAt == nil {
+                strayPatches += 1
+                continue
+            }
+            let slot = currentWrite * subscribers.count + index
+            if arrivals[slot] == 0 {
+                arrivals[slot] = now
+                arrivedForCurrent += 1
+            } else {
+                extraPatches += 1
+            }
+        }
+        from = 0
+        while let found = window.firstRange(of: Self.resetMarker, from: from) {
+            from = found + Self.resetMarker.count
+            resetEvents += 1
+        }
+    }
+
     private func fail(_ index: Int, _ reason: String) {
+        if currentWrite >= 0, subscribers[index].phase == .ready, index < subscribers.count,
+            arrivals[currentWrite * subscribers.count + index] != 0
+        {
+            arrivedForCurrent -= 1  // it no longer counts among the open subscribers
+        }
         if subscribers[index].phase == .ready {
             closedAfterReady += 1
             if subscribers[index].patchAt == nil { closedBeforePatch += 1 }

@@ -51,6 +51,8 @@ struct LiveFanout {
             print("warning: \(client.patchesBeforeSelect) subscribers had `event: patch` before the select was sent")
         }
 
+        if options.isWriteSequence { runWrites(client, options: options) }
+
         let cpuBefore = options.pid.flatMap(cpuMilliseconds(of:))
         client.selectAndWait(timeout: options.timeout)
         let cpuAfter = options.pid.flatMap(cpuMilliseconds(of:))
@@ -95,6 +97,98 @@ struct LiveFanout {
         let goals = "(goals: all, p99 <= \(fixed(latencyGoalMilliseconds, 0)) ms, <= \(fixed(memoryGoalKiB, 0)) KiB)"
         print("fanout: \(received)/\(options.subscribers) received, p50 \(p50Text), p99 \(p99Text), memory \(memoryText) \(goals)")
         exit(received == options.subscribers ? 0 : 1)
+    }
+
+    static let sequenceGoalMilliseconds = 100.0
+
+    /// The sequence of writes (--writes, --action-port): sends them, reports the delays, exits.
+    static func runWrites(_ client: FanoutClient, options: Options) -> Never {
+        let count = options.writes ?? 1
+        let actionPort = options.actionPort ?? options.port
+        let subscribed = client.openCount
+        print("writes: \(count) x POST /pages/\(options.page)/rows/\(options.row)/select to 127.0.0.1:\(actionPort),"
+            + " subscribers on 127.0.0.1:\(options.port); the next once all patches are in, >= \(fixed(options.interval, 0)) ms apart;"
+            + " load average \(loadAverages())")
+        let cpuBefore = options.pid.flatMap(cpuMilliseconds(of:))
+        let start = monotonicNanoseconds()
+        client.runWrites(count: count, interval: options.interval, timeout: options.timeout)
+        let elapsed = milliseconds(monotonicNanoseconds() - start) / 1000
+        let cpuAfter = options.pid.flatMap(cpuMilliseconds(of:))
+
+        let width = client.subscribers.count
+        var pairs: [Double] = []
+        var slowest: [Double] = []  // per write, its slowest subscriber (of those that got it)
+        var fastest: [Double] = []  // per write, its fastest subscriber
+        var answers: [Double] = []  // per write, the POST's response time
+        var statuses: [String: Int] = [:]
+        var missedPairs = 0
+        var writesComplete = 0
+        var stillOpen = 0
+        for index in 0..<width where client.subscribers[index].phase == .ready { stillOpen += 1 }
+        for write in 0..<client.writeSentAts.count {
+            let sentAt = client.writeSentAts[write]
+            let status = client.writeFailures[write].map { "failed: \($0)" } ?? client.writeStatusLines[write] ?? "no response"
+            statuses[status, default: 0] += 1
+            if sentAt != 0, let answeredAt = client.writeAnsweredAts[write], answeredAt >= sentAt {
+                answers.append(milliseconds(answeredAt - sentAt))
+            }
+            var delays: [Double] = []
+            for index in 0..<width where client.subscribers[index].wasReady {
+                let arrival = client.arrivals[write * width + index]
+                if sentAt != 0, arrival >= sentAt, arrival != 0 {
+                    delays.append(milliseconds(arrival - sentAt))
+                } else {
+                    missedPairs += 1
+                }
+            }
+            if delays.count == subscribed { writesComplete += 1 }
+            if let high = delays.max(), let low = delays.min() {
+                slowest.append(high)
+                fastest.append(low)
+            }
+            pairs += delays
+        }
+        pairs.sort()
+        slowest.sort()
+        fastest.sort()
+        answers.sort()
+        func line(_ values: [Double]) -> String {
+            guard !values.isEmpty else { return "n/a" }
+            let figures = [
+                ("min", values[0]), ("p50", percentile(values, 0.50)), ("p90", percentile(values, 0.90)),
+                ("p99", percentile(values, 0.99)), ("max", values[values.count - 1]),
+            ]
+            return figures.map { "\($0.0) \(fixed($0.1))" }.joined(separator: "  ")
+        }
+        let expected = client.writeSentAts.count * client.subscribers.filter(\.wasReady).count
+        print("sent: \(client.writeSentAts.count) writes in \(fixed(elapsed, 2)) s; responses: "
+            + statuses.sorted { $0.value > $1.value }.map { "\($0.value) x \($0.key)" }.joined(separator: ", "))
+        print("received: \(pairs.count)/\(expected) (write, subscriber) pairs, \(missedPairs) missed;"
+            + " \(writesComplete)/\(count) writes reached all \(subscribed) subscribers; \(stillOpen) still open")
+        if client.extraPatches > 0 || client.strayPatches > 0 || client.resetEvents > 0 {
+            print("warning: \(client.extraPatches) extra patches (a second one in a write's window), \(client.strayPatches) before the first write, \(client.resetEvents) `event: reset`")
+        }
+        if client.closedAfterReady > 0 {
+            print("closed: \(client.closedAfterReady) subscriptions were closed by the server after subscribing")
+            reportFailures(client)
+        }
+        print("POST answered (action instance, after COMMIT) ms:   \(line(answers))")
+        print("delay ms, all pairs:                                \(line(pairs))")
+        print("delay ms, per write, slowest subscriber:            \(line(slowest))")
+        print("delay ms, per write, fastest subscriber:            \(line(fastest))")
+        if let cpuBefore, let cpuAfter, !pairs.isEmpty {
+            let used = cpuAfter - cpuBefore
+            print("subscribers' server CPU for the writes: \(fixed(used, 0)) ms (\(fixed(used * 1000 / Double(pairs.count), 1)) µs per patch delivered; clock ticks of 10 ms)")
+        }
+        print("client: load average \(loadAverages())")
+        let p50Text = pairs.isEmpty ? "n/a" : "\(fixed(percentile(pairs, 0.50))) ms"
+        let p99Text = pairs.isEmpty ? "n/a" : "\(fixed(percentile(pairs, 0.99))) ms"
+        let slowestText = slowest.isEmpty ? "n/a" : "\(fixed(percentile(slowest, 0.99))) ms"
+        print("scaleout: \(pairs.count)/\(expected) received, p50 \(p50Text), p99 \(p99Text), p99 of per-write slowest \(slowestText)"
+            + " (goal: p99 <= \(fixed(sequenceGoalMilliseconds, 0)) ms)")
+        let allAnswered = client.writeFailures.allSatisfy { $0 == nil }
+            && client.writeStatusLines.allSatisfy { $0?.hasPrefix("HTTP/1.1 2") == true || $0?.hasPrefix("HTTP/1.1 3") == true }
+        exit(missedPairs == 0 && !pairs.isEmpty && allAnswered ? 0 : 1)
     }
 
     /// The nearest-rank percentile of ascending `values`.

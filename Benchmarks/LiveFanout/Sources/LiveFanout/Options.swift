@@ -11,16 +11,28 @@ struct Options {
     var batch = 500
     var settle = 2.0
     var perAddress = 200
+    var actionPort: Int?  // where the writes go (instance A); nil: --port
+    var writes: Int?  // nil: the single select of the original benchmark
+    var interval = 50.0  // milliseconds, the least time between two writes' sends
 
     static let usage = """
         USAGE: LiveFanout [--port <port>] [--subscribers <n>] [--pid <pid>] [--page <page>]
                           [--row <row>] [--timeout <seconds>] [--batch <n>] [--settle <seconds>]
-                          [--per-address <n>]
+                          [--per-address <n>] [--action-port <port>] [--writes <n>]
+                          [--interval <ms>]
 
         Opens <n> Server-Sent Events subscriptions to GET /pages/<page>/events on 127.0.0.1:<port>,
         then sends one POST /pages/<page>/rows/<row>/select and measures, per subscriber, the time
         until its stream holds `event: patch`. With --pid, also the server's resident memory
         (VmRSS) before and after the subscribers connect.
+
+        With --writes (or --action-port), sends <n> selects one after another, each on a connection
+        of its own to --action-port (another instance on the same database, say), while the
+        subscribers listen on --port. Write k+1 goes once every subscriber has write k's patch (or
+        --timeout passed) and its POST was answered, and no sooner than --interval ms after write k
+        was sent. Each (write, subscriber) pair is timed from the POST being sent to that
+        subscriber's first `event: patch` after it; p50/p90/p99/max are reported over all pairs and
+        over each write's slowest subscriber, with the pairs missed.
 
         OPTIONS:
           --port <port>          Server port on 127.0.0.1 (default: 8080).
@@ -36,6 +48,9 @@ struct Options {
                                  127.0.0.2, the next from 127.0.0.3, and so on, so the server's
                                  per-address caps (256 streams by default) hold as for real
                                  clients; 0 connects all from 127.0.0.1 (default: 200).
+          --action-port <port>   Send the select(s) to this port on 127.0.0.1 instead of --port.
+          --writes <n>           Send <n> selects in sequence (see above); --timeout is per write.
+          --interval <ms>        Least time between two writes' sends (default: 50).
           -h, --help             Show this help.
         """
 
@@ -87,6 +102,14 @@ struct Options {
             case "--batch": options.batch = integer(1...1_000_000)
             case "--settle": options.settle = seconds()
             case "--per-address": options.perAddress = integer(0...1_000_000)
+            case "--action-port": options.actionPort = integer(1...65_535)
+            case "--writes": options.writes = integer(1...1_000_000)
+            case "--interval":
+                let text = next()
+                guard let number = Double(text), number.isFinite, number >= 0 else {
+                    fail("--interval must be a number of milliseconds; got '\(text)'.")
+                }
+                options.interval = number
             default: fail("unknown option '\(flag)'.")
             }
         }
@@ -102,6 +125,9 @@ struct Options {
         }
         return options
     }
+
+    /// Whether to run the sequence of writes rather than the original single select.
+    var isWriteSequence: Bool { writes != nil || actionPort != nil }
 }
 
 /// Writes `message` and a newline to standard error (Glibc's `stderr` is not concurrency-safe).
