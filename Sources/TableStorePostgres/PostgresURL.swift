@@ -61,6 +61,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     /// Parses `string`.
     /// - Parameters:
+    ///   - string: the URL, `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?…]`.
     ///   - defaultTLSMode: the TLS mode when the URL gives no `sslmode`: libpq's `prefer` unless
     ///     the caller has reason to differ (`serve --database` keeps `disable`, its documented default).
     ///   - environment: where `PGUSER` and `PGPASSWORD` are looked up.
