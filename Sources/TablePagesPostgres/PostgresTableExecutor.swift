@@ -15,7 +15,7 @@ import TableStorePostgres
 /// stopped by it is ``/TableStore/QueryTimeLimitExceeded``, a 503 like SQLite's.
 ///
 /// Values travel as text both ways where PostgreSQL's types go beyond SQLite's: a value bound
-/// for a column is its text cast to the column's type (``/TablePagesDatabase/SQLDialect``), and a
+/// for a column is its text cast to the column's type (``/TableStore/SQLDialect``), and a
 /// column of another type than integer, real, text or bytea is read as its text.
 public struct PostgresTableExecutor: DatabaseTableExecutor {
     /// The pool the reads run on; `run()` must be running.

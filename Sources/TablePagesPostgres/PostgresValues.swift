@@ -6,7 +6,7 @@ import PostgresNIO
 /// PostgreSQL values as the pages' values (GRDB's `DatabaseValue`), and back as text to bind.
 enum PostgresValues {
     /// A row's cells: integers, reals, text and bytea as themselves, NULL as NULL; any other type
-    /// arrives as text because the query casts it (``/TablePagesDatabase/SQLDialect``), and is
+    /// arrives as text because the query casts it (``/TableStore/SQLDialect``), and is
     /// read as text should one slip through.
     static func values(of row: PostgresRow) throws -> [DatabaseValue] {
         try row.map { cell in
