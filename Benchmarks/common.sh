@@ -1,12 +1,14 @@
-# Sourced by the wrk benchmark scripts (http.sh, metrics.sh, datasette.sh): a scratch folder in $tmp; $pids, the
-# servers to stop on the way out (SIGTERM, then SIGKILL for any still there after 5 s), however the
-# script ends; free_port, wait_ready, run_wrk and median. Expects WRK_THREADS, WRK_CONNECTIONS and
-# WRK_DURATION.
+# Sourced by the benchmark scripts (http.sh, metrics.sh, datasette.sh, scaleout.sh): a scratch folder in
+# $tmp; $pids, the servers to stop on the way out (SIGTERM, then SIGKILL for any still there after
+# 5 s), however the script ends, then $after_servers; free_port, wait_ready, run_wrk and median.
+# run_wrk expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
 bench=${0##*/}
 tmp=$(mktemp -d)
 pids=()
+# Commands run on the way out once the servers are gone (e.g. stopping a database they used).
+after_servers=()
 cleanup() {
-    local pid
+    local pid hook
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do
         # A server slow to honour SIGTERM must not hold the script up for long.
@@ -14,6 +16,7 @@ cleanup() {
         kill -9 "$pid" 2>/dev/null || true
     done
     wait 2>/dev/null || true
+    for hook in "${after_servers[@]}"; do eval "$hook" || true; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -42,38 +42,11 @@ CLIENT_BIN=Benchmarks/LiveFanout/.build/release/LiveFanout
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-tmp=$(mktemp -d)
+source Benchmarks/common.sh
 # As root the cluster runs as `postgres`, which must be able to enter its folder: one of its own
 # under /tmp, not inside $tmp (mktemp's 0700).
 pgdir=
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do
-        # A server slow to honour SIGTERM must not hold the script up for long.
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    if [[ -n $pgdir ]]; then
-        scripts/postgres-cluster stop "$pgdir" || true
-        rm -rf "$pgdir"
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT  # route signals through the EXIT trap so nothing outlives the script
-trap 'exit 143' TERM
-
-free_port() {  # a port nothing answers on, other than $1
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        [[ $port == "${1:-}" ]] && continue
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-    done
-}
+after_servers+=('if [[ -n $pgdir ]]; then scripts/postgres-cluster stop "$pgdir"; rm -rf "$pgdir"; fi')
 
 start_server() {  # name port: starts it on the cluster, waits for /readyz (LISTEN is up)
     "$SERVER_BIN" serve --host 127.0.0.1 --port "$2" --threads "$SERVER_THREADS" --log-level warning \
@@ -81,17 +54,7 @@ start_server() {  # name port: starts it on the cluster, waits for /readyz (LIST
     local pid=$!
     pids+=("$pid")
     eval "${1}_pid=$pid"
-    for _ in $(seq 300); do
-        curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$2/readyz" && return 0
-        if ! kill -0 "$pid" 2>/dev/null; then
-            echo "scaleout.sh: instance $1 exited before it was ready; its output:" >&2
-            cat "$tmp/$1.log" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "scaleout.sh: instance $1 did not answer 200 on /readyz within 30 s" >&2
-    exit 1
+    wait_ready "$1" "$pid" "http://127.0.0.1:$2/readyz"
 }
 
 cpu_ms() {  # pid: user + system CPU time in ms
