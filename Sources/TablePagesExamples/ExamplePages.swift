@@ -53,7 +53,8 @@ public enum ExamplePages {
     /// ``/TableStorePostgres/PostgresStore``), with the pictures they show, and connects the
     /// store's change signal to the pages so that a change from any writer reaches every open page.
     public static func register(store: any SQLStore, in registry: inout PageRegistry) throws {
-        let changes = ChangeFeed()
+        // With a clock (PostgreSQL's), every instance numbers the pages' states alike.
+        let changes = ChangeFeed(clock: { try store.dataVersion() })
         store.onChange { changes.notify() }
         let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/")
         let catalog = ProductCatalog(store: store)

@@ -23,4 +23,16 @@ public protocol SQLStore: Sendable {
 
     /// Calls `observer` after the data changed.
     func onChange(_ observer: @escaping @Sendable () -> Void)
+
+    /// The data's version now: a counter that every write transaction advances within itself, so
+    /// a reader that sees the same value before and after its reads saw exactly that version. Nil
+    /// when the store keeps no such counter (the default). Blocks its thread.
+    ///
+    ///     let feed = ChangeFeed(clock: { try store.dataVersion() })
+    func dataVersion() throws -> Int?
+}
+
+extension SQLStore {
+    /// No version counter.
+    public func dataVersion() throws -> Int? { nil }
 }

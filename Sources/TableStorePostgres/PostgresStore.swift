@@ -99,6 +99,15 @@ public final class PostgresStore: SQLStore {
         try snapshot { db in try db.row(PostgresChangeClock.currentVersionQuery)?.int64(0) ?? 0 }
     }
 
+    /// The version clock's value (see ``PostgresChangeClock``): one statement, one round trip,
+    /// since pages read it before and after every re-read.
+    public func dataVersion() throws -> Int? {
+        let lease = try PostgresLease(client: client, timeout: connectionWait)
+        defer { lease.release() }
+        let version = try PostgresSession(connection: lease.connection, logger: logger).row(PostgresChangeClock.currentVersionQuery)?.int64(0)
+        return version.map(Int.init)
+    }
+
     /// Calls `observer` after every change any writer commits to a watched table, and whenever
     /// the listening connection (re)connects (when changes may have been missed).
     public func onChange(_ observer: @escaping @Sendable () -> Void) {

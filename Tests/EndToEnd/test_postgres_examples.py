@@ -290,3 +290,153 @@ def test_the_example_pages_are_the_same_on_postgresql_as_on_sqlite(tmp_path, pos
     finally:
         stop_server(on_sqlite)
         stop_server(on_postgres)
+
+
+def apply_patch(document, patch):
+    """Applies a JSON patch (`{"version":N,"ops":[…]}`) to a page's JSON as table-pages.js applies
+    one to the DOM: by ids, each row placed after or before its neighbour."""
+    sections = document["sections"]
+
+    def section(identifier):
+        return next(s for s in sections if s["id"] == identifier)
+
+    # A section's rowCount counts its rows; only sections paged by a window announce it
+    # (`section-next`), others change it by their inserts and deletes.
+    def take_row(identifier):
+        for s in sections:
+            for index, row in enumerate(s["rows"]):
+                if row["id"] == identifier:
+                    s["rowCount"] -= 1
+                    return s["rows"].pop(index)
+        return None
+
+    def put_row(op, row):
+        target = section(op["section"])
+        place(target["rows"], row, op)
+        target["rowCount"] += 1
+
+    def place(items, item, op):
+        if "before" in op:
+            index = len(items) if op["before"] is None else next(i for i, x in enumerate(items) if x["id"] == op["before"])
+        else:
+            index = 0 if op["after"] is None else next(i for i, x in enumerate(items) if x["id"] == op["after"]) + 1
+        items.insert(index, item)
+
+    for op in patch["ops"]:
+        kind = op["op"]
+        assert kind != "reset", "a replayed patch told the client to start over"
+        if kind == "insert":
+            take_row(op["row"])
+            put_row(op, op["data"])
+        elif kind == "delete":
+            take_row(op["row"])
+        elif kind == "replace":
+            for s in sections:
+                s["rows"] = [op["data"] if row["id"] == op["row"] else row for row in s["rows"]]
+        elif kind == "move":
+            put_row(op, take_row(op["row"]))
+        elif kind == "insert-section":
+            sections[:] = [s for s in sections if s["id"] != op["section"]]
+            place(sections, op["data"], op)
+        elif kind == "delete-section":
+            sections[:] = [s for s in sections if s["id"] != op["section"]]
+        elif kind == "replace-section":
+            sections[:] = [op["data"] if s["id"] == op["section"] else s for s in sections]
+        elif kind == "move-section":
+            moved = section(op["section"])
+            sections.remove(moved)
+            place(sections, moved, op)
+        elif kind == "replace-header":
+            document.pop("headerView", None)
+            if op["data"] is not None:
+                document["headerView"] = op["data"]
+        elif kind == "section-next":
+            section(op["section"]).update(rowCount=op["rowCount"], next=op["next"])
+        else:
+            raise AssertionError(f"unknown op {kind}")
+    document["version"] = patch["version"]
+
+
+def follow(events, document, until_version, timeout=10):
+    """Applies the patches `events` brings to `document` until it reaches `until_version`; returns
+    the event ids seen. A `reset` fails the test."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while document["version"] != until_version:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"stuck at version {document['version']}, waiting for {until_version} (saw {seen})"
+        event = events.next(timeout=remaining)
+        assert event.get("event") == "patch", f"got {event.get('event')} after {seen}"
+        seen.append(event["id"])
+        apply_patch(document, event["patch"])
+    return seen
+
+
+def settled_version(base, path="/pages/todo.json", timeout=10):
+    """The page's version once two reads a moment apart agree (every notification handled)."""
+    deadline = time.monotonic() + timeout
+    previous = None
+    while time.monotonic() < deadline:
+        current = page(base, path)["version"]
+        if current == previous:
+            return current
+        previous = current
+        time.sleep(0.3)
+    raise AssertionError(f"{path} kept changing")
+
+
+def test_a_client_moving_between_instances_is_replayed_to_exactly_the_page(tmp_path, postgres_database):
+    a, base_a = start_on(tmp_path, "a", postgres_database)
+    b, base_b = start_on(tmp_path, "b", postgres_database)
+    on_b = subscribe(base_b)
+    watcher = None
+    try:
+        # A client of A: the page, then its patches.
+        document = page(base_a, "/pages/todo.json")
+        start = document["version"]
+        assert start < 2 ** 52, "the examples on PostgreSQL number states by the database's clock"
+        assert page(base_b, "/pages/todo.json")["version"] == start, "both instances read the same version"
+        client = Events(base_a + f"/pages/todo/events?format=json&lastEventId={start}")
+        writes_on_a = [
+            lambda: post(base_a + "/pages/todo/rows/todo-3/select"),
+            lambda: post(base_a + "/pages/todo/rows/todo-5/actions/rename", json.dumps({"title": "Renamed through A"})),
+            lambda: psql(postgres_database, "INSERT INTO todo (title, isDone, position) SELECT 'Added by psql', false, max(position) + 1 FROM todo"),
+        ]
+        ids_on_a = []
+        for write in writes_on_a:
+            write()
+            version = settled_version(base_a)
+            ids_on_a += follow(client, document, version)
+        # B named every state A did with the same id (its subscriber saw the same patches).
+        ids_on_b = []
+        while len(ids_on_b) < len(ids_on_a):
+            ids_on_b.append(on_b.next(timeout=10)["id"])
+        assert ids_on_b == ids_on_a
+        client.close()
+
+        # The client moves to B while writes go on through B.
+        post(base_b + "/pages/todo/rows/todo-3/select")
+        post(base_b + "/pages/todo/rows/todo-1/actions/rename", json.dumps({"title": "Renamed through B"}))
+        post(base_b + "/pages/todo/rows/todo-6/select")
+        target = settled_version(base_b)
+        moved = Events(base_b + "/pages/todo/events?format=json", last_event_id=document["version"])
+        replayed = follow(moved, document, target)
+        moved.close()
+        assert replayed, "the writes through B came as replayed patches"
+        fresh = page(base_b, "/pages/todo.json")
+        assert json.dumps(document, indent=1, sort_keys=True).splitlines() == json.dumps(fresh, indent=1, sort_keys=True).splitlines()
+        assert fresh == page(base_a, "/pages/todo.json")
+
+        # An instance started after all that never had the client's first version: reset, not a patch.
+        c, base_c = start_on(tmp_path, "c", postgres_database)
+        try:
+            watcher = Events(base_c + "/pages/todo/events?format=json", last_event_id=start)
+            assert watcher.next(timeout=5)["event"] == "reset"
+        finally:
+            stop_server(c)
+    finally:
+        on_b.close()
+        if watcher is not None:
+            watcher.close()
+        stop_server(a)
+        stop_server(b)

@@ -1,5 +1,6 @@
 import HTTPTestSupport
 import MicroHTTP
+import PropertyBased
 @testable import TablePages
 import Testing
 
@@ -195,14 +196,42 @@ struct RenderCacheTests {
     }
 }
 
-@Suite("Patch log gaps")
-struct PatchLogGapTests {
-    @Test func aSkippedIdDropsWhatCannotBeReplayedWithoutAGap() {
+@Suite("Patch log chains")
+struct PatchLogChainTests {
+    @Test func idsNameStatesSoSkippedOnesAreUnknownAndKeptOnesReplay() {
         var log = PatchLog(capacity: 8, latestID: 0)
         log.append(PatchLogTests.entry(1))
         log.append(PatchLogTests.entry(5))
-        #expect(log.replay(after: 1) == .reset)
-        #expect(log.replay(after: 4) == .entries([PatchLogTests.entry(5)][...]))
+        // 5 came right after 1: a client at 1 needs only it; no state was ever named 4.
+        #expect(log.replay(after: 1) == .entries([PatchLogTests.entry(5)][...]))
+        #expect(log.replay(after: 0) == .entries([PatchLogTests.entry(1), PatchLogTests.entry(5)][...]))
+        #expect(log.replay(after: 4) == .reset)
         #expect(log.replay(after: 5) == .upToDate)
+    }
+
+    /// For any chain of distinct ids in any order (a database's versions, then ids of the host's own):
+    /// a replay is exactly the patches after the state the client names when that state is kept, and
+    /// a reset for every other id.
+    @Test func replaysExactlyTheKeptChainAfterAnyIdItHolds() async {
+        await propertyCheck(input: Gen.int(in: 0...1_000_000).array(of: 0...40), Gen.int(in: 1...12)) { candidates, capacity in
+            var ids: [Int] = []
+            for id in candidates where id != 7 && !ids.contains(id) { ids.append(id) }
+            var log = PatchLog(capacity: capacity, latestID: 7)
+            for id in ids { log.append(PatchLogTests.entry(id)) }
+            let states = [7] + ids
+            let kept = Array(ids.suffix(capacity))
+            let firstKeptState = states.count - kept.count - 1
+            for probe in states + [-1, 1_000_001] {
+                let expected: PatchLog.Replay
+                if probe == states.last {
+                    expected = .upToDate
+                } else if let position = states.lastIndex(of: probe), position >= firstKeptState {
+                    expected = .entries(ids[position...].map(PatchLogTests.entry)[...])
+                } else {
+                    expected = .reset
+                }
+                #expect(log.replay(after: probe) == expected)
+            }
+        }
     }
 }

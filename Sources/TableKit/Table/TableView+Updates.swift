@@ -198,7 +198,7 @@ extension TableView: TableContext {
 
     func publish(_ changeset: Changeset) {
         guard !changeset.isEmpty else { return }
-        version += 1
+        version = nextVersion?(version) ?? version + 1
         onChange?(changeset)
     }
 }

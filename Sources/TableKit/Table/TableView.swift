@@ -14,8 +14,14 @@
 public final class TableView {
     /// The table's title, rendered as the page heading unless its root names one (``TableDataSource/titleForTable()``).
     public var title: String?
-    /// Increases by one with every committed non-empty changeset.
+    /// The version of the table's state: it changes with every committed non-empty changeset, by
+    /// one unless ``nextVersion`` chooses.
     public internal(set) var version = 0
+    /// Chooses the version of each committed changeset from the current one; `version + 1` when nil.
+    /// A server whose data has a clock of its own (a database's version) numbers states by it, so
+    /// that the same version means the same state wherever the table is served. It must never
+    /// return a version the table had before.
+    public var nextVersion: ((_ current: Int) -> Int)?
     /// Called once per committed batch with a non-empty changeset; after an inconsistent batch
     /// it receives ``Changeset/reset`` so subscribers refetch.
     public var onChange: ((Changeset) -> Void)?

@@ -11,12 +11,32 @@ import Synchronization
 ///     let feed = ChangeFeed()
 ///     store.onChange { feed.notify() }
 ///     PageDefinition(name: "todo", title: "To do", changes: feed) { … }
+///
+/// A feed with a clock numbers the pages' states by the data's own version, so that the same event
+/// id means the same state on every instance serving the data:
+///
+///     let feed = ChangeFeed(clock: { try store.dataVersion() })
 public final class ChangeFeed: Sendable {
+    /// Reads the data's version now: a counter that every write transaction advances in the same
+    /// transaction, such as TableStore's `SQLStore.dataVersion()`; nil when there is none. Called
+    /// on a database lane, before and after a page re-reads.
+    public typealias Clock = @Sendable () throws -> Int?
+
+    /// The data's version clock, if it has one.
+    ///
+    /// A page whose root is a ``ReloadableDataSource`` reads the clock before and after
+    /// ``ReloadableDataSource/reloadFromSource()`` (and around its factory); when both agree the
+    /// state it shows is that version's, and its patch takes the version as event id. Otherwise,
+    /// and on pages whose rows change by other means, ids are the host's own (see the README's
+    /// "Event ids").
+    public let clock: Clock?
     private let observers = Mutex<[UInt64: @Sendable () -> Void]>([:])
     private let nextToken = Atomic<UInt64>(0)
 
-    /// Creates a feed with no observers.
-    public init() {}
+    /// Creates a feed with no observers; with a `clock`, pages number their states by it.
+    public init(clock: Clock? = nil) {
+        self.clock = clock
+    }
 
     /// Calls every observer; cheap when nobody listens.
     public func notify() {

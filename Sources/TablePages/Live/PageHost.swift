@@ -36,12 +36,15 @@ public actor PageHost {
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
     private nonisolated let refresh: RefreshSignal
+    // How the table's states are numbered, and the clock they may follow.
+    private var versions: PageVersions
+    private nonisolated let clock: ChangeFeed.Clock?
     // The feed observation, removed when the host goes (``PageHosts`` drops unwatched variants).
     private nonisolated let changes: ChangeFeed?
     private nonisolated let changesToken: UInt64?
 
-    /// Builds the variant's table, starting at ``VersionEpoch/now``; call it on `lane`, since the
-    /// page's factory may read a database.
+    /// Builds the variant's table, numbering its first state by the page's clock when it has one
+    /// (see ``PageVersions``); call it on `lane`, since the page's factory may read a database.
     init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) throws {
         self.variant = variant
         self.lane = lane
@@ -52,13 +55,24 @@ public actor PageHost {
         self.refresh = refresh
         let token = definition.changes?.observe { refresh.request() }
         self.changesToken = token
+        let clock = definition.changes?.clock
         let table: TableView
+        var versions: PageVersions
         do {
-            table = definition.makeTable(root: try definition.makeRoot(variant), version: VersionEpoch.now)
+            let before = clock.flatMap(Self.read)
+            let root = try definition.makeRoot(variant)
+            // Only a root that reads its data in one place (its factory, then `reloadFromSource`)
+            // shows a state that the clock read around that place can name.
+            versions = PageVersions(followsClock: clock != nil && root is any ReloadableDataSource)
+            versions.beginRead(at: Self.stableVersion(before, clock.flatMap(Self.read)))
+            table = definition.makeTable(root: root, version: versions.next())
+            versions.endRead()
         } catch {
             if let token { definition.changes?.removeObserver(token) }
             throw error
         }
+        self.versions = versions
+        self.clock = clock
         self.table = table
         self.definition = definition
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
@@ -73,6 +87,9 @@ public actor PageHost {
         // changes queued on its updater), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
             self.assumeIsolated { $0.publish(changeset) }
+        }
+        table.nextVersion = { [unowned self] _ in
+            self.assumeIsolated { $0.versions.next() }
         }
         refresh.attach { [weak self] in
             guard let self else { return }
@@ -103,16 +120,32 @@ public actor PageHost {
         // new version; a new generation keeps a page rendered before from being served after,
         // even one stored in the cache once this re-read is done.
         renderGeneration.store(RenderCache.newGeneration(), ordering: .releasing)
+        let clock = versions.followsClock ? clock : nil
         do {
+            let before = clock.flatMap(Self.read)
             // A root that is not reloadable may still read shared data as it answers: comparing its
             // answers with what was sent is what a change feed can do for it.
             try (table.root as? any ReloadableDataSource)?.reloadFromSource()
+            versions.beginRead(at: Self.stableVersion(before, clock.flatMap(Self.read)))
+            defer { versions.endRead() }
             table.reconcileData()
             updatePager()
             tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
         } catch {
             logger.error("page \(variant.page) could not re-read its data: \(error)")
         }
+    }
+
+    /// The clock's value now; nil when it has none or cannot be read (the state read then gets an
+    /// id of this host: see ``PageVersions``).
+    private static func read(_ clock: ChangeFeed.Clock) -> Int? {
+        try? clock()
+    }
+
+    /// The version a read between two clock readings saw, when they agree.
+    private static func stableVersion(_ before: Int?, _ after: Int?) -> Int? {
+        guard let before, before == after else { return nil }
+        return before
     }
 
     /// The table's current version: the id of the last patch published.

@@ -1,7 +1,12 @@
 /// The recent patches of one page variant, kept so a client that reconnects with `Last-Event-ID`
 /// receives exactly what it missed.
 ///
-/// Event ids are consecutive: each published patch has the previous id + 1.
+/// An event id names a state of the table, not a count: each patch leads from the state before it
+/// (the previous patch's id) to the state its id names. Ids need not be consecutive (a page that
+/// follows its database's clock skips the versions that did not change it) nor comparable across
+/// sources; they are unique within one host. A client is replayed the patches after the state it
+/// names only when that state is in the chain kept here; any other id gets `reset`, never a
+/// patch that starts from a state the client does not have.
 struct PatchLog: Sendable {
     /// One published patch, encoded once per wire format.
     struct Entry: Sendable {
@@ -40,7 +45,8 @@ struct PatchLog: Sendable {
         case upToDate
         /// These patches, oldest first.
         case entries(ArraySlice<Entry>)
-        /// The id is too old, unknown or from the future: refetch the page.
+        /// The id names no state kept here (too old, from another instance or an earlier run):
+        /// refetch the page.
         case reset
 
         static func == (lhs: Replay, rhs: Replay) -> Bool {
@@ -56,7 +62,10 @@ struct PatchLog: Sendable {
     let capacity: Int
     /// The most bytes kept, every wire format of every kept patch counted.
     let byteLimit: Int
+    /// The state the newest patch led to (the table's state when no patch was published yet).
     private(set) var latestID: Int
+    /// The state the oldest kept patch starts from.
+    private(set) var baseID: Int
     /// Bytes of the patches kept now.
     private(set) var byteCount = 0
     // Entries before `start` are no longer kept (their bytes already released); they are removed
@@ -69,24 +78,20 @@ struct PatchLog: Sendable {
         self.capacity = max(1, capacity)
         self.byteLimit = max(0, byteLimit)
         self.latestID = latestID
+        baseID = latestID
     }
 
     /// Patches kept now.
     var count: Int { entries.count - start }
 
+    /// Records the patch from ``latestID`` to `entry.id`.
     mutating func append(_ entry: Entry) {
-        // Replays rely on consecutive ids. Should one ever be skipped, the older entries could not be
-        // replayed without a gap, so they are dropped and clients behind them get a reset instead.
-        if entry.id != latestID + 1 {
-            entries.removeAll()
-            start = 0
-            byteCount = 0
-        }
         entries.append(entry)
         byteCount += entry.byteCount
         latestID = entry.id
         while count > capacity || byteCount > byteLimit {
             byteCount -= entries[start].byteCount
+            baseID = entries[start].id
             // Released now: a log over its byte limit must not hold the dropped bytes until the trim.
             entries[start] = Entry(id: entries[start].id, withHTML: [], withoutHTML: [], withHTMLWithoutControls: [])
             start += 1
@@ -97,12 +102,14 @@ struct PatchLog: Sendable {
         }
     }
 
-    /// The patches after `lastSeenID`, or `.reset` when they are not all here.
+    /// The patches from the state `lastSeenID` names to the latest, or `.reset` when that state is
+    /// not in the kept chain.
     func replay(after lastSeenID: Int) -> Replay {
         if lastSeenID == latestID { return .upToDate }
-        guard lastSeenID < latestID else { return .reset }
         let kept = entries[start...]
-        guard let oldest = kept.first, oldest.id <= lastSeenID + 1 else { return .reset }
-        return .entries(kept[(kept.startIndex + (lastSeenID + 1 - oldest.id))...])
+        if lastSeenID == baseID, !kept.isEmpty { return .entries(kept) }
+        // Newest first: a reconnecting client is usually a few patches behind.
+        guard let seen = kept.lastIndex(where: { $0.id == lastSeenID }) else { return .reset }
+        return .entries(kept[(seen + 1)...])
     }
 }

@@ -53,10 +53,11 @@ struct RenderCacheEntries {
         for slot in variants[variant]?.slots ?? [] { remove(slot) }
     }
 
-    /// Versions only grow; within one version a host's generation only grows, and a new host of
-    /// the variant starts at a later version (see ``VersionEpoch``).
+    /// Generations only grow (a re-read and a new host of the variant each take a new one), and
+    /// within one generation a host's versions only grow (see ``PageVersions``); versions alone do
+    /// not order states, since a host may number them by a database's clock or by its own ids.
     private static func isNewer(_ stamp: RenderCache.Stamp, than other: RenderCache.Stamp) -> Bool {
-        (stamp.version, stamp.generation) > (other.version, other.generation)
+        (stamp.generation, stamp.version) > (other.generation, other.version)
     }
 
     private mutating func remove(_ slot: Int) {

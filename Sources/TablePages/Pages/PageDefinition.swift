@@ -8,9 +8,10 @@ import TableKit
 ///     }
 ///
 /// The page's host makes the variant's ``/TableKit/TableView`` over the root the factory returns:
-/// it titles it with ``title``, registers ``cellKinds`` and starts its version above any version an
-/// earlier table of the variant handed out, so a client's `Last-Event-ID` from before a restart is
-/// answered with `reset`.
+/// it titles it with ``title``, registers ``cellKinds`` and numbers its states by the data's clock
+/// when ``changes`` has one, by ids of its own otherwise, so a client's `Last-Event-ID` from before a
+/// restart or from another instance is replayed only when it names the same state, and answered with
+/// `reset` otherwise.
 public struct PageDefinition: Sendable {
     /// Builds the delegate tree for one variant; called once per variant, inside that variant's
     /// host, on a thread where it may block (read a database). Throwing ``VariantError`` says the
