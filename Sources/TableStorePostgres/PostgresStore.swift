@@ -94,13 +94,8 @@ public final class PostgresStore: SQLStore {
         }
     }
 
-    /// The version clock's value (see ``PostgresChangeClock``), read in its own snapshot.
-    public func currentVersion() throws -> Int64 {
-        try snapshot { db in try db.row(PostgresChangeClock.currentVersionQuery)?.int64(0) ?? 0 }
-    }
-
-    /// The version clock's value (see ``PostgresChangeClock``): one statement, one round trip,
-    /// since pages read it before and after every re-read.
+    /// The version clock's value (see ``PostgresChangeClock``); nil before the clock's migration
+    /// ran. One statement, one round trip, since pages read it before and after every re-read.
     public func dataVersion() throws -> Int? {
         let lease = try PostgresLease(client: client, timeout: connectionWait)
         defer { lease.release() }

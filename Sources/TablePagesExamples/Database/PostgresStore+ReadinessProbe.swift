@@ -5,14 +5,14 @@ extension PostgresStore: ReadinessProbe {
     /// Reads the version clock, for `/readyz`, and fails while the listening connection is down:
     /// an instance that cannot hear other instances' changes would show stale pages.
     public func probe() throws {
-        let version: Int64
+        let version: Int?
         do {
-            version = try currentVersion()
+            version = try dataVersion()
         } catch {
             throw PostgresUnready(description: "PostgreSQL \(url) could not be read: \(error)")
         }
         guard isListening else {
-            throw PostgresUnready(description: "PostgreSQL \(url) answers (version \(version)), but the listening connection is down; reconnecting")
+            throw PostgresUnready(description: "PostgreSQL \(url) answers (version \(version ?? 0)), but the listening connection is down; reconnecting")
         }
     }
 }
