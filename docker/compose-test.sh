@@ -4,7 +4,8 @@
 # instances are ready; a token made on one instance is good on the other (shared credentials);
 # event streams on each instance (reached at its container's address) and one through the balancer
 # all receive the patch of a to-do toggled through the balancer, and of a row changed with `psql`
-# inside the database's container; the instance the balancer uses, killed with SIGKILL, is failed
+# inside the database's container; a stream moving from one instance to the other with
+# Last-Event-ID is replayed what it missed; the instance the balancer uses, killed with SIGKILL, is failed
 # over: reads and writes through the balancer go on, and nothing acknowledged is lost.
 #
 # It uses the image container-test.sh built (TABLEPAGES_IMAGE, default
@@ -124,6 +125,16 @@ for stream in on-a on-b balanced; do
   grep -qF "$title" "$work/$stream.events" || fail "the stream $stream did not get the psql change within 5 s"
 done
 say "ok: a row changed with psql reached the streams on both instances"
+
+# A client of A moves to B with the id of A's toggle patch: event ids are the database's versions,
+# so B replays what came after (the psql change) instead of sending a reset.
+seen=$(awk -v RS= '/"row":"todo-2"/ { for (i = 1; i < NF; i++) if ($i == "id:") { print $(i + 1); exit } }' "$work/on-a.events")
+[ -n "$seen" ] || fail "the toggle's patch on instance A carried no id: $(head -c 400 "$work/on-a.events")"
+curl -sN --max-time 3 -H 'Host: localhost' -H "Last-Event-ID: $seen" \
+  "http://$(address tablepages-b):8080/pages/todo/events?format=json" > "$work/moved.events" || true
+grep -q '^event: reset' "$work/moved.events" && fail "instance B answered Last-Event-ID $seen from instance A with a reset"
+grep -qF "$title" "$work/moved.events" || fail "instance B did not replay the psql change after id $seen: $(head -c 400 "$work/moved.events")"
+say "ok: a stream moving from instance A to B with Last-Event-ID $seen was replayed the change it missed"
 
 # Failover: the instance the balancer sends this client to, killed outright; the balancer goes on
 # with the other, and writes are kept.
