@@ -13,6 +13,11 @@ extension Store: SQLStore {
     public func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         try write { db in try body(db) }
     }
+
+    /// The ``SQLiteChangeClock``'s value; nil when the database has none (a user's own file).
+    public func dataVersion() throws -> Int? {
+        try reader.read { db in try SQLiteChangeClock.version(in: db) }
+    }
 }
 
 extension Database: SQLSession {

@@ -5,7 +5,7 @@
 ///     for statement in PostgresChangeClock.installStatements { try db.execute(statement) }
 ///     for statement in PostgresChangeClock.watchStatements(table: "todo") { try db.execute(statement) }
 ///
-/// `tablepages_version` holds one row: a counter advanced once per write transaction, by the first
+/// `tablepages_version` holds one row: a counter, from a random start, advanced once per write transaction, by the first
 /// statement of that transaction that changes a watched table (it remembers the transaction's id),
 /// in the same transaction as the change, so it commits or rolls back with it and a reader sees
 /// the counter in the same snapshot as the rows. The statement-level trigger then sends
@@ -24,7 +24,9 @@ public enum PostgresChangeClock {
             txid bigint NOT NULL
         )
         """,
-        "INSERT INTO tablepages_version (id, version, txid) VALUES (1, 0, 0) ON CONFLICT (id) DO NOTHING",
+        // A random start (below 2⁴⁰): a database made again does not reuse the versions of the one it
+        // replaced, so a client's Last-Event-ID from that one is not taken for a state of this one.
+        "INSERT INTO tablepages_version (id, version, txid) VALUES (1, floor(random() * 1099511627776)::bigint, 0) ON CONFLICT (id) DO NOTHING",
         """
         CREATE OR REPLACE FUNCTION tablepages_notify() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE

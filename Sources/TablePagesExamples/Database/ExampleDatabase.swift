@@ -14,6 +14,9 @@ enum ExampleDatabase {
         return store
     }
 
+    /// The examples' tables, whose writes advance the change clock.
+    static let tables = ["product", "todo", "user", "pet", "galleryImage", "destination", "review"]
+
     /// One migration per released schema; never edit a migration once shipped, add another.
     /// The names are camel case as in PostgreSQL's schema, which folds them to lower case.
     static var migrator: DatabaseMigrator {
@@ -84,6 +87,10 @@ enum ExampleDatabase {
                 table.add(column: "owner", .text)
             }
             try db.create(index: "todo_owner", on: "todo", columns: ["owner"])
+        }
+        // Pages name their states by this clock, so a client is up to date after a restart.
+        migrator.registerMigration("change-clock") { db in
+            try SQLiteChangeClock.install(on: tables, in: db)
         }
         return migrator
     }

@@ -14,7 +14,7 @@ enum ExamplePostgresSchema {
     static let migrationLock: Int64 = 0x7461_626c_6570_6731
 
     /// The tables whose changes the pages follow.
-    static let watchedTables = ["product", "todo", #""user""#, "pet", "galleryImage", "destination", "review"]
+    static let watchedTables = ExampleDatabase.tables.map { "\"\($0.lowercased())\"" }
 
     /// Named migrations, applied in order, each once; never edit one once shipped, add another.
     static let migrations: [(name: String, statements: [String])] = [
