@@ -194,6 +194,20 @@ struct RenderCacheTests {
         // Same version, data re-read: the earlier generation's body is not served.
         #expect(cache.body(for: key, stamp: RenderCache.Stamp(version: 6, generation: 2)) == nil)
     }
+
+    @Test func aLaterGenerationIsNewerWhateverItsVersion() {
+        // A host's own ids lie above any database clock id: a re-read that follows the clock again
+        // has a lower version but a later generation, and its bodies replace the earlier ones.
+        let cache = RenderCache(byteLimit: 1 << 20)
+        let key = RenderCache.Key(variant: LiveBoundsFixtures.variant("a"), json: true, limit: nil, view: .jsonView)
+        let local = RenderCache.Stamp(version: PageVersions.localIDs.lowerBound + 3, generation: 1)
+        let clock = RenderCache.Stamp(version: 42, generation: 2)
+        cache.store([1], for: key, stamp: local)
+        cache.store([2], for: key, stamp: clock)
+        cache.store([9], for: key, stamp: local)
+        #expect(cache.body(for: key, stamp: clock) == [2])
+        #expect(cache.body(for: key, stamp: local) == nil)
+    }
 }
 
 @Suite("Patch log chains")

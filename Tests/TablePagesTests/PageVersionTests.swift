@@ -1,4 +1,5 @@
 import HTTPTestSupport
+import MicroHTTP
 import Synchronization
 import TableKit
 @testable import TablePages
@@ -8,7 +9,7 @@ import Testing
 final class ClockedTitles: Sendable {
     let titles: SharedTitles
     private let version: Atomic<Int>
-    private let movesOnNextRead = Atomic<Bool>(false)
+    private let writesDuringNextRead = Atomic<Bool>(false)
 
     init(_ titles: [String], version: Int) {
         self.titles = SharedTitles(titles)
@@ -21,82 +22,124 @@ final class ClockedTitles: Sendable {
         version.add(1, ordering: .relaxed)
     }
 
-    /// The next clock reading returns the current version and then advances it, as a write to
-    /// other data committed while a page was reading would.
-    func moveOnNextRead() { movesOnNextRead.store(true, ordering: .relaxed) }
+    /// The next re-read of a page, halfway through, sees a write to other data commit.
+    func writeDuringNextRead() { writesDuringNextRead.store(true, ordering: .relaxed) }
+
+    /// What a page's re-read gets: the titles, with the clock moving meanwhile when asked to.
+    func read() -> [String] {
+        let current = titles.current
+        if writesDuringNextRead.exchange(false, ordering: .relaxed) { version.add(1, ordering: .relaxed) }
+        return current
+    }
 
     var clock: ChangeFeed.Clock {
-        { [self] in
-            let current = version.load(ordering: .relaxed)
-            if movesOnNextRead.exchange(false, ordering: .relaxed) { version.add(1, ordering: .relaxed) }
-            return current
+        { [self] in version.load(ordering: .relaxed) }
+    }
+
+    /// An instance's pages over these titles, with its own feed: `clocked`, whose root is a
+    /// ``VersionedDataSource``, and `cached`, whose root is only reloadable.
+    func pages(feed: ChangeFeed) -> PageRegistry {
+        var registry = PageRegistry()
+        registry.register(PageDefinition(name: "clocked", title: "Clocked", changes: feed) { [self] _ in VersionedTitles(self) })
+        registry.register(PageDefinition(name: "cached", title: "Cached", changes: feed) { [titles] _ in ReloadableTitles(titles) })
+        return registry
+    }
+
+    /// The id a state read at clock `version` takes on a site with default settings.
+    static func id(_ version: Int) -> Int {
+        PageVersions.clockID(version, fingerprint: PageVersions.fingerprint(rowLimit: LiveSettings().pageRowLimit))
+    }
+}
+
+/// A list of ``ClockedTitles``, all it shows read in `reloadFromSource`.
+final class VersionedTitles: ListDataSource<TestItem>, VersionedDataSource {
+    private let source: ClockedTitles
+
+    init(_ source: ClockedTitles) {
+        self.source = source
+        super.init(models: Self.items(source.read()), sectionID: "titles", title: "Titles") { item, _ in
+            TableCell(.basic, CellContent(title: item.title))
         }
     }
 
-    /// An instance's pages: one over these titles, with its own feed.
-    func pages(feed: ChangeFeed) -> PageRegistry {
-        var registry = PageRegistry()
-        registry.register(PageDefinition(name: "clocked", title: "Clocked", changes: feed) { [titles] _ in ReloadableTitles(titles) })
-        return registry
+    func reloadFromSource() {
+        models = Self.items(source.read())
+    }
+
+    private static func items(_ titles: [String]) -> [TestItem] {
+        titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
     }
 }
 
 @Suite("Event ids from the data's clock")
 struct PageVersionTests {
+    /// Opens a JSON event stream on `path`, with `lastEventID`, once the stream has started.
+    static func stream(_ server: Server, _ path: String = "/pages/clocked/events?format=json", lastEventID: Int? = nil) async throws -> TestConnection {
+        let connection = try await TestConnection(port: server.port)
+        _ = try await connection.openStream(path, headers: lastEventID.map { [("Last-Event-ID", String($0))] } ?? [])
+        return connection
+    }
+
     @Test func twoInstancesNameTheSameStatesAlikeAndReplayEachOthersIds() async throws {
         let data = ClockedTitles(["a", "b"], version: 41)
         let (feedA, feedB) = (ChangeFeed(clock: data.clock), ChangeFeed(clock: data.clock))
         try await withSite(pages: data.pages(feed: feedA)) { serverA, _ in
             try await withSite(pages: data.pages(feed: feedB)) { serverB, _ in
                 let (a, b) = (try await TestConnection(port: serverA.port), try await TestConnection(port: serverB.port))
-                #expect(try await pageVersion(a, "/pages/clocked.json") == 41)
-                #expect(try await pageVersion(b, "/pages/clocked.json") == 41)
-                let (streamA, streamB) = (try await TestConnection(port: serverA.port), try await TestConnection(port: serverB.port))
-                for stream in [streamA, streamB] {
-                    _ = try await stream.openStream("/pages/clocked/events?format=json")
-                    _ = try await stream.readStream(until: { $0.contains("retry:") })
-                }
+                #expect(try await pageVersion(a, "/pages/clocked.json") == ClockedTitles.id(41))
+                #expect(try await pageVersion(b, "/pages/clocked.json") == ClockedTitles.id(41))
+                let (streamA, streamB) = (try await Self.stream(serverA), try await Self.stream(serverB))
+                for stream in [streamA, streamB] { _ = try await stream.readStream(until: { $0.contains("retry:") }) }
                 for (count, titles) in [["a", "c"], ["a", "d"]].enumerated() {
                     data.write(titles)
                     feedA.notify()
                     feedB.notify()
                     let onA = events(in: try await streamA.readStream(until: { events(in: $0).count > count }))
                     let onB = events(in: try await streamB.readStream(until: { events(in: $0).count > count }))
-                    // The same state, the same id and the same patch on both.
+                    // The same state, the same id and (both read every version) the same patch.
                     #expect(onA.map(eventID) == onB.map(eventID))
                     #expect(onA.last == onB.last)
-                    #expect(onA.last.flatMap(eventID) == 42 + count)
+                    #expect(onA.last.flatMap(eventID) == ClockedTitles.id(42 + count))
                 }
 
-                // A client of A at 42 moves to B: it gets exactly the patch to 43.
-                let mover = try await TestConnection(port: serverB.port)
-                _ = try await mover.openStream("/pages/clocked/events?format=json", headers: [("Last-Event-ID", "42")])
+                // A client of A at 42 moves to B: it gets exactly B's patches after 42, here the one to 43.
+                let mover = try await Self.stream(serverB, lastEventID: ClockedTitles.id(42))
                 let replayed = events(in: try await mover.readStream(until: { events(in: $0).count >= 1 }))
-                #expect(replayed.map(eventID) == [43])
+                #expect(replayed.map(eventID) == [ClockedTitles.id(43)])
                 #expect(operations(in: replayed[0]) == ["replace t1"])
                 #expect(replayed[0].contains(#""title":"d""#))
 
-                // A version B never showed (none did) is answered with reset, never a patch.
-                let stranger = try await TestConnection(port: serverB.port)
-                _ = try await stranger.openStream("/pages/clocked/events?format=json", headers: [("Last-Event-ID", "40")])
+                // A version only A showed (B read the next one first): B resets its client.
+                data.write(["a", "e"])
+                feedA.notify()
+                _ = try await streamA.readStream(until: { events(in: $0).count >= 3 })
+                data.write(["a", "f"])
+                feedA.notify()
+                feedB.notify()
+                let onB = events(in: try await streamB.readStream(until: { events(in: $0).count >= 3 }))
+                #expect(onB.last.flatMap(eventID) == ClockedTitles.id(45))
+                let stranger = try await Self.stream(serverB, lastEventID: ClockedTitles.id(44))
                 let answer = try await stranger.readStream(until: { $0.contains("event: reset") })
                 #expect(!answer.contains("event: patch"))
+                // ... and A, which showed it, replays.
+                let known = try await Self.stream(serverA, lastEventID: ClockedTitles.id(44))
+                let fromA = events(in: try await known.readStream(until: { events(in: $0).count >= 1 }))
+                #expect(fromA.map(eventID) == [ClockedTitles.id(45)])
             }
         }
     }
 
-    @Test func aReadWhileTheClockMovedGetsAnIdOfTheHostAndTheNextSteadyReadTheClocks() async throws {
+    @Test func aReadThatAWriteCommittedDuringGetsAnIdOfTheHostAndTheNextSteadyReadTheClocks() async throws {
         let data = ClockedTitles(["a"], version: 7)
         let feed = ChangeFeed(clock: data.clock)
         try await withSite(pages: data.pages(feed: feed)) { server, _ in
             let client = try await TestConnection(port: server.port)
-            #expect(try await pageVersion(client, "/pages/clocked.json") == 7)
-            let stream = try await TestConnection(port: server.port)
-            _ = try await stream.openStream("/pages/clocked/events?format=json")
+            #expect(try await pageVersion(client, "/pages/clocked.json") == ClockedTitles.id(7))
+            let stream = try await Self.stream(server)
             _ = try await stream.readStream(until: { $0.contains("retry:") })
 
             data.write(["b"])
-            data.moveOnNextRead()
+            data.writeDuringNextRead()
             feed.notify()
             let first = events(in: try await stream.readStream(until: { events(in: $0).count >= 1 }))
             let firstID = try #require(first.first.flatMap(eventID))
@@ -105,47 +148,69 @@ struct PageVersionTests {
             data.write(["c"])
             feed.notify()
             let second = events(in: try await stream.readStream(until: { events(in: $0).count >= 2 }))
-            #expect(eventID(second[1]) == 10)
-            #expect(try await pageVersion(client, "/pages/clocked.json") == 10)
+            #expect(eventID(second[1]) == ClockedTitles.id(10))
+            #expect(try await pageVersion(client, "/pages/clocked.json") == ClockedTitles.id(10))
+        }
+    }
+
+    @Test func aRootThatIsOnlyReloadableGetsIdsOfItsHostEvenWithAClock() async throws {
+        let data = ClockedTitles(["a"], version: 7)
+        let feed = ChangeFeed(clock: data.clock)
+        try await withSite(pages: data.pages(feed: feed)) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            let start = try await pageVersion(client, "/pages/cached.json")
+            #expect(PageVersions.localIDs.contains(start))
+            let stream = try await Self.stream(server, "/pages/cached/events?format=json")
+            _ = try await stream.readStream(until: { $0.contains("retry:") })
+            data.write(["b"])
+            feed.notify()
+            let patch = events(in: try await stream.readStream(until: { events(in: $0).count >= 1 }))
+            #expect(patch.first.flatMap(eventID) == start + 1)
         }
     }
 
     @Test func aPageWithoutAClockStartsAtARandomIdOfItsOwn() async throws {
-        let titles = SharedTitles(["a"])
-        var pages = PageRegistry()
-        pages.register(PageDefinition(name: "plain", title: "Plain", changes: ChangeFeed()) { _ in ReloadableTitles(titles) })
-        let version = try await withSite(pages: pages) { server, _ in
-            try await pageVersion(try await TestConnection(port: server.port), "/pages/plain.json")
+        let data = ClockedTitles(["a"], version: 7)
+        let version = try await withSite(pages: data.pages(feed: ChangeFeed())) { server, _ in
+            try await pageVersion(try await TestConnection(port: server.port), "/pages/clocked.json")
         }
         #expect(PageVersions.localIDs.contains(version))
     }
 
-    @Test func aChangeNotFromAReadLeavesTheClockForGood() {
-        var versions = PageVersions(followsClock: true)
+    @Test func aChangeNotFromAReadGetsALocalIdAndTheNextReadTheClocksAgain() {
+        var versions = PageVersions(followsClock: true, fingerprint: 3)
         versions.beginRead(at: 5)
-        #expect(versions.next() == 5)
+        #expect(versions.next() == PageVersions.clockID(5, fingerprint: 3))
         versions.endRead()
-        // A background update: this instance's own state from now on.
+        // A background update, or an action that changed the table itself.
         let own = versions.next()
         #expect(PageVersions.localIDs.contains(own))
         versions.beginRead(at: 9)
-        #expect(versions.next() == own + 1)
+        #expect(versions.next() == PageVersions.clockID(9, fingerprint: 3))
         versions.endRead()
-        #expect(!versions.followsClock)
     }
 
-    @Test func clockValuesAreNeverHandedOutTwice() {
-        var versions = PageVersions(followsClock: true)
+    @Test func clockValuesAreNeverHandedOutTwiceAndFitBelowLocalIDs() {
+        var versions = PageVersions(followsClock: true, fingerprint: 0x7FF)
         versions.beginRead(at: 5)
-        #expect(versions.next() == 5)
+        #expect(versions.next() == PageVersions.clockID(5, fingerprint: 0x7FF))
         // A second change within the same read, or a later read at the same version.
         #expect(PageVersions.localIDs.contains(versions.next()))
         versions.endRead()
         versions.beginRead(at: 5)
         #expect(PageVersions.localIDs.contains(versions.next()))
         versions.endRead()
-        versions.beginRead(at: 6)
-        #expect(versions.next() == 6)
+        // A value too large for an id.
+        versions.beginRead(at: 1 << 41)
+        #expect(PageVersions.localIDs.contains(versions.next()))
         versions.endRead()
+        #expect(PageVersions.clockID((1 << 41) - 1, fingerprint: 0x7FF) < PageVersions.localIDs.lowerBound)
+    }
+
+    @Test func theFingerprintTellsRowLimitsApartAndStaysTheSame() {
+        let fingerprints = (1...64).map { PageVersions.fingerprint(rowLimit: $0) }
+        #expect(fingerprints == (1...64).map { PageVersions.fingerprint(rowLimit: $0) })
+        #expect(fingerprints.allSatisfy { (0..<2048).contains($0) })
+        #expect(Set(fingerprints).count > 32)
     }
 }

@@ -24,11 +24,11 @@ public final class ChangeFeed: Sendable {
 
     /// The data's version clock, if it has one.
     ///
-    /// A page whose root is a ``ReloadableDataSource`` reads the clock before and after
+    /// A page whose root is a ``VersionedDataSource`` reads the clock before and after
     /// ``ReloadableDataSource/reloadFromSource()`` (and around its factory); when both agree the
-    /// state it shows is that version's, and its patch takes the version as event id. Otherwise,
-    /// and on pages whose rows change by other means, ids are the host's own (see the README's
-    /// "Event ids").
+    /// state it shows is that version's, and its patch's event id is made from the version.
+    /// Otherwise, and on pages whose rows change by other means, ids are the host's own (see the
+    /// README's "Event ids").
     public let clock: Clock?
     private let observers = Mutex<[UInt64: @Sendable () -> Void]>([:])
     private let nextToken = Atomic<UInt64>(0)

@@ -61,9 +61,12 @@ public actor PageHost {
         do {
             let before = clock.flatMap(Self.read)
             let root = try definition.makeRoot(variant)
-            // Only a root that reads its data in one place (its factory, then `reloadFromSource`)
-            // shows a state that the clock read around that place can name.
-            versions = PageVersions(followsClock: clock != nil && root is any ReloadableDataSource)
+            // Only a root whose whole state comes from what it read shows a state that the clock
+            // read around that read can name.
+            versions = PageVersions(
+                followsClock: clock != nil && root is any VersionedDataSource,
+                fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit)
+            )
             versions.beginRead(at: Self.stableVersion(before, clock.flatMap(Self.read)))
             table = definition.makeTable(root: root, version: versions.next())
             versions.endRead()

@@ -1,37 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a page host numbers its table's states: the `version` of its renders and the event id of
 /// the patch that led to each.
 ///
-/// A page whose ``ChangeFeed`` has a clock (``ChangeFeed/init(clock:)``, a database's version
-/// counter) takes that clock's value for a state read while the clock stood still: the clock read
-/// before and after the read agree, so the read saw exactly that version of the data. Every
-/// instance that reads the same version then names the same state with the same id, and a client
-/// moving between instances with `Last-Event-ID` is replayed rather than reset.
+/// A page whose ``ChangeFeed`` has a clock and whose root is a ``VersionedDataSource`` names a
+/// state read while the clock stood still (the clock read before and after the read agree, so the
+/// read saw exactly that version of the data) by that version. Every instance of the same build
+/// and render settings that reads the same version names the same state alike, so a client moving
+/// between instances, or reconnecting after a restart, with `Last-Event-ID` is replayed rather than
+/// reset. The id is the version plus a ``fingerprint`` of the build and settings times 2⁴¹: a
+/// client holding a page of another build (whose rows may be drawn differently) is reset.
 ///
 /// Any other state gets an id of this host alone, from a random start in ``localIDs``: a state
-/// read while the clock moved, or one changed by something other than a re-read (an action that
-/// updates the table itself, a background update through the table's updater). After such a
-/// change the table holds what this instance alone did (a thumbnail made here), so it keeps local
-/// ids from then on. Local ids lie above any clock value and below 2⁵³, so JavaScript reads them
-/// exactly; an id from another instance or an earlier run is, but for a chance of about one in
-/// 2⁵², unknown here, and answered with `reset`.
+/// read while the clock moved, one changed by something other than a re-read (an action that
+/// updates the table itself, a background update), and every state of a page without a clock.
+/// Local ids lie above any clock id and below 2⁵³, so JavaScript reads them exactly; an id from
+/// another instance or an earlier run is, but for a chance of about one in 2⁵², unknown here.
 struct PageVersions {
-    /// Where ids of one host start: above any clock value, and below 2⁵³ with room for 2³² states.
+    /// Where ids of one host start: above any clock id, and below 2⁵³ with room for 2³² states.
     static let localIDs: Range<Int> = (1 << 52)..<((1 << 53) - (1 << 32))
+    /// Clock values that fit an id; beyond them a state gets a local id (2⁴¹ − 2⁴⁰ writes after a
+    /// clock's random start, which is below 2⁴⁰).
+    static let clockValues: Range<Int> = 0..<(1 << 41)
 
-    /// Whether states are still numbered by the clock when reads allow it.
-    private(set) var followsClock: Bool
+    /// Whether states read while the clock stood still take its version.
+    let followsClock: Bool
+    private let fingerprint: Int
     // Set between `beginRead` and `endRead`: states published meanwhile come from a re-read.
     private var isReading = false
     // The clock's value when the current re-read saw exactly one version.
     private var readVersion: Int?
     private var nextLocalID: Int
-    // The last clock value used as an id: clock values only grow, so no id is handed out twice.
-    private var lastClockID = -1
+    // The last clock value used: values only grow, so no id is handed out twice.
+    private var lastClockValue = -1
 
-    /// Versions of a page with a clock (`followsClock`) or without.
-    init(followsClock: Bool) {
+    /// Versions of a page with a clock that its states follow (`followsClock`), or not; clock ids
+    /// carry `fingerprint` (see ``fingerprint(rowLimit:)``).
+    init(followsClock: Bool, fingerprint: Int) {
         self.followsClock = followsClock
+        self.fingerprint = fingerprint & 0x7FF
         nextLocalID = Int.random(in: Self.localIDs)
+    }
+
+    /// The id of the state at clock value `version`.
+    static func clockID(_ version: Int, fingerprint: Int) -> Int {
+        (fingerprint & 0x7FF) << 41 | version
     }
 
     /// States published until ``endRead()`` come from reading the page's data, at `version` of the
@@ -47,14 +64,35 @@ struct PageVersions {
         readVersion = nil
     }
 
-    /// The version of the next state: the read's clock value when it fits, else a local id.
+    /// The version of the next state: the read's clock id when it fits, else a local id.
     mutating func next() -> Int {
-        if !isReading { followsClock = false }
-        if followsClock, let readVersion, readVersion > lastClockID, readVersion < Self.localIDs.lowerBound {
-            lastClockID = readVersion
-            return readVersion
+        if isReading, followsClock, let readVersion, readVersion > lastClockValue, Self.clockValues.contains(readVersion) {
+            lastClockValue = readVersion
+            return Self.clockID(readVersion, fingerprint: fingerprint)
         }
         defer { nextLocalID += 1 }
         return nextLocalID
     }
+
+    /// Eleven bits that differ, but for a chance of one in 2,048, between two builds of the server
+    /// (the executable's size and modification time) or two row limits, which draw pages differently.
+    static func fingerprint(rowLimit: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for value in executableIdentity + [UInt64(bitPattern: Int64(rowLimit))] {
+            hash = (hash ^ value) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+        }
+        return Int(hash & 0x7FF)
+    }
+
+    // The running executable's size and modification time; empty where it cannot be read.
+    private static let executableIdentity: [UInt64] = {
+        #if os(Linux)
+        var status = stat()
+        guard stat("/proc/self/exe", &status) == 0 else { return [] }
+        return [UInt64(status.st_size), UInt64(status.st_mtim.tv_sec), UInt64(status.st_mtim.tv_nsec)]
+        #else
+        return []
+        #endif
+    }()
 }

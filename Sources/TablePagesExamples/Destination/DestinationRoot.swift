@@ -3,7 +3,7 @@ import TablePages
 
 /// The destination page, a long page of different sections as in CascadingTableDelegate's
 /// sample: each section is its own delegate, each info line its own row delegate.
-final class DestinationRoot: CascadingRootTableDelegate, ReloadableDataSource {
+final class DestinationRoot: CascadingRootTableDelegate, VersionedDataSource {
     private let guide: DestinationGuide
     private let header = StaticSection(id: "header")
     private let map = StaticSection(id: "map")

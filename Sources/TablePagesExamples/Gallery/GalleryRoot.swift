@@ -4,7 +4,9 @@ import TableStore
 
 /// The gallery's root: one row per picture in the database, read again when the page's change
 /// feed says the database changed. Thumbnails do not go through the feed: each row's arrives
-/// from its own background task through the table's updater (see ``GalleryRow``).
+/// from its own background task through the table's updater (see ``GalleryRow``). Not a
+/// `VersionedDataSource`: its rows show the thumbnails this instance has made so far, so two
+/// instances at one database version can show different states.
 final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
     private let store: any SQLStore
     private let thumbnails: ThumbnailService

@@ -3,7 +3,7 @@ import TablePages
 import TableStore
 
 /// The people page's data source: people and pets in two sections, one cell kind for both.
-final class PeopleDataSource: SectionsDataSource<Profile>, ReloadableDataSource {
+final class PeopleDataSource: SectionsDataSource<Profile>, VersionedDataSource {
     private let store: any SQLStore
 
     init(store: any SQLStore) throws {

@@ -3,7 +3,7 @@ import TablePages
 import TableStore
 
 /// A product's fields as a grouped table of value cells, re-read when the database changes.
-final class ProductDetailDataSource: SectionsDataSource<ProductFact>, ReloadableDataSource {
+final class ProductDetailDataSource: SectionsDataSource<ProductFact>, VersionedDataSource {
     private let store: any SQLStore
     private let productID: Int64
     private var productName: String?

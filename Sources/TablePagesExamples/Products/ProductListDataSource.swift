@@ -2,7 +2,7 @@ import TableKit
 import TablePages
 
 /// The flat layout of the products page (`?layout=list`): every product in one section.
-final class ProductListDataSource: ListDataSource<Product>, ReloadableDataSource {
+final class ProductListDataSource: ListDataSource<Product>, VersionedDataSource {
     private let catalog: ProductCatalog
 
     init(catalog: ProductCatalog) throws {

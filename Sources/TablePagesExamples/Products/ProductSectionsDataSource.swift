@@ -3,7 +3,7 @@ import TablePages
 
 /// The grouped layout of the products page (`?layout=sections`): one section per category, the
 /// same rows as the list.
-final class ProductSectionsDataSource: SectionsDataSource<Product>, ReloadableDataSource {
+final class ProductSectionsDataSource: SectionsDataSource<Product>, VersionedDataSource {
     private let catalog: ProductCatalog
 
     init(catalog: ProductCatalog) throws {

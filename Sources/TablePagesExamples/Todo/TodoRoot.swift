@@ -4,7 +4,7 @@ import TablePages
 /// The to-do page's root: a progress summary section above the list. Both are re-read from the
 /// store when it changes, so a toggle sends the toggled row and the summary, nothing else. A
 /// personal list (one with an owner) ends with a form that adds a to-do.
-final class TodoRoot: CascadingRootTableDelegate, ReloadableDataSource {
+final class TodoRoot: CascadingRootTableDelegate, VersionedDataSource {
     private let list: TodoList
     private let progress = StaticRow(id: "progress", cell: .blank)
     private let items: TodoSection
