@@ -31,12 +31,15 @@ public struct ServerConfiguration: Sendable {
     /// answered `429`. 0 means no limit. Behind a reverse proxy every client has the proxy's address.
     public var maxStreamsPerClient: Int = 256
     /// Bytes of memory each connection may use for its request line, headers and buffers
-    /// (libmicrohttpd's per-connection memory pool). 16 KiB holds request heads up to about 14 KB
-    /// (browsers send 1–8 KB); a larger head is answered `431` (a very long URL may get `414` from
-    /// libmicrohttpd itself). libmicrohttpd
-    /// 0.9.75 zeroes the pool between keep-alive requests, so a larger pool costs time per request
-    /// and memory per open connection, live subscribers included.
-    public var connectionMemoryLimit: Int = 16 * 1024
+    /// (libmicrohttpd's per-connection memory pool), at least 8 KiB. The default 8 KiB holds request
+    /// heads up to about 6 KB with few fields, about 4 KB for a head whose 2 KB `Cookie` field
+    /// libmicrohttpd copies to parse (browsers send 1–4 KB); a larger head is answered `431` (a very
+    /// long URL may get `414` from libmicrohttpd itself). The pool is most of what an idle live
+    /// subscriber costs: libmicrohttpd 0.9.75 zeroes the half of it that it first lends to the read
+    /// buffer, and the whole of it between keep-alive requests, so about all of it is resident for
+    /// every open connection (an idle subscriber costs about 10 KiB with 8 KiB, about 14.4 KiB with
+    /// 16 KiB). Raise it for clients that send larger heads.
+    public var connectionMemoryLimit: Int = ServerConfiguration.defaultConnectionMemoryLimit
     /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int = 1 << 20
     /// How often each open event stream gets a comment line, to keep proxies from closing idle
@@ -59,6 +62,10 @@ public struct ServerConfiguration: Sendable {
     public var accessLogFlushInterval: Duration = .seconds(1)
     /// Where access log lines go.
     public var accessLogOutput: LogOutput = .standardError
+
+    /// The default of ``connectionMemoryLimit``: 8 KiB, so that tens of thousands of idle live
+    /// subscribers fit in about 10 KiB each.
+    public static let defaultConnectionMemoryLimit = 8 * 1024
 
     /// Open files kept back from connections for everything else the process opens: database files
     /// and their journals, static files, logs, the listening socket, libmicrohttpd's epoll and
