@@ -39,10 +39,11 @@ struct RequestHeadLimitTests {
         headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
     }
 
-    /// Subscribers are what the default is sized for: 8 KiB, about 10 KiB of memory per idle one.
-    @Test func defaultLimitIs8KiB() {
-        #expect(ServerConfiguration().connectionMemoryLimit == 8 * 1024)
-        #expect(ServerConfiguration.defaultConnectionMemoryLimit == 8 * 1024)
+    /// Subscribers are what the default is sized for: 7.5 KiB, about 9.5 KiB of memory per idle one.
+    @Test func defaultLimitIs7AndAHalfKiB() {
+        #expect(ServerConfiguration().connectionMemoryLimit == 7_680)
+        #expect(ServerConfiguration.defaultConnectionMemoryLimit == 7_680)
+        #expect(ServerConfiguration.minimumConnectionMemoryLimit == 6_144)
     }
 
     @Test func browserHeadIsAnsweredUnderTheDefault() async throws {
@@ -121,7 +122,7 @@ struct RequestHeadLimitTests {
             // A head that libmicrohttpd can still read, but that would leave too little of the pool
             // for the response head, is refused by the server rather than left unanswered.
             let nearLimit = try await TestConnection(port: server.port)
-            let refused = try await nearLimit.request("GET", "/hello", headers: [("X-Big", String(repeating: "b", count: 7_300))])
+            let refused = try await nearLimit.request("GET", "/hello", headers: [("X-Big", String(repeating: "b", count: 6_800))])
             #expect(refused.status == 431)
             #expect(refused.text.contains("too large"))
 

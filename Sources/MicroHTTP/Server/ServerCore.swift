@@ -20,12 +20,13 @@ final class ServerCore: Sendable {
     /// Whether requests are timed (``RequestContext/startedAt``): for the request log or the observer.
     let timesRequests: Bool
 
-    /// The per-connection memory limit in force (the configured one, at least 8 KiB).
+    /// The per-connection memory limit in force (the configured one, at least
+    /// ``ServerConfiguration/minimumConnectionMemoryLimit``).
     let connectionMemoryLimit: Int
 
     init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.connectionMemoryLimit = max(8 * 1024, configuration.connectionMemoryLimit)
+        self.connectionMemoryLimit = max(ServerConfiguration.minimumConnectionMemoryLimit, configuration.connectionMemoryLimit)
         self.responder = responder
         self.logger = logger
         self.requestLog = RequestLog(
