@@ -10,8 +10,8 @@ from conftest import start_server, stop_server
 SLOW_CLIENTS = 200
 REQUEST_TIMEOUT = 3  # seconds, passed as --request-timeout
 # Resident memory bounds while the server holds 200 slow connections. Measured with the debug build:
-# 34 MB before, 35 MB with them. Each costs at most its 16 KiB memory pool plus bookkeeping
-# (200 x 16 KiB = 3.2 MB), so the growth bound has room, and the total bound catches a leak.
+# 34 MB before, 35 MB with them. Each costs at most its 7.5 KiB memory pool plus bookkeeping
+# (200 x 7.5 KiB = 1.5 MB), so the growth bound has room, and the total bound catches a leak.
 RSS_LIMIT_KB = 64 * 1024
 RSS_GROWTH_LIMIT_KB = 8 * 1024
 

@@ -24,6 +24,46 @@ struct EventStreamTests {
         }
     }
 
+    /// HTTP/1.0 has no chunked encoding: libmicrohttpd then reads the stream through the response's
+    /// small block (``ServerCore/eventStreamBlockSize``), so an event arrives in pieces, whole.
+    @Test func anHTTP10ClientGetsWholeEventsAndTheEnd() async throws {
+        let box = StreamBox()
+        try await withServer(testRouter(streams: box)) { server in
+            let connection = try await TestConnection(port: server.port)
+            try await connection.send(Array("GET /events HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n".utf8))
+            #expect(await eventually { box.all.count == 1 })
+            let stream = try #require(box.all.first)
+            let data = String(repeating: "0123456789", count: 300)
+            stream.send(event: "patch", id: "7", data: data)
+            stream.send(data: "second")
+            stream.finish()
+            let text = String(decoding: try await connection.readUntilClosed(), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.0 200") || text.hasPrefix("HTTP/1.1 200"))
+            #expect(!text.contains("Transfer-Encoding: chunked"))
+            #expect(text.hasSuffix("id: 7\nevent: patch\ndata: \(data)\n\ndata: second\n\n"))
+            #expect(await eventually { server.openStreamCount == 0 })
+        }
+    }
+
+    /// A stream leaves the server's registry when it ends, however it ends, and its client's count
+    /// goes down with it.
+    @Test func endedStreamsLeaveTheRegistry() async throws {
+        let box = StreamBox()
+        try await withServer(testRouter(streams: box), configure: {
+            $0.maxStreamsPerClient = 1
+            $0.heartbeatInterval = .milliseconds(100)  // finds the closed connections
+        }) { server in
+            for round in 1...3 {
+                let connection = try await TestConnection(port: server.port)
+                #expect(try await connection.openStream("/events").status == 200)
+                #expect(await eventually { server.openStreamCount == 1 })
+                if round == 2 { box.all[round - 1].finish() } else { connection.close() }
+                #expect(await eventually { server.openStreamCount == 0 })
+            }
+            #expect(box.terminationCount == 3)
+        }
+    }
+
     @Test func noticesAClientThatWentAway() async throws {
         let box = StreamBox()
         try await withServer(testRouter(streams: box), configure: { $0.heartbeatInterval = .milliseconds(100) }) { server in

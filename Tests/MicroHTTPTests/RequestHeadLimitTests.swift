@@ -18,17 +18,75 @@ struct RequestHeadLimitTests {
         return headers
     }()
 
-    static var largeHeadSize: Int {
-        largeHeaders.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+    /// About 3 KB: what a browser sends with a 1 KB `Cookie` field (ten cookies), a long user
+    /// agent and the usual fields.
+    static let browserHeaders: [(String, String)] = {
+        var headers: [(String, String)] = [
+            ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
+            ("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"),
+            ("Accept-Language", "en-GB,en;q=0.9,de;q=0.8,fr;q=0.7"),
+            ("Accept-Encoding", "gzip, deflate, br, zstd"),
+            ("Referer", "https://tables.example.com/pages/products?sort=name&group=category&_next=120"),
+            ("Cookie", (0..<10).map { "cookie\($0)=\(String(repeating: "v", count: 90))" }.joined(separator: "; ")),
+        ]
+        for index in 0..<20 {
+            headers.append(("Sec-Extra-\(index)", String(repeating: "s", count: 60)))
+        }
+        return headers
+    }()
+
+    static func headSize(_ headers: [(String, String)]) -> Int {
+        headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
     }
 
-    @Test func defaultLimitIs16KiB() {
-        #expect(ServerConfiguration().connectionMemoryLimit == 16 * 1024)
+    /// Subscribers are what the default is sized for: 7.5 KiB, about 9.5 KiB of memory per idle one.
+    @Test func defaultLimitIs7AndAHalfKiB() {
+        #expect(ServerConfiguration().connectionMemoryLimit == 7_680)
+        #expect(ServerConfiguration.defaultConnectionMemoryLimit == 7_680)
+        #expect(ServerConfiguration.minimumConnectionMemoryLimit == 6_144)
     }
 
-    @Test func largeButReasonableHeadIsAnswered() async throws {
-        #expect((6_000...7_000).contains(Self.largeHeadSize))
+    @Test func browserHeadIsAnsweredUnderTheDefault() async throws {
+        #expect((2_500...3_500).contains(Self.headSize(Self.browserHeaders)))
         try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let first = try await connection.request("GET", "/hello", headers: Self.browserHeaders)
+            #expect(first.status == 200)
+            #expect(first.text == "hello")
+            // Kept alive, and the pool is reused for the next head.
+            let second = try await connection.request("GET", "/slow", headers: Self.browserHeaders)
+            #expect(second.status == 200)
+            #expect(second.text == "waited")
+        }
+    }
+
+    @Test func browserHeadGetsAnEventStreamUnderTheDefault() async throws {
+        let box = StreamBox()
+        try await withServer(testRouter(streams: box)) { server in
+            let connection = try await TestConnection(port: server.port)
+            let head = try await connection.openStream("/events", headers: Self.browserHeaders)
+            #expect(head.status == 200)
+            #expect(await eventually { box.all.count == 1 })
+            let stream = try #require(box.all.first)
+            // Larger than the pool: an event is sent in pieces through the connection's buffer.
+            let data = String(repeating: "d", count: 20_000)
+            stream.send(event: "patch", id: "1", data: data)
+            let text = try await connection.readStream(until: { $0.contains("id: 1") && $0.contains(data + "\n\n") })
+            #expect(text.contains("event: patch\ndata: " + data + "\n\n"))
+        }
+    }
+
+    @Test func largerHeadNeedsALargerLimit() async throws {
+        #expect((6_000...7_000).contains(Self.headSize(Self.largeHeaders)))
+        try await withServer(testRouter()) { server in
+            let connection = try await TestConnection(port: server.port)
+            let refused = try await connection.request("GET", "/hello", headers: Self.largeHeaders)
+            #expect(refused.status == 431)
+        }
+    }
+
+    @Test func largeButReasonableHeadIsAnsweredWith16KiB() async throws {
+        try await withServer(testRouter(), configure: { $0.connectionMemoryLimit = 16 * 1024 }) { server in
             let connection = try await TestConnection(port: server.port)
             let first = try await connection.request("GET", "/hello", headers: Self.largeHeaders)
             #expect(first.status == 200)
@@ -40,9 +98,9 @@ struct RequestHeadLimitTests {
         }
     }
 
-    @Test func largeHeadStillGetsAnEventStream() async throws {
+    @Test func largeHeadStillGetsAnEventStreamWith16KiB() async throws {
         let box = StreamBox()
-        try await withServer(testRouter(streams: box)) { server in
+        try await withServer(testRouter(streams: box), configure: { $0.connectionMemoryLimit = 16 * 1024 }) { server in
             let connection = try await TestConnection(port: server.port)
             let head = try await connection.openStream("/events", headers: Self.largeHeaders)
             #expect(head.status == 200)
@@ -64,7 +122,7 @@ struct RequestHeadLimitTests {
             // A head that libmicrohttpd can still read, but that would leave too little of the pool
             // for the response head, is refused by the server rather than left unanswered.
             let nearLimit = try await TestConnection(port: server.port)
-            let refused = try await nearLimit.request("GET", "/hello", headers: [("X-Big", String(repeating: "b", count: 15_300))])
+            let refused = try await nearLimit.request("GET", "/hello", headers: [("X-Big", String(repeating: "b", count: 6_800))])
             #expect(refused.status == 431)
             #expect(refused.text.contains("too large"))
 

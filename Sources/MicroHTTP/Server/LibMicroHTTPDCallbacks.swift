@@ -170,6 +170,7 @@ func handleConnectionNotice(
     if event == .CONNECTION_NOTIFY_STARTED {
         let watch = core.deadlines.opened(descriptor: tp_connection_fd(connection))
         socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+        core.connectionOpened(openCount: core.deadlines.count)
     } else if let stored = socketContext.pointee {
         let watch = Unmanaged<ConnectionWatch>.fromOpaque(stored).takeRetainedValue()
         socketContext.pointee = nil
@@ -226,5 +227,10 @@ func forwardLogMessage(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     var text = String(cString: message)
     while text.last == "\n" { text.removeLast() }
-    core.logger.debug("libmicrohttpd: \(text)")
+    if text.contains("resource limit") {
+        // accept() failed for want of descriptors or memory: the server's fault, not a client's.
+        core.warnRateLimited("libmicrohttpd: \(text) (open-file limit \(ProcessInfoLite.openFileSoftLimit ?? 0); lower --connection-limit or raise ulimit -n)")
+    } else {
+        core.logger.debug("libmicrohttpd: \(text)")
+    }
 }

@@ -20,6 +20,13 @@ public enum ProcessInfoLite {
         return Int(clamping: limits.rlim_max)
     }
 
+    /// The soft limit on open files (the one in force), or nil when it cannot be read.
+    public static var openFileSoftLimit: Int? {
+        var limits = rlimit()
+        guard getrlimit(openFiles, &limits) == 0 else { return nil }
+        return Int(clamping: limits.rlim_cur)
+    }
+
     /// Raises the soft limit on open files towards `wanted` (capped by the hard limit) and returns
     /// the limit in force, so a large connection limit is not undercut by `ulimit -n`.
     @discardableResult

@@ -31,12 +31,17 @@ public struct ServerConfiguration: Sendable {
     /// answered `429`. 0 means no limit. Behind a reverse proxy every client has the proxy's address.
     public var maxStreamsPerClient: Int = 256
     /// Bytes of memory each connection may use for its request line, headers and buffers
-    /// (libmicrohttpd's per-connection memory pool). 16 KiB holds request heads up to about 14 KB
-    /// (browsers send 1–8 KB); a larger head is answered `431` (a very long URL may get `414` from
-    /// libmicrohttpd itself). libmicrohttpd
-    /// 0.9.75 zeroes the pool between keep-alive requests, so a larger pool costs time per request
-    /// and memory per open connection, live subscribers included.
-    public var connectionMemoryLimit: Int = 16 * 1024
+    /// (libmicrohttpd's per-connection memory pool), at least ``minimumConnectionMemoryLimit``.
+    /// The default 7.5 KiB holds request heads up to about 6.1 KB in a few fields, about 4.5 KB with a
+    /// 1 KB `Cookie` field (which libmicrohttpd copies to parse) and about 2.8 KB spread over 55
+    /// short fields (each costs a record in the pool); browsers send 1–3 KB. A larger head is
+    /// answered `431` (a very long URL may get `414` from libmicrohttpd itself). The pool is most of
+    /// what an idle live subscriber costs: libmicrohttpd 0.9.75 zeroes the half of it that it first
+    /// lends to the read buffer, and all of it between keep-alive requests, so nearly all of it is
+    /// resident for every open connection, and each 512 bytes of pool is 0.5 KiB per subscriber (an
+    /// idle subscriber costs about 9.5 KiB in all with the default, about 14.4 KiB with 16 KiB,
+    /// which takes heads up to about 13.2–14.9 KB). Raise it for clients that send larger heads.
+    public var connectionMemoryLimit: Int = ServerConfiguration.defaultConnectionMemoryLimit
     /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
     public var maxBodySize: Int = 1 << 20
     /// How often each open event stream gets a comment line, to keep proxies from closing idle
@@ -59,6 +64,14 @@ public struct ServerConfiguration: Sendable {
     public var accessLogFlushInterval: Duration = .seconds(1)
     /// Where access log lines go.
     public var accessLogOutput: LogOutput = .standardError
+
+    /// The default of ``connectionMemoryLimit``: 7.5 KiB, so that an idle live subscriber costs
+    /// less than 10 KiB in all (about 9.5 KiB) and 15,000 of them about 140 MiB.
+    public static let defaultConnectionMemoryLimit = 7_680
+
+    /// The smallest ``connectionMemoryLimit`` in force: below it the pool cannot hold an ordinary
+    /// request head and the response head too.
+    public static let minimumConnectionMemoryLimit = 6_144
 
     /// Open files kept back from connections for everything else the process opens: database files
     /// and their journals, static files, logs, the listening socket, libmicrohttpd's epoll and

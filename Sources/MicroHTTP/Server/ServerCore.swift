@@ -20,12 +20,13 @@ final class ServerCore: Sendable {
     /// Whether requests are timed (``RequestContext/startedAt``): for the request log or the observer.
     let timesRequests: Bool
 
-    /// The per-connection memory limit in force (the configured one, at least 8 KiB).
+    /// The per-connection memory limit in force (the configured one, at least
+    /// ``ServerConfiguration/minimumConnectionMemoryLimit``).
     let connectionMemoryLimit: Int
 
     init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.connectionMemoryLimit = max(8 * 1024, configuration.connectionMemoryLimit)
+        self.connectionMemoryLimit = max(ServerConfiguration.minimumConnectionMemoryLimit, configuration.connectionMemoryLimit)
         self.responder = responder
         self.logger = logger
         self.requestLog = RequestLog(
@@ -34,6 +35,33 @@ final class ServerCore: Sendable {
         )
         self.timesRequests = requestLog.isEnabled || configuration.observer != nil
         self.deadlines = ReceiveDeadlines(timeout: configuration.requestTimeout)
+    }
+
+    /// When the last rate-limited warning was logged, so that a server at its limit says so every
+    /// ``limitWarningInterval``, not once per client.
+    private let lastLimitWarning = Mutex<ContinuousClock.Instant?>(nil)
+    static let limitWarningInterval = Duration.seconds(10)
+
+    /// Called on the event thread for every new connection: at the connection limit libmicrohttpd
+    /// stops accepting (new clients wait in the listen backlog, and may time out there) without a
+    /// word, so the server says it.
+    func connectionOpened(openCount: Int) {
+        // libmicrohttpd splits the limit between its event threads: the server is full once every
+        // thread's share is, within a connection per thread of the total.
+        let threads = max(1, configuration.threads)
+        guard openCount >= max(1, configuration.connectionLimit - threads + 1) else { return }
+        warnRateLimited("reached the connection limit: \(openCount) connections open of --connection-limit \(configuration.connectionLimit) (open-file limit \(ProcessInfoLite.openFileSoftLimit ?? 0)); new connections wait in the listen backlog until others close. Raise --connection-limit (and ulimit -n) if this is the normal load")
+    }
+
+    /// Logs `message` as a warning unless one was logged in the last ``limitWarningInterval``.
+    func warnRateLimited(_ message: @autoclosure () -> String) {
+        let now = ContinuousClock.now
+        let due = lastLimitWarning.withLock { last -> Bool in
+            if let last, now - last < Self.limitWarningInterval { return false }
+            last = now
+            return true
+        }
+        if due { logger.warning("\(message())") }
     }
 
     /// Runs the responder's async path while the connection stays suspended.
@@ -63,9 +91,14 @@ final class ServerCore: Sendable {
     /// The block size handed to libmicrohttpd for event stream responses. libmicrohttpd allocates
     /// (and zeroes) a buffer of this size with every callback response, for each subscriber, yet
     /// fills chunked (HTTP/1.1) responses straight into the connection's write buffer and uses the
-    /// block only for HTTP/1.0 clients, where it caps each read of the stream. Kept small, since an
-    /// idle subscriber would otherwise pay for it in memory for nothing.
-    static let eventStreamBlockSize = 256
+    /// block only for HTTP/1.0 clients, where it caps each read of the stream (an HTTP/1.0
+    /// subscriber gets an event in pieces of this size, one send each). Kept tiny: every idle
+    /// subscriber pays for it, and HTTP/1.0 event-stream clients are rare (browsers speak 1.1).
+    static let eventStreamBlockSize = 32
+
+    /// The block size for streamed bodies (``BodyStream``), which are downloads rather than idle
+    /// connections: the same role as ``eventStreamBlockSize``, sized for HTTP/1.0 throughput.
+    static let streamedBodyBlockSize = 256
 
     /// Builds the libmicrohttpd response for `response` and queues it; returns false when
     /// libmicrohttpd refused it (the connection is then closed).
@@ -97,14 +130,10 @@ final class ServerCore: Sendable {
             }
             stream.attach(to: ConnectionHandle(pointer: connection))
             context.state.withLock { $0.isStream = true }
+            // The registry is left by the stream itself when it ends (no handler per stream).
             if let observer = configuration.observer {
                 observer.eventStreamOpened()
-                stream.onTermination { [streams] in
-                    streams.remove(stream)
-                    observer.eventStreamClosed()
-                }
-            } else {
-                stream.onTermination { [streams] in streams.remove(stream) }
+                stream.onTermination { observer.eventStreamClosed() }
             }
             // A stream opened after shutdown began sends what it has and ends, never sleeps.
             if isShuttingDown.load(ordering: .acquiring) { stream.finish() }
@@ -119,7 +148,7 @@ final class ServerCore: Sendable {
             // Retained by the response, released in its free callback; the connection keeps its
             // idle timeout, so a client that stops reading is dropped.
             mhdResponse = MHD_create_response_from_callback(
-                UInt64.max, Self.eventStreamBlockSize, readBodyStream, Unmanaged.passRetained(body).toOpaque(), releaseBodyStream
+                UInt64.max, Self.streamedBodyBlockSize, readBodyStream, Unmanaged.passRetained(body).toOpaque(), releaseBodyStream
             )
         }
         guard let mhdResponse else { return false }
@@ -145,3 +174,4 @@ final class ServerCore: Sendable {
         }
     }
 }
+

@@ -24,6 +24,9 @@ public final class EventStream: Sendable {
         var isFinished = false
         var isClosed = false
         var terminationHandlers: [@Sendable () -> Void] = []
+        /// The server's registry of open streams, which this stream leaves when it ends.
+        var registry: StreamRegistry?
+        var client: PeerAddress?
     }
 
     private let state = Mutex(State())
@@ -133,6 +136,17 @@ public final class EventStream: Sendable {
 
     // MARK: - Connection side (called by the server's libmicrohttpd callbacks)
 
+    /// Records the registry the stream is in, so that ``detach()`` removes it; false when the stream
+    /// has already been detached (the caller then removes it).
+    func register(in registry: StreamRegistry, client: PeerAddress?) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.registry = registry
+            state.client = client
+            return true
+        }
+    }
+
     func attach(to connection: ConnectionHandle) {
         state.withLock { $0.connection = connection }
     }
@@ -181,14 +195,18 @@ public final class EventStream: Sendable {
 
     /// The connection is gone: drop the buffer and tell the owners.
     func detach() {
-        let handlers = state.withLock { state in
+        let (handlers, registry, client) = state.withLock { state in
             state.isClosed = true
             state.connection = nil
             state.chunks = []
             state.bufferedByteCount = 0
-            defer { state.terminationHandlers = [] }
-            return state.terminationHandlers
+            defer {
+                state.terminationHandlers = []
+                state.registry = nil
+            }
+            return (state.terminationHandlers, state.registry, state.client)
         }
+        registry?.remove(self, client: client)
         for handler in handlers { handler() }
     }
 }

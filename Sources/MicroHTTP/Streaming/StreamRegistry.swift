@@ -4,7 +4,9 @@ import Synchronization
 /// cap on streams per client address.
 final class StreamRegistry: Sendable {
     private struct Entries {
-        var streams: [ObjectIdentifier: (stream: EventStream, client: PeerAddress?)] = [:]
+        // Only the stream: an entry is paid for per subscriber (and twice over, as the table keeps
+        // room to grow). A stream's client address is kept by the stream itself.
+        var streams: [ObjectIdentifier: EventStream] = [:]
         var perClient: [PeerAddress: Int] = [:]
     }
 
@@ -14,23 +16,28 @@ final class StreamRegistry: Sendable {
 
     /// Registers `stream`, unless `client` already has `limit` streams open (0: no limit); returns
     /// whether it was registered. Checked and counted under one lock, so concurrent requests from
-    /// one client cannot pass the cap together.
+    /// one client cannot pass the cap together. A registered stream removes itself when it ends
+    /// (``EventStream/detach()``), without a termination handler of its own.
     func add(_ stream: EventStream, client: PeerAddress? = nil, limit: Int = 0) -> Bool {
-        entries.withLock { entries in
+        let added = entries.withLock { entries in
             if let client {
                 let open = entries.perClient[client] ?? 0
                 if limit > 0, open >= limit { return false }
                 entries.perClient[client] = open + 1
             }
-            entries.streams[ObjectIdentifier(stream)] = (stream, client)
+            entries.streams[ObjectIdentifier(stream)] = stream
             return true
         }
+        if added, !stream.register(in: self, client: client) {
+            // Ended before it was registered: its detach found no registry, so remove it here.
+            remove(stream, client: client)
+        }
+        return added
     }
 
-    func remove(_ stream: EventStream) {
+    func remove(_ stream: EventStream, client: PeerAddress?) {
         entries.withLock { entries in
-            guard let removed = entries.streams.removeValue(forKey: ObjectIdentifier(stream)),
-                  let client = removed.client else { return }
+            guard entries.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil, let client else { return }
             let open = (entries.perClient[client] ?? 1) - 1
             entries.perClient[client] = open > 0 ? open : nil
         }
@@ -47,6 +54,6 @@ final class StreamRegistry: Sendable {
     }
 
     private func snapshot() -> [EventStream] {
-        entries.withLock { $0.streams.values.map(\.stream) }
+        entries.withLock { Array($0.streams.values) }
     }
 }
