@@ -134,6 +134,11 @@ curl -sN --max-time 3 -H 'Host: localhost' -H "Last-Event-ID: $seen" \
   "http://$(address tablepages-b):8080/pages/todo/events?format=json" > "$work/moved.events" || true
 grep -q '^event: reset' "$work/moved.events" && fail "instance B answered Last-Event-ID $seen from instance A with a reset"
 grep -qF "$title" "$work/moved.events" || fail "instance B did not replay the psql change after id $seen: $(head -c 400 "$work/moved.events")"
+# Exactly B's own patches after that id: B named the toggle's state with the same id as A.
+published=$(awk -v seen="$seen" '$1 == "id:" { if (after) print $2; if ($2 == seen) after = 1 }' "$work/on-b.events" | tr '\n' ' ')
+replayed=$(awk '$1 == "id:" { print $2 }' "$work/moved.events" | tr '\n' ' ')
+[ -n "$published" ] && [ "$replayed" = "$published" ] \
+  || fail "instance B replayed ids '$replayed' after $seen, but published '$published' after it"
 say "ok: a stream moving from instance A to B with Last-Event-ID $seen was replayed the change it missed"
 
 # Failover: the instance the balancer sends this client to, killed outright; the balancer goes on
