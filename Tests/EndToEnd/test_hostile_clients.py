@@ -171,3 +171,36 @@ def test_live_streams_per_client_address_are_capped(tmp_path):
             sock.close()
     finally:
         stop_server(process)
+
+
+def raw_get_status(base, target, timeout):
+    """The status a GET of `target` is answered with, or None when the server closed the
+    connection without an answer; fails when it did neither within `timeout` seconds."""
+    with socket.create_connection(("127.0.0.1", port_of(base)), timeout=timeout) as connection:
+        connection.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+    return int(reply.split()[1]) if reply.startswith(b"HTTP/1.1 ") else None
+
+
+def test_a_request_line_with_hundreds_of_query_arguments_is_refused_and_the_server_goes_on(tmp_path):
+    # libmicrohttpd keeps each query argument in the connection's memory pool (7.5 KiB by default):
+    # up to about 85 arguments of a page's URL are read (400 for unknown ones), a few more get 431,
+    # and beyond that it can build no answer: it closes the connection, at once or when the
+    # request's time (--request-timeout) is up. Nothing is served for it, and other clients are
+    # served meanwhile and after.
+    process, base = start_server(tmp_path, "--request-timeout", "2")
+    try:
+        outcomes = {}
+        for count in (10, 80, 95, 120, 400, 2000):
+            target = "/pages/todo.json?" + "&".join(["_size=%7B%7D"] * count)
+            started = time.monotonic()
+            outcomes[count] = raw_get_status(base, target, timeout=10)
+            assert time.monotonic() - started < 5, f"{count} arguments held the connection past the request timeout"
+            assert raw_get_status(base, "/pages/todo.json", timeout=5) == 200, f"not served after {count} arguments"
+        assert outcomes[10] == 400 and outcomes[80] == 400, outcomes
+        assert all(outcomes[count] in (None, 400, 408, 414, 431) for count in (95, 120, 400, 2000)), outcomes
+        assert process.poll() is None
+    finally:
+        stop_server(process)
