@@ -61,15 +61,23 @@ struct RequestHeadLimitTests {
     }
 
     @Test func browserHeadGetsAnEventStreamUnderTheDefault() async throws {
+        // Larger than the pool: an event is sent in pieces through the connection's buffer.
+        try await Self.expectEventStream(headers: Self.browserHeaders, eventSize: 20_000)
+    }
+
+    /// Opens an event stream with `headers` under `memoryLimit` (the default when nil) and checks
+    /// that an event of `eventSize` bytes arrives whole.
+    private static func expectEventStream(headers: [(String, String)], memoryLimit: Int? = nil, eventSize: Int) async throws {
         let box = StreamBox()
-        try await withServer(testRouter(streams: box)) { server in
+        try await withServer(testRouter(streams: box), configure: { configuration in
+            if let memoryLimit { configuration.connectionMemoryLimit = memoryLimit }
+        }) { server in
             let connection = try await TestConnection(port: server.port)
-            let head = try await connection.openStream("/events", headers: Self.browserHeaders)
+            let head = try await connection.openStream("/events", headers: headers)
             #expect(head.status == 200)
             #expect(await eventually { box.all.count == 1 })
             let stream = try #require(box.all.first)
-            // Larger than the pool: an event is sent in pieces through the connection's buffer.
-            let data = String(repeating: "d", count: 20_000)
+            let data = String(repeating: "d", count: eventSize)
             stream.send(event: "patch", id: "1", data: data)
             let text = try await connection.readStream(until: { $0.contains("id: 1") && $0.contains(data + "\n\n") })
             #expect(text.contains("event: patch\ndata: " + data + "\n\n"))
@@ -99,18 +107,7 @@ struct RequestHeadLimitTests {
     }
 
     @Test func largeHeadStillGetsAnEventStreamWith16KiB() async throws {
-        let box = StreamBox()
-        try await withServer(testRouter(streams: box), configure: { $0.connectionMemoryLimit = 16 * 1024 }) { server in
-            let connection = try await TestConnection(port: server.port)
-            let head = try await connection.openStream("/events", headers: Self.largeHeaders)
-            #expect(head.status == 200)
-            #expect(await eventually { box.all.count == 1 })
-            let stream = try #require(box.all.first)
-            let data = String(repeating: "d", count: 4_000)
-            stream.send(event: "patch", id: "1", data: data)
-            let text = try await connection.readStream(until: { $0.contains("id: 1") && $0.contains(data + "\n\n") })
-            #expect(text.contains("event: patch\ndata: " + data + "\n\n"))
-        }
+        try await Self.expectEventStream(headers: Self.largeHeaders, memoryLimit: 16 * 1024, eventSize: 4_000)
     }
 
     @Test func oversizedHeadGetsA4xxAndTheServerStaysHealthy() async throws {
