@@ -48,13 +48,20 @@ struct RequestHeadLimitTests {
 
     @Test func browserHeadIsAnsweredUnderTheDefault() async throws {
         #expect((2_500...3_500).contains(Self.headSize(Self.browserHeaders)))
-        try await withServer(testRouter()) { server in
+        try await Self.expectAnsweredTwice(headers: Self.browserHeaders)
+    }
+
+    /// Sends two requests with `headers` on one kept-alive connection under `memoryLimit` (the
+    /// default when nil): both are answered, the second reusing the pool the first used.
+    private static func expectAnsweredTwice(headers: [(String, String)], memoryLimit: Int? = nil) async throws {
+        try await withServer(testRouter(), configure: { configuration in
+            if let memoryLimit { configuration.connectionMemoryLimit = memoryLimit }
+        }) { server in
             let connection = try await TestConnection(port: server.port)
-            let first = try await connection.request("GET", "/hello", headers: Self.browserHeaders)
+            let first = try await connection.request("GET", "/hello", headers: headers)
             #expect(first.status == 200)
             #expect(first.text == "hello")
-            // Kept alive, and the pool is reused for the next head.
-            let second = try await connection.request("GET", "/slow", headers: Self.browserHeaders)
+            let second = try await connection.request("GET", "/slow", headers: headers)
             #expect(second.status == 200)
             #expect(second.text == "waited")
         }
@@ -94,16 +101,7 @@ struct RequestHeadLimitTests {
     }
 
     @Test func largeButReasonableHeadIsAnsweredWith16KiB() async throws {
-        try await withServer(testRouter(), configure: { $0.connectionMemoryLimit = 16 * 1024 }) { server in
-            let connection = try await TestConnection(port: server.port)
-            let first = try await connection.request("GET", "/hello", headers: Self.largeHeaders)
-            #expect(first.status == 200)
-            #expect(first.text == "hello")
-            // Kept alive, and the pool is reused for the next large head.
-            let second = try await connection.request("GET", "/slow", headers: Self.largeHeaders)
-            #expect(second.status == 200)
-            #expect(second.text == "waited")
-        }
+        try await Self.expectAnsweredTwice(headers: Self.largeHeaders, memoryLimit: 16 * 1024)
     }
 
     @Test func largeHeadStillGetsAnEventStreamWith16KiB() async throws {
