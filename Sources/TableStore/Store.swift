@@ -25,9 +25,7 @@ public final class Store: Sendable {
     /// Writes run here; nil when the database was opened read-only.
     public let writer: (any DatabaseWriter)?
     private let watcher: ChangeWatcher
-    // In nanoseconds; 0 when reads may run for as long as they take.
-    private let queryTimeLimitNanoseconds = Atomic<Int64>(Store.defaultQueryTimeLimitNanoseconds)
-    private static let defaultQueryTimeLimitNanoseconds: Int64 = 1_000_000_000
+    private let queryTimeLimitSetting = QueryTimeLimitSetting(.seconds(1))
     private let metricsBox = Mutex<StoreMetrics?>(nil)
 
     /// Where reads and writes are counted and timed; nil (the default) for nowhere, at no cost.
@@ -43,14 +41,8 @@ public final class Store: Sendable {
     /// Writes are not limited: a write stopped halfway would be rolled back, but its caller has
     /// no better way to make it cheaper.
     public var queryTimeLimit: Duration? {
-        get {
-            let nanoseconds = queryTimeLimitNanoseconds.load(ordering: .relaxed)
-            return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
-        }
-        set {
-            let nanoseconds = newValue.map { $0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0
-            queryTimeLimitNanoseconds.store(max(0, nanoseconds), ordering: .relaxed)
-        }
+        get { queryTimeLimitSetting.limit }
+        set { queryTimeLimitSetting.limit = newValue }
     }
 
     private init(path: String, reader: any DatabaseReader, writer: (any DatabaseWriter)?, watcher: ChangeWatcher) {

@@ -28,8 +28,8 @@ public final class PostgresStore: SQLStore {
     private let listener: PostgresChangeListener
     private let observers: ChangeObservers
     private let logger: Logger
-    // In milliseconds; 0 when reads may run for as long as they take.
-    private let queryTimeLimitMilliseconds = Atomic<Int64>(1000)
+    // PostgreSQL's `statement_timeout` counts milliseconds.
+    private let queryTimeLimitSetting = QueryTimeLimitSetting(.seconds(1), resolution: .milliseconds(1))
 
     /// The most connections by default: one per database lane with room for `/readyz`'s probe.
     public static let defaultMaximumConnections = 8
@@ -60,19 +60,13 @@ public final class PostgresStore: SQLStore {
     /// The longest one read may run before PostgreSQL cancels it (`statement_timeout`); nil for no
     /// limit. One second by default, as SQLite's ``/TableStore/Store/queryTimeLimit``.
     public var queryTimeLimit: Duration? {
-        get {
-            let milliseconds = queryTimeLimitMilliseconds.load(ordering: .relaxed)
-            return milliseconds > 0 ? .milliseconds(milliseconds) : nil
-        }
-        set {
-            let milliseconds = newValue.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 } ?? 0
-            queryTimeLimitMilliseconds.store(max(0, milliseconds), ordering: .relaxed)
-        }
+        get { queryTimeLimitSetting.limit }
+        set { queryTimeLimitSetting.limit = newValue }
     }
 
     /// Reads in one snapshot (a read-only, repeatable-read transaction), blocking this thread.
     public func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        let limit = queryTimeLimitMilliseconds.load(ordering: .relaxed)
+        let limit = queryTimeLimitSetting.milliseconds
         return try inTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", setup: limit > 0 ? "SET LOCAL statement_timeout = \(limit)" : nil, body)
     }
 

@@ -61,3 +61,28 @@ struct QueryTimeLimitTests {
         }
     }
 }
+
+@Suite("Query time limit setting")
+struct QueryTimeLimitSettingTests {
+    @Test func keepsWholeMultiplesOfItsResolutionAndNothingShorter() {
+        let setting = QueryTimeLimitSetting(.seconds(1), resolution: .milliseconds(1))
+        #expect(setting.limit == .seconds(1))
+        #expect(setting.milliseconds == 1000)
+        setting.limit = .microseconds(2_500)
+        #expect(setting.limit == .milliseconds(2))
+        setting.limit = .microseconds(500)
+        #expect(setting.limit == nil)
+        #expect(setting.milliseconds == 0)
+        setting.limit = .milliseconds(-5)
+        #expect(setting.limit == nil)
+    }
+
+    @Test func aNanosecondSettingKeepsTheDurationAndSaturatesAHugeOne() {
+        let setting = QueryTimeLimitSetting(nil)
+        #expect(setting.limit == nil)
+        setting.limit = .nanoseconds(1_234_567)
+        #expect(setting.limit == .nanoseconds(1_234_567))
+        setting.limit = .seconds(Int64.max / 2)
+        #expect(setting.limit == .nanoseconds(Int64.max))
+    }
+}
