@@ -1,20 +1,26 @@
-# Sourced by the benchmark scripts (http.sh, metrics.sh, datasette.sh, scaleout.sh): a scratch folder in
-# $tmp; $pids, the servers to stop on the way out (SIGTERM, then SIGKILL for any still there after
-# 5 s), however the script ends, then $after_servers; free_port, wait_ready, run_wrk and median.
+# Sourced by the benchmark scripts (http.sh, metrics.sh, datasette.sh, scaleout.sh, fanout.sh): a
+# scratch folder in $tmp; $pids, the servers to stop on the way out (stop_pids: SIGTERM, then SIGKILL
+# for any still there after 5 s), however the script ends, then $after_servers; free_port,
+# wait_ready, run_wrk, median, and build_server_and_load_tool for the live benchmarks.
 # run_wrk expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
 bench=${0##*/}
 tmp=$(mktemp -d)
 pids=()
 # Commands run on the way out once the servers are gone (e.g. stopping a database they used).
 after_servers=()
-cleanup() {
-    local pid hook
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do
+stop_pids() {  # pid...: SIGTERM, then SIGKILL for any still there after 5 s; waits for them
+    local pid
+    for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "$@"; do
         # A server slow to honour SIGTERM must not hold the script up for long.
         for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -9 "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
     done
+}
+cleanup() {
+    local hook
+    stop_pids "${pids[@]}"
     wait 2>/dev/null || true
     for hook in "${after_servers[@]}"; do eval "$hook" || true; done
     rm -rf "$tmp"
@@ -54,8 +60,8 @@ free_port() {
     done
 }
 
-wait_ready() {  # name pid url: waits up to 30 s for a 200 from url; the server logs to $tmp/name.log
-    for _ in $(seq 300); do
+wait_ready() {  # name pid url [seconds]: waits up to 30 s (or seconds) for a 200 from url; the server logs to $tmp/name.log
+    for _ in $(seq $((${4:-30} * 10))); do
         curl -fs -o /dev/null --max-time 1 "$3" && return 0
         if ! kill -0 "$2" 2>/dev/null; then
             echo "$bench: $1 exited before answering; its output:" >&2
@@ -64,6 +70,18 @@ wait_ready() {  # name pid url: waits up to 30 s for a 200 from url; the server 
         fi
         sleep 0.1
     done
-    echo "$bench: $1 did not answer 200 on $3 within 30 s" >&2
+    echo "$bench: $1 did not answer 200 on $3 within ${4:-30} s" >&2
     exit 1
+}
+
+# The release server and the load tool (Benchmarks/LiveFanout), built unless BENCH_SKIP_BUILD=1;
+# sets SERVER_BIN (unless given) and CLIENT_BIN.
+build_server_and_load_tool() {
+    if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+        nice -n 10 swift build -c release --product tablepages
+        nice -n 10 swift build -c release --package-path Benchmarks/LiveFanout
+    fi
+    SERVER_BIN=${SERVER_BIN:-.build/release/tablepages}
+    CLIENT_BIN=Benchmarks/LiveFanout/.build/release/LiveFanout
+    [[ -x $SERVER_BIN && -x $CLIENT_BIN ]] || { echo "$bench: build $SERVER_BIN and $CLIENT_BIN first" >&2; exit 1; }
 }

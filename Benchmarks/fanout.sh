@@ -29,12 +29,8 @@ ROW=item-2
 cd "$(dirname "$0")/.."  # the server serves Public/ relative to the repo root
 command -v curl >/dev/null || { echo "fanout.sh: curl not found (apt-get install curl)" >&2; exit 1; }
 
-if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
-    nice -n 10 swift build -c release --product tablepages
-    nice -n 10 swift build -c release --package-path Benchmarks/LiveFanout
-fi
-SERVER_BIN=${SERVER_BIN:-.build/release/tablepages}
-CLIENT_BIN=Benchmarks/LiveFanout/.build/release/LiveFanout
+source Benchmarks/common.sh
+build_server_and_load_tool
 
 # Both the server and the load tool need a descriptor per subscriber; the tool raises its own
 # soft limit, the server inherits ours.
@@ -43,32 +39,12 @@ if (($(ulimit -n) < SUBSCRIBERS + 64)); then
     echo "fanout.sh: warning: open-file limit $(ulimit -n) is below $SUBSCRIBERS subscribers" >&2
 fi
 
-tmp=$(mktemp -d)
 server_pid=
 stop_server() {
     [[ -n $server_pid ]] || return 0
-    kill "$server_pid" 2>/dev/null || true
-    # A server slow to honour SIGTERM must not hold the script up for long.
-    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
+    stop_pids "$server_pid"
+    pids=()
     server_pid=
-}
-cleanup() {
-    stop_server
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT  # route signals through the EXIT trap so the server never outlives us
-trap 'exit 143' TERM
-
-# A port nothing answers on; if another process binds it first, wait_ready sees the server die.
-free_port() {
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-    done
 }
 
 start_server() {
@@ -76,17 +52,8 @@ start_server() {
     "$SERVER_BIN" serve --host 127.0.0.1 --port "$port" --threads "$SERVER_THREADS" --log-level warning --anonymous-writes \
         ${SERVER_ARGS:-} >"$tmp/server.log" 2>&1 &
     server_pid=$!
-    for _ in $(seq 150); do
-        curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/healthz" && return 0
-        if ! kill -0 "$server_pid" 2>/dev/null; then
-            echo "fanout.sh: the server exited before answering; its output:" >&2
-            cat "$tmp/server.log" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "fanout.sh: the server did not answer 200 on /healthz within 15 s" >&2
-    exit 1
+    pids=("$server_pid")
+    wait_ready server "$server_pid" "http://127.0.0.1:$port/healthz" 15
 }
 
 # One run on a fresh server, so every run starts from the same memory and page state.

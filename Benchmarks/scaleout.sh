@@ -32,17 +32,10 @@ PER_ADDRESS=${PER_ADDRESS:-200}
 cd "$(dirname "$0")/.."  # the servers serve Public/ relative to the repo root
 command -v curl >/dev/null || { echo "scaleout.sh: curl not found (apt-get install curl)" >&2; exit 1; }
 
-if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
-    nice -n 10 swift build -c release --product tablepages
-    nice -n 10 swift build -c release --package-path Benchmarks/LiveFanout
-fi
-SERVER_BIN=${SERVER_BIN:-.build/release/tablepages}
-CLIENT_BIN=Benchmarks/LiveFanout/.build/release/LiveFanout
-[[ -x $SERVER_BIN && -x $CLIENT_BIN ]] || { echo "scaleout.sh: build $SERVER_BIN and $CLIENT_BIN first" >&2; exit 1; }
+source Benchmarks/common.sh
+build_server_and_load_tool
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-
-source Benchmarks/common.sh
 # As root the cluster runs as `postgres`, which must be able to enter its folder: one of its own
 # under /tmp, not inside $tmp (mktemp's 0700).
 pgdir=
