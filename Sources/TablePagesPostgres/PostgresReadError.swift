@@ -2,6 +2,7 @@ import MicroHTTP
 import PostgresNIO
 import TablePages
 import TableStore
+import TableStorePostgres
 
 /// PostgreSQL's refusal of a page's query, as the client's answer.
 ///
@@ -22,6 +23,11 @@ struct PostgresReadError: Error, HTTPErrorConvertible, CustomStringConvertible {
     }
 
     var description: String { "PostgreSQL: \(reason)" }
+
+    /// A server that could not be reached or did not answer: 503.
+    static func unreachable(_ error: TableStorePostgres.PostgresError) -> PostgresReadError {
+        PostgresReadError(status: 503, reason: error.description)
+    }
 
     /// What `error` means for the client: a time limit, a bad value, an unreachable server, or
     /// itself.

@@ -22,6 +22,11 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     let client: PostgresClient
     /// The limit each connection's `statement_timeout` was given, for the error it causes.
     let queryTimeLimit: Duration?
+    /// How long a read waits for a connection of the pool.
+    let connectionWait: Duration
+    /// How long one statement waits for the server's answer before its connection is given up
+    /// as dead: the time limit (the server cancels the statement then) and a margin.
+    var answerWait: Duration { (queryTimeLimit ?? .seconds(30)) + .seconds(5) }
     let logger: Logger
 
     /// PostgreSQL.
@@ -29,60 +34,60 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
 
     /// An executor on `client`, whose connections were started with `statement_timeout` set to
     /// `queryTimeLimit` (see ``PostgresTablePages``).
-    init(client: PostgresClient, queryTimeLimit: Duration?, logger: Logger) {
+    init(client: PostgresClient, queryTimeLimit: Duration?, connectionWait: Duration = .seconds(10), logger: Logger) {
         self.client = client
         self.queryTimeLimit = queryTimeLimit
+        self.connectionWait = connectionWait
         self.logger = logger
     }
 
     /// Runs `body` in one read-only snapshot, on a connection leased from the pool for the read.
+    /// Every wait is bounded: for a connection (``connectionWait``) and for each answer
+    /// (``answerWait``); a connection that failed or went unanswered is closed, not reused.
     public func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
         do {
-            return try withLeasedConnection { connection in
-                let runner = Runner(connection: connection, logger: logger)
+            let lease = try PostgresLease(client: client, timeout: connectionWait)
+            defer { lease.release() }
+            let runner = Runner(connection: lease.connection, answerWait: answerWait, logger: logger)
+            do {
                 try runner.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                do {
-                    let value = try body(runner)
-                    try runner.execute("COMMIT")
-                    return value
-                } catch {
-                    try? runner.execute("ROLLBACK")
-                    throw error
+                let value = try body(runner)
+                try runner.execute("COMMIT")
+                return value
+            } catch {
+                if Self.connectionFailed(error) {
+                    runner.closeConnection()
+                } else {
+                    do { try runner.execute("ROLLBACK") } catch { runner.closeConnection() }
                 }
+                throw error
             }
         } catch let error as PSQLError {
             throw PostgresReadError.classify(error, queryTimeLimit: queryTimeLimit)
+        } catch let error as TableStorePostgres.PostgresError where error.isConnectionFailure {
+            // No connection within the wait.
+            throw PostgresReadError.unreachable(error)
         }
     }
 
-    /// Leases a connection from the pool for as long as `body` runs on this thread: the pool's
-    /// `withConnection` holds it in a task until the lane thread is done with it.
-    private func withLeasedConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let leased = BlockingWait<PostgresConnection>()
-        let (released, release) = AsyncStream<Never>.makeStream()
-        let client = self.client
-        Task {
-            do {
-                try await client.withConnection { connection in
-                    leased.fulfill(.success(connection))
-                    for await _ in released {}
-                }
-            } catch {
-                leased.fulfill(.failure(error))
-            }
+    /// Whether `error` leaves the connection of no more use (rather than the server refusing one statement).
+    private static func connectionFailed(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PostgresReadError: error.status == 503
+        case let error as PSQLError: TableStorePostgres.PostgresError(error).isConnectionFailure
+        default: false
         }
-        defer { release.finish() }
-        return try body(try leased.wait())
     }
 
     /// One leased connection inside a read.
     private struct Runner: DatabaseTableQueryRunner {
         let connection: PostgresConnection
+        let answerWait: Duration
         let logger: Logger
 
         func execute(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
-            _ = try BlockingWait.run {
+            _ = try waitForAnswer {
                 try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
             }
         }
@@ -97,10 +102,31 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             let (connection, logger) = (connection, logger)
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
-            let rows = try BlockingWait.run {
+            let rows = try waitForAnswer {
                 try await connection.query(query, logger: logger).collect().map(PostgresValues.values(of:))
             }
             for row in rows { try body(row) }
+        }
+
+        /// Runs `operation`, waiting at most ``answerWait``, and not at all on a closed connection:
+        /// postgres-nio (1.33) never answers a statement sent on one.
+        private func waitForAnswer<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+            let connection = connection
+            guard !connection.isClosed else { throw PostgresReadError(status: 503, reason: "the connection was closed") }
+            do {
+                return try BlockingWait.run(within: answerWait, unless: { connection.isClosed }, operation)
+            } catch let error as BlockingWait<T>.TimedOut {
+                closeConnection()
+                throw PostgresReadError(status: 503, reason: connection.isClosed ? "the connection closed before it answered" : "no answer to a statement within \(error.limit); the connection was closed")
+            }
+        }
+
+        /// Closes the connection without waiting, so that the pool does not lend it again.
+        func closeConnection() {
+            let (connection, logger) = (connection, logger)
+            Task {
+                do { try await connection.close() } catch { logger.debug("closing a failed PostgreSQL connection: \(String(reflecting: error))") }
+            }
         }
     }
 }

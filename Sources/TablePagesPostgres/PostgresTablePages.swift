@@ -165,7 +165,7 @@ public final class PostgresTablePages: Sendable {
         }
         statements.append("COMMIT")
         let script = statements
-        try BlockingWait.run {
+        try BlockingWait.run(within: .seconds(60)) {
             try await client.withConnection { connection in
                 do {
                     for statement in script {

@@ -17,6 +17,10 @@ final class PostgresChangeListener: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let listening = Atomic<Bool>(false)
     private let lastVersion = Atomic<Int64>(-1)
+    private let resumes = Atomic<Int>(0)
+    private let resumeVersion = Atomic<Int64>(-1)
+    // The live connection, for ``reconnect()`` to close.
+    private let connection = Mutex<PostgresConnection?>(nil)
     /// The longest pause between reconnection attempts.
     static let maximumBackoff = Duration.seconds(5)
 
@@ -39,6 +43,23 @@ final class PostgresChangeListener: Sendable {
         return version < 0 ? nil : version
     }
 
+    /// How many times LISTEN took effect so far (it changes on every (re)connection), and the
+    /// version clock's value just after the last time, nil when it could not be read.
+    var resumption: (count: Int, version: Int64?) {
+        let count = resumes.load(ordering: .acquiring)
+        let version = resumeVersion.load(ordering: .relaxed)
+        return (count, version < 0 ? nil : version)
+    }
+
+    /// Closes the listening connection, so that the loop connects again: for a connection that
+    /// stays open but has stopped delivering (its server process stopped, a network that drops
+    /// packets without closing).
+    func reconnect() {
+        guard let live = connection.withLock({ $0 }) else { return }
+        listening.store(false, ordering: .relaxed)
+        Task { try? await live.close() }
+    }
+
     func start() {
         task.withLock { task in
             guard task == nil else { return }
@@ -58,12 +79,19 @@ final class PostgresChangeListener: Sendable {
         var attempt = 0
         while !Task.isCancelled {
             attempt += 1
-            var connection: PostgresConnection?
+            var opened: PostgresConnection?
             do {
                 let live = try await PostgresConnection.connect(configuration: configuration, id: attempt, logger: logger)
-                connection = live
+                opened = live
+                connection.withLock { $0 = live }
                 try await live.listen(on: PostgresChangeClock.channel) { notifications in
+                    // The clock as LISTEN took effect: every later commit is notified; earlier ones
+                    // are what `onResume`'s re-read is for. Nil without the clock's table.
+                    let version = try? await live.query(PostgresQuery(unsafeSQL: PostgresChangeClock.currentVersionQuery), logger: logger)
+                        .collect().first?.decode(Int64.self)
+                    resumeVersion.store(version ?? -1, ordering: .relaxed)
                     listening.store(true, ordering: .relaxed)
+                    resumes.add(1, ordering: .releasing)
                     if attempt > 1 { logger.notice("listening for PostgreSQL changes again; every page re-reads its data") }
                     backoff = .milliseconds(100)
                     onResume()
@@ -78,7 +106,8 @@ final class PostgresChangeListener: Sendable {
                 if !Task.isCancelled { logger.warning("the PostgreSQL listening connection failed: \(PostgresError(error)); reconnecting in \(backoff)") }
             }
             listening.store(false, ordering: .relaxed)
-            try? await connection?.close()
+            connection.withLock { $0 = nil }
+            try? await opened?.close()
             guard !Task.isCancelled else { break }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, Self.maximumBackoff)

@@ -21,14 +21,29 @@ public struct PostgresError: Error, CustomStringConvertible {
     /// Whether a statement ran past `statement_timeout` (the store's query time limit).
     public var isTimeout: Bool { sqlState == "57014" }
 
-    /// An error of the store itself, not of postgres-nio.
-    init(description: String) {
-        sqlState = nil
-        self.description = description
+    /// Whether a write's `COMMIT` was sent but whether it took effect could not be learnt (the
+    /// connection failed before the answer, and the database could not be asked afterwards): the
+    /// change may or may not be saved, so trying again may repeat it.
+    public let isOutcomeUnknown: Bool
+
+    /// Whether the connection failed (closed, unanswered, or ended by the server: SQLSTATE class
+    /// 08, `57P01`–`57P03`) rather than the server refusing the statement; such a connection is
+    /// of no more use.
+    public var isConnectionFailure: Bool {
+        guard let sqlState else { return true }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
-    /// `error` in words; any other error is kept as it describes itself.
-    init(_ error: any Error) {
+    /// An error of the store itself, not of postgres-nio.
+    init(description: String, isOutcomeUnknown: Bool = false) {
+        sqlState = nil
+        self.description = description
+        self.isOutcomeUnknown = isOutcomeUnknown
+    }
+
+    /// `error` (postgres-nio's `PSQLError`) in words; any other error is kept as it describes itself.
+    public init(_ error: any Error) {
+        isOutcomeUnknown = false
         guard let error = error as? PSQLError else {
             sqlState = nil
             description = "PostgreSQL: \(error)"

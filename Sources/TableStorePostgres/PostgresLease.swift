@@ -9,7 +9,7 @@ import Synchronization
 ///     let lease = try PostgresLease(client: client, timeout: .seconds(10))
 ///     defer { lease.release() }
 ///     try use(lease.connection)
-final class PostgresLease: Sendable {
+public final class PostgresLease: Sendable {
     private enum State {
         case waiting
         case lent(PostgresConnection)
@@ -19,28 +19,39 @@ final class PostgresLease: Sendable {
     }
 
     /// The leased connection; valid until ``release()``.
-    let connection: PostgresConnection
+    public let connection: PostgresConnection
     private let handoff: Handoff
 
-    /// Waits, blocking this thread, for a connection from `client`'s pool.
-    init(client: PostgresClient, timeout: Duration) throws {
-        let lease = Handoff()
-        Task {
-            do {
-                try await client.withConnection { connection in
-                    guard lease.offer(connection) else { return }
-                    await lease.waitForReturn()
+    /// Waits, blocking this thread, for a connection from `client`'s pool, at most `timeout`. A
+    /// connection the pool lends already closed (the server ended it a moment ago) is given back
+    /// for another: statements sent on it would fail.
+    public init(client: PostgresClient, timeout: Duration) throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let lease = Handoff()
+            Task {
+                do {
+                    try await client.withConnection { connection in
+                        guard lease.offer(connection) else { return }
+                        await lease.waitForReturn()
+                    }
+                } catch {
+                    lease.fail(PostgresError(error))
                 }
-            } catch {
-                lease.fail(PostgresError(error))
             }
+            let connection = try lease.take(timeout: max(deadline - ContinuousClock.now, .milliseconds(1)), whole: timeout)
+            if connection.isClosed, ContinuousClock.now < deadline {
+                lease.giveBack()
+                continue
+            }
+            self.connection = connection
+            handoff = lease
+            return
         }
-        connection = try lease.take(timeout: timeout)
-        handoff = lease
     }
 
     /// Gives the connection back to the pool.
-    func release() {
+    public func release() {
         handoff.giveBack()
     }
 
@@ -70,7 +81,7 @@ final class PostgresLease: Sendable {
             if waiting { offered.signal() }
         }
 
-        func take(timeout: Duration) throws -> PostgresConnection {
+        func take(timeout: Duration, whole: Duration) throws -> PostgresConnection {
             let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
             _ = offered.wait(timeout: .now() + .milliseconds(milliseconds))
             return try state.withLock { state in
@@ -80,7 +91,7 @@ final class PostgresLease: Sendable {
                 case .waiting, .returned:
                     state.0 = .returned
                     // The server is down or every connection is busy.
-                    throw PostgresError(description: "no PostgreSQL connection within \(timeout): the server is unreachable, refuses this user, or every connection is busy")
+                    throw PostgresError(description: "no PostgreSQL connection within \(whole): the server is unreachable, refuses this user, or every connection is busy")
                 }
             }
         }

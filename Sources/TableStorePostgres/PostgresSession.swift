@@ -3,24 +3,52 @@ import PostgresNIO
 import TableStore
 
 /// ``/TableStore/SQLSession`` on one leased PostgreSQL connection, inside the transaction that
-/// ``PostgresStore`` began on it. Each statement blocks its thread until the server answered.
+/// ``PostgresStore`` began on it. Each statement blocks its thread until the server answered, or
+/// at most `answerWait`: past it the connection is closed (the pool opens another) and the
+/// statement fails as a connection failure.
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
+    let answerWait: Duration
     let logger: Logger
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
         let query = try Self.query(sql, arguments)
-        return try PostgresError.translating { try BlockingWait.run { [connection, logger] in
-            var rows: [SQLRow] = []
-            for try await row in try await connection.query(query, logger: logger) {
-                rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
-            }
-            return rows
-        } }
+        // postgres-nio (1.33) never answers a statement sent on a closed connection (its write's
+        // failure reaches no one): so none is sent on one, and a wait gives up once it closes.
+        guard !connection.isClosed else {
+            throw PostgresError(description: "the PostgreSQL connection was closed (by the server, or after a failure)")
+        }
+        do {
+            return try PostgresError.translating { try BlockingWait.run(within: answerWait, unless: { [connection] in connection.isClosed }) { [connection, logger] in
+                var rows: [SQLRow] = []
+                for try await row in try await connection.query(query, logger: logger) {
+                    rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
+                }
+                return rows
+            } }
+        } catch let error as BlockingWait<[SQLRow]>.TimedOut {
+            closeConnection()
+            throw PostgresError(description: connection.isClosed
+                ? "the PostgreSQL connection closed before it answered a statement"
+                : "PostgreSQL did not answer a statement within \(error.limit); the connection was closed")
+        }
     }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws {
         _ = try rows(sql, arguments)
+    }
+
+    /// Closes the connection without waiting: a connection that failed (or left a statement
+    /// unanswered) must not go back to the pool's idle connections.
+    func closeConnection() {
+        let (connection, logger) = (connection, logger)
+        Task {
+            do {
+                try await connection.close()
+            } catch {
+                logger.debug("closing a failed PostgreSQL connection: \(String(reflecting: error))")
+            }
+        }
     }
 
     private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import Synchronization
@@ -23,9 +24,17 @@ public final class PostgresStore: SQLStore {
     public let maximumConnections: Int
     /// How long a read or write waits for a free connection before it fails.
     public let connectionWait: Duration
+    /// How long one statement waits for PostgreSQL's answer before its connection is given up as
+    /// dead (closed, and replaced by the pool): a statement sent on a connection whose server was
+    /// killed or cut off may otherwise never be answered. Longer than any read's time limit.
+    public let answerWait: Duration
     private let client: PostgresClient
     private let clientTask: Mutex<Task<Void, Never>?>
     private let listener: PostgresChangeListener
+    /// How long a version of the clock may go without its notification arriving before the
+    /// listening connection is taken for stuck: see ``startWatching()``.
+    public let listenerLagLimit: Duration
+    private let watchingListener = Atomic<Bool>(false)
     private let observers: ChangeObservers
     private let logger: Logger
     // PostgreSQL's `statement_timeout` counts milliseconds.
@@ -33,13 +42,18 @@ public final class PostgresStore: SQLStore {
 
     /// The most connections by default: one per database lane with room for `/readyz`'s probe.
     public static let defaultMaximumConnections = 8
+    /// Five seconds: far above a notification's usual delay (milliseconds), short enough that a
+    /// stuck listening connection leaves pages stale for seconds, not for good.
+    public static let defaultListenerLagLimit = Duration.seconds(5)
 
     /// A store on `url` with a pool of at most `maximumConnections`; connects lazily, and starts
     /// the pool's background work at once (stop it with ``stop()``).
-    public init(url: PostgresURL, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(10), logger: Logger = Logger(label: "TableStorePostgres")) throws {
+    public init(url: PostgresURL, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(10), answerWait: Duration = .seconds(10), listenerLagLimit: Duration = defaultListenerLagLimit, logger: Logger = Logger(label: "TableStorePostgres")) throws {
         self.url = url
         self.maximumConnections = maximumConnections
         self.connectionWait = connectionWait
+        self.answerWait = answerWait
+        self.listenerLagLimit = listenerLagLimit
         self.logger = logger
         var configuration = try url.clientConfiguration()
         configuration.options.maximumConnections = maximumConnections
@@ -73,8 +87,14 @@ public final class PostgresStore: SQLStore {
     /// Writes in one transaction, blocking this thread; when it returns the commit is durable
     /// (as PostgreSQL's `synchronous_commit` makes it: on, by default), and this instance's pages
     /// are told at once rather than when the notification comes back.
+    ///
+    /// When it throws, nothing was committed — except for a ``PostgresError`` whose
+    /// ``PostgresError/isOutcomeUnknown`` is true. If the connection fails after `COMMIT` was sent,
+    /// the store asks the database, on another connection, what became of the transaction
+    /// (`txid_status`, by the id it read inside it) for up to ``connectionWait``: a commit that
+    /// happened is then reported as one.
     public func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        let result = try inTransaction(begin: "BEGIN", setup: nil, body)
+        let result = try inTransaction(begin: "BEGIN", setup: "SELECT txid_current()", body)
         notifyObservers()
         return result
     }
@@ -93,7 +113,7 @@ public final class PostgresStore: SQLStore {
     public func dataVersion() throws -> Int? {
         let lease = try PostgresLease(client: client, timeout: connectionWait)
         defer { lease.release() }
-        let version = try PostgresSession(connection: lease.connection, logger: logger).row(PostgresChangeClock.currentVersionQuery)?.int64(0)
+        let version = try PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger).row(PostgresChangeClock.currentVersionQuery)?.int64(0)
         return version.map(Int.init)
     }
 
@@ -103,9 +123,18 @@ public final class PostgresStore: SQLStore {
         observers.add(observer)
     }
 
-    /// Opens the listening connection (and keeps it open, reconnecting with backoff).
+    /// Opens the listening connection (and keeps it open, reconnecting with backoff), and checks
+    /// that it keeps delivering: a thread of its own reads the version clock a few times per
+    /// ``listenerLagLimit``, and when a version the clock reached is not notified within that
+    /// limit (the connection is open but its server process stopped, or the network drops it
+    /// silently), it logs so, closes the connection so that listening starts again, and tells
+    /// every observer to re-read. `/readyz` fails meanwhile (``isListening`` is false).
     public func startWatching() {
         listener.start()
+        guard !watchingListener.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in watchListener() }
+        thread.name = "tablepages.listener-lag"
+        thread.start()
     }
 
     /// Whether the listening connection is up, so that changes from elsewhere are seen.
@@ -116,10 +145,39 @@ public final class PostgresStore: SQLStore {
 
     /// Stops listening and closes the pool.
     public func stop() {
+        watchingListener.store(false, ordering: .releasing)
         listener.stop()
         clientTask.withLock { task in
             task?.cancel()
             task = nil
+        }
+    }
+
+    private func watchListener() {
+        var lag = ListenerLag(limit: listenerLagLimit)
+        var downSince: ContinuousClock.Instant?
+        let interval = min(max(listenerLagLimit / 4, .milliseconds(50)), .seconds(1))
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        while watchingListener.load(ordering: .acquiring) {
+            Thread.sleep(forTimeInterval: seconds)
+            let now = ContinuousClock.now
+            guard listener.isListening else {
+                // A LISTEN that never takes effect is as stuck as one that stopped delivering.
+                let since = downSince ?? now
+                downSince = since
+                if now - since > listenerLagLimit {
+                    listener.reconnect()
+                    downSince = now
+                }
+                continue
+            }
+            downSince = nil
+            guard let clock = try? dataVersion() else { continue }
+            if let version = lag.stalledVersion(clock: Int64(clock), notified: listener.lastNotifiedVersion, resumption: listener.resumption, now: now) {
+                logger.warning("the PostgreSQL listening connection has not delivered version \(version) of the clock within \(listenerLagLimit); reconnecting it, and every page re-reads its data")
+                listener.reconnect()
+                observers.notify()
+            }
         }
     }
 
@@ -130,17 +188,81 @@ public final class PostgresStore: SQLStore {
     private func inTransaction<T>(begin: String, setup: String?, _ body: (any SQLSession) throws -> T) throws -> T {
         let lease = try PostgresLease(client: client, timeout: connectionWait)
         defer { lease.release() }
-        let session = PostgresSession(connection: lease.connection, logger: logger)
-        try session.execute(begin)
+        let session = PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger)
+        let transactionID: Int64?
         do {
-            if let setup { try session.execute(setup) }
-            let result = try body(session)
-            try session.execute("COMMIT")
-            return result
+            try session.execute(begin)
+            // A write's setup reads its transaction id, to ask after it if COMMIT goes unanswered.
+            transactionID = try setup.flatMap { try session.row($0)?.optionalInt64(0) }
         } catch {
-            // A broken connection cannot roll back; the server does when it notices.
-            try? session.execute("ROLLBACK")
+            abandon(session, after: error)
             throw error
         }
+        let result: T
+        do {
+            result = try body(session)
+        } catch {
+            abandon(session, after: error)
+            throw error
+        }
+        do {
+            try session.execute("COMMIT")
+        } catch let error as PostgresError where error.isConnectionFailure {
+            session.closeConnection()
+            guard let transactionID else { throw error }
+            try settleCommit(of: transactionID, after: error)
+        }
+        return result
+    }
+
+    /// Ends a transaction that failed before COMMIT: nothing of it is committed. A failed
+    /// connection is closed (the server rolls back when it notices); any other is rolled back,
+    /// and closed if even that goes unanswered.
+    private func abandon(_ session: PostgresSession, after error: any Error) {
+        if let error = error as? PostgresError, error.isConnectionFailure {
+            session.closeConnection()
+            return
+        }
+        do {
+            try session.execute("ROLLBACK")
+        } catch {
+            session.closeConnection()
+        }
+    }
+
+    /// Learns whether transaction `id`, whose COMMIT went unanswered (`failure`), committed:
+    /// returns if it did, rethrows `failure` (nothing was committed) if it did not, and throws an
+    /// outcome-unknown error when the database cannot be asked within ``connectionWait``.
+    private func settleCommit(of id: Int64, after failure: PostgresError) throws {
+        let deadline = ContinuousClock.now + connectionWait
+        var lastProblem: any Error = failure
+        while ContinuousClock.now < deadline {
+            let status: String?
+            do {
+                let lease = try PostgresLease(client: client, timeout: max(.milliseconds(1), deadline - ContinuousClock.now))
+                defer { lease.release() }
+                let session = PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger)
+                status = try session.row("SELECT txid_status(?)", [.integer(id)])?.optionalString(0)
+            } catch let error as PostgresError where error.isConnectionFailure {
+                lastProblem = error
+                status = nil
+            }
+            switch status {
+            case "committed":
+                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was committed after all")
+                return
+            case "aborted":
+                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was not committed")
+                throw failure
+            case let other?:
+                // "in progress": the server has not noticed the connection's loss yet.
+                lastProblem = PostgresError(description: "transaction \(id) is \(other)")
+            case nil:
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        logger.error("a write's COMMIT went unanswered (\(failure)) and whether transaction \(id) committed could not be learnt: \(lastProblem)")
+        throw PostgresError(description: "whether the change was saved is unknown: the connection failed after COMMIT (\(failure)), and PostgreSQL could not be asked within \(connectionWait)", isOutcomeUnknown: true)
     }
 }

@@ -125,8 +125,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bytes of patches kept per page variant for clients that reconnect.")
     var patchLogSize = LiveSettings().patchLogByteLimit
 
+    @Option(help: "Bytes of answers kept, 24 hours each, for inserts sent with an Idempotency-Key header, so that one sent again is not added twice (0: keys are not honoured).")
+    var idempotencyCacheSize = LiveSettings().idempotencyByteLimit
+
     @Option(help: "Bytes of a CSV or NDJSON export buffered for a slow client; reading the database pauses beyond it.")
     var exportBufferSize = LiveSettings().exportBufferBytes
+
+    @Option(help: "Most CSV or NDJSON downloads running at once (each holds a thread while it reads); more get 503 with Retry-After.")
+    var maxExports = LiveSettings().maxConcurrentExports
 
     @Option(help: "Milliseconds one database read may run before it is stopped and answered 503 (0: no limit).")
     var queryTimeLimit = 1000
@@ -199,11 +205,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
         }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
-        guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0 else {
-            throw ValidationError("--render-cache-size, --live-variants-size and --patch-log-size must not be negative.")
+        guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0, idempotencyCacheSize >= 0 else {
+            throw ValidationError("--render-cache-size, --live-variants-size, --patch-log-size and --idempotency-cache-size must not be negative.")
         }
-        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1 else {
-            throw ValidationError("--max-live-variants and --max-variants-per-page must be at least 1.")
+        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1 else {
+            throw ValidationError("--max-live-variants, --max-variants-per-page and --max-exports must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
@@ -246,7 +252,9 @@ struct ServeCommand: AsyncParsableCommand {
         settings.liveVariantsByteLimit = liveVariantsSize
         settings.maxVariantsPerPage = maxVariantsPerPage
         settings.patchLogByteLimit = patchLogSize
+        settings.idempotencyByteLimit = idempotencyCacheSize
         settings.exportBufferBytes = exportBufferSize
+        settings.maxConcurrentExports = maxExports
         settings.databaseConcurrency = databaseConcurrency
         settings.databaseQueueLimit = databaseQueueLimit
         settings.stallTimeout = .seconds(stallTimeout)

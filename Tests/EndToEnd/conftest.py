@@ -180,3 +180,23 @@ def wait_until(predicate, timeout):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.02)
+
+
+class PsqlSession:
+    """One `psql` session kept open, to write while the database refuses new connections."""
+
+    def __init__(self, url):
+        self.process = subprocess.Popen(["psql", url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.run("SELECT 1;")
+
+    def run(self, sql):
+        self.process.stdin.write(sql + "\n\\echo finished\n")
+        self.process.stdin.flush()
+        while (line := self.process.stdout.readline()) and line.strip() != "finished":
+            pass
+        assert line, "psql ended"
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=10)

@@ -10,6 +10,13 @@ public struct LiveSettings: Sendable {
     public var subscriberBufferLimit = 256 * 1024
     /// Bytes of a CSV or NDJSON export waiting for a slow client before reading pauses.
     public var exportBufferBytes = 256 * 1024
+    /// Bytes of answers kept for inserts sent with an `Idempotency-Key` (for 24 hours each, oldest
+    /// out first), so that a client may send an insert again without adding the row twice. An
+    /// answer is about 200 bytes: 1 MiB keeps about 5,000.
+    public var idempotencyByteLimit = 1 << 20
+    /// The most CSV or NDJSON exports running at once, each holding a background thread while it
+    /// reads; more are answered 503 with `Retry-After`.
+    public var maxConcurrentExports = 8
     /// Rows per section in a page render before a `next` link.
     public var pageRowLimit = 100
     /// The most rows one section request may ask for.

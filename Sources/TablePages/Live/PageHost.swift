@@ -36,6 +36,8 @@ public actor PageHost {
     private let logger: Logger
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
     private nonisolated let refresh: RefreshSignal
+    // Whether the last re-read failed (see ``insertRow(inSection:values:)``).
+    private var rereadFailed = false
     // How the table's states are numbered, and the clock they may follow.
     private var versions: PageVersions
     private nonisolated let clock: ChangeFeed.Clock?
@@ -135,9 +137,20 @@ public actor PageHost {
             updatePager()
             tableBytes.store(TableMemoryEstimate.bytes(of: table, context: renderContext), ordering: .relaxed)
         } catch {
-            logger.error("page \(variant.page) could not re-read its data: \(error)")
+            rereadFailed = true
+            logger.error("page \(variant.page) could not re-read its data (trying again in \(Self.rereadRetryDelay)): \(error)")
+            // The change that asked for this re-read is still unseen: ask again, later, so that the
+            // page does not stay stale until the next change comes (a database back after an outage).
+            let refresh = refresh
+            Task {
+                try? await Task.sleep(for: Self.rereadRetryDelay)
+                refresh.request()
+            }
         }
     }
+
+    /// How long a page waits before it tries again a re-read that failed.
+    static let rereadRetryDelay = Duration.seconds(1)
 
     /// The clock's value now; nil when it has none or cannot be read (the state read then gets an
     /// id of this host: see ``PageVersions``).
@@ -271,10 +284,15 @@ public actor PageHost {
     }
     /// Asks the section's delegate to insert a row; returns whether the table changed, since a
     /// delegate may decline (a read-only section, values it does not accept).
+    ///
+    /// A delegate that wrote to a store changes the table only through the re-read its change
+    /// asked for; when that re-read failed, the write went through all the same, so the answer
+    /// is that the table changed (the page shows it once a re-read succeeds).
     func insertRow(inSection section: SectionID, values: [String: String]) throws -> Bool {
         let before = table.version
+        rereadFailed = false
         try act { try table.insertRow(inSection: section, values: values) }
-        return table.version != before
+        return table.version != before || rereadFailed
     }
     func prefetchRows(_ ids: [RowID]) { table.prefetchRows(ids) }
 

@@ -16,12 +16,22 @@ extension PageEndpoints {
         guard let exporter else {
             throw HTTPError(404, "The page \u{201C}\(definition.name)\u{201D} cannot be downloaded as \(format.rawValue).")
         }
+        guard exports.take() else {
+            throw HTTPError(503, "\(exports.limit) downloads are running already; try again shortly.", headers: ["Retry-After": "1"])
+        }
         // The first chunk is read before answering, so a failing read is still a status.
-        let first = try await mapTableErrors { try await Self.inBackground { try exporter.nextChunk() } }
+        let first: [UInt8]?
+        do {
+            first = try await mapTableErrors { try await Self.inBackground { try exporter.nextChunk() } }
+        } catch {
+            exports.give()
+            throw error
+        }
         let body = BodyStream(maxBufferedBytes: settings.exportBufferBytes)
-        let logger = logger
+        let (logger, exports) = (logger, exports)
         let name = definition.name
         Task.detached {
+            defer { exports.give() }
             do {
                 var chunk = first
                 while let bytes = chunk {

@@ -11,6 +11,10 @@ struct PageEndpoints: Sendable {
     let siteTitle: String
     /// Who a request acts for and what it may read; every route that writes goes through its ``WriteGate``.
     let access: AccessControl
+    /// The answers to inserts sent with an `Idempotency-Key`.
+    let idempotency: IdempotencyKeys
+    /// The CSV and NDJSON exports running.
+    let exports: ExportSlots
 
     var registry: PageRegistry { hosts.registry }
     var settings: LiveSettings { hosts.settings }
@@ -207,7 +211,34 @@ struct PageEndpoints: Sendable {
         return await done(request, input: input, host: host)
     }
 
+    /// Inserts a row; with an `Idempotency-Key` header, a write sent again with the same key is
+    /// answered as the first was, and not done again (see ``IdempotencyKeys``).
     func insert(_ request: Request) async throws -> Response {
+        guard let value = request.headers[IdempotencyKeys.header] else { return try await insertRow(request) }
+        if let problem = IdempotencyKeys.problem(with: value) { throw HTTPError(400, problem) }
+        let key = IdempotencyKeys.Key(actor: access.actor(for: request)?.id ?? "anonymous", path: request.path, value: value)
+        switch idempotency.begin(key) {
+        case .inProgress:
+            throw HTTPError(409, "A write with this \(IdempotencyKeys.header) is still being done; send it again once that one is answered.", headers: ["Retry-After": "1"])
+        case .answered(var response):
+            response.headers.add("Idempotent-Replayed", "true")
+            return response
+        case .fresh:
+            do {
+                let response = try await insertRow(request)
+                idempotency.finish(key, with: response)
+                return response
+            } catch let error as HTTPError {
+                idempotency.finish(key, with: .error(error, for: request))
+                throw error
+            } catch {
+                idempotency.finish(key, with: .error(HTTPError(500, "The row could not be added."), for: request))
+                throw error
+            }
+        }
+    }
+
+    private func insertRow(_ request: Request) async throws -> Response {
         let (_, host, _) = try await resolve(request)
         let section = try Self.sectionID(request)
         let input = try ActionInput.parse(request)
@@ -335,7 +366,17 @@ struct PageEndpoints: Sendable {
     /// threw (a failed store write) is logged once and answered as a server failure.
     private func perform<T>(_ failure: ActionFailure, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await mapTableErrors(body)
+            return try await mapTableErrors {
+                do {
+                    return try await body()
+                } catch let error as any HTTPErrorConvertible {
+                    // The client learns the status; the log keeps the cause (a lost connection, a
+                    // value the database refused), which the answer does not name.
+                    let answer = error.httpError
+                    logger.log(level: answer.status >= 500 ? .error : .notice, "\(failure.logMessage(for: error)) (answered \(answer.status))")
+                    throw answer
+                }
+            }
         } catch let error as HTTPError {
             throw error
         } catch {

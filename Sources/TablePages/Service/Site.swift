@@ -68,7 +68,7 @@ public struct Site: Sendable {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
         SignInEndpoints(access: accessControl, siteTitle: title).register(on: &router)
-        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl).register(on: &router)
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl, idempotency: IdempotencyKeys(byteLimit: settings.idempotencyByteLimit), exports: ExportSlots(limit: settings.maxConcurrentExports)).register(on: &router)
         self.router = router
         self.access = accessControl
         self.title = title

@@ -6,11 +6,14 @@ import Synchronization
 /// asynchronous route runs) and to each database lane, and reports as stalled any that left its
 /// probe unanswered for longer than the stall timeout.
 ///
-/// `/healthz` (liveness) reports only a stalled task pool: nothing in this process may block it, so
-/// a stall there is a deadlock no wait will cure, and restarting is the remedy. A stalled lane is
-/// slow queries or a locked database, which pass: `/readyz` (readiness) reports it, so a load
-/// balancer sends requests elsewhere meanwhile, where a restart would only drop every live
-/// subscriber and leave the database as slow.
+/// `/healthz` (liveness) reports a stalled task pool: nothing in this process may block it, so
+/// a stall there is a deadlock no wait will cure, and restarting is the remedy. A lane stalled
+/// for a while is slow queries or a locked database, which pass: `/readyz` (readiness) reports it,
+/// so a load balancer sends requests elsewhere meanwhile, where a restart would only drop every
+/// live subscriber and leave the database as slow. But every wait of a database job is bounded
+/// (a statement, a connection, a lock), so a lane that makes no progress for
+/// ``livenessFactor`` times the stall timeout is wedged: `/healthz` reports it too, so that an
+/// orchestrator restarts the process.
 ///
 /// Probes are sent by ``check()`` itself, when the previous one was answered, so an idle server
 /// does no work for its health checks; `check()` never blocks (a lock held for a few assignments,
@@ -32,16 +35,21 @@ final class StallWatchdog: Sendable {
         probes = Mutex(Array(repeating: Probe(), count: lanes.count + 1))
     }
 
+    /// How many stall timeouts a lane may go without progress before `/healthz` reports it.
+    static let livenessFactor = 6
+
     /// What is stalled, e.g. `["database lane 2 (40 jobs waiting)"]`; empty when all is well.
-    /// Without `lanes`, only the task pool is probed and reported.
-    func check(lanes includeLanes: Bool = true) -> [String] {
+    /// `lanesTimeout` is how long a lane may leave its probe unanswered (the stall timeout, as
+    /// the task pool, by default).
+    func check(lanesTimeout: Duration? = nil) -> [String] {
         let now = ContinuousClock.now
+        let lanesTimeout = lanesTimeout ?? timeout
         var send: [Int] = []
         let stalled: [Int] = probes.withLock { probes in
             var stalled: [Int] = []
-            for index in includeLanes ? Array(probes.indices) : [0] {
+            for index in probes.indices {
                 if let sentAt = probes[index].sentAt {
-                    if now - sentAt > timeout { stalled.append(index) }
+                    if now - sentAt > (index == 0 ? timeout : lanesTimeout) { stalled.append(index) }
                 } else {
                     probes[index].sentAt = now
                     send.append(index)
@@ -64,9 +72,10 @@ final class StallWatchdog: Sendable {
         }
     }
 
-    /// `/healthz`: 200 `{"status":"ok"}`, or 503 when request handling is stalled.
+    /// `/healthz`: 200 `{"status":"ok"}`, or 503 when request handling is stalled, or a database
+    /// lane for ``livenessFactor`` stall timeouts.
     func respond(to request: Request) -> Response {
-        report(check(lanes: false)) ?? .json(#"{"status":"ok"}"#)
+        report(check(lanesTimeout: timeout * Self.livenessFactor)) ?? .json(#"{"status":"ok"}"#)
     }
 
     /// The 503 naming what is stalled; nil when nothing is.
