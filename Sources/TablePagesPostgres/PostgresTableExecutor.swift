@@ -115,7 +115,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             guard !connection.isClosed else { throw PostgresReadError(status: 503, reason: "the connection was closed") }
             do {
                 return try BlockingWait.run(within: answerWait, unless: { connection.isClosed }, operation)
-            } catch let error as BlockingWait<T>.TimedOut {
+            } catch let error as WaitTimedOut {
                 closeConnection()
                 throw PostgresReadError(status: 503, reason: connection.isClosed ? "the connection closed before it answered" : "no answer to a statement within \(error.limit); the connection was closed")
             }

@@ -35,6 +35,8 @@ public final class PostgresTablePages: Sendable {
     public static let listenerApplicationName = "tablepages listener"
     /// How often the default mode polls.
     public static let pollInterval = Duration.milliseconds(200)
+    /// How long one poll waits for its answer before the next is tried.
+    static let pollAnswerWait = Duration.seconds(5)
 
     /// The schema whose tables are served.
     public let namespace: String
@@ -222,7 +224,11 @@ public final class PostgresTablePages: Sendable {
         var missed = false
         while !Task.isCancelled {
             do {
-                let rows = try await client.query("SELECT pg_catalog.pg_current_snapshot()::text", logger: logger).collect()
+                // Bounded: a poll sent on a connection that just closed would never be answered.
+                let (client, logger) = (client, logger)
+                let rows = try await WaitTimedOut.run(within: Self.pollAnswerWait) {
+                    try await client.query("SELECT pg_catalog.pg_current_snapshot()::text", logger: logger).collect()
+                }
                 let snapshot = try rows.first?.decode(String.self)
                 if missed || (last != nil && snapshot != last) { notifyAll() }
                 (last, missed) = (snapshot, false)

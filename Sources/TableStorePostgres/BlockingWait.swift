@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// Every wait has a bound: a statement sent on a connection that died without closing (a killed
 /// server, a lost network) may never be answered, and a thread waiting for it forever would wedge
-/// its database lane. Past the bound the wait throws ``TimedOut``; the work itself goes on in its
+/// its database lane. Past the bound the wait throws ``WaitTimedOut``; the work itself goes on in its
 /// task, so the caller closes whatever it was waiting on (the connection).
 ///
 /// Never wait from Swift's cooperative pool or a NIO event loop: the work waited for runs there,
@@ -43,7 +43,7 @@ public final class BlockingWait<Value: Sendable>: Sendable {
     }
 
     /// Blocks until ``fulfill(_:)`` is called, then returns the value or throws the error; throws
-    /// ``TimedOut`` when that takes longer than `timeout`, or as soon as `abandoned` (asked every
+    /// ``WaitTimedOut`` when that takes longer than `timeout`, or as soon as `abandoned` (asked every
     /// ``abandonCheckInterval``) has said true twice in a row — the thing waited on is gone (a
     /// closed connection, whose statements postgres-nio may never answer). A result that comes
     /// after the wait gave up is dropped (a ``fulfill(_:)`` then returns false).
@@ -62,10 +62,10 @@ public final class BlockingWait<Value: Sendable>: Sendable {
             }
             let gaveUp = result.withLock { result in
                 guard result == nil else { return false }
-                result = .failure(TimedOut(limit: timeout))
+                result = .failure(WaitTimedOut(limit: timeout))
                 return true
             }
-            if gaveUp { throw TimedOut(limit: timeout) }
+            if gaveUp { throw WaitTimedOut(limit: timeout) }
             // Fulfilled between the timeout and the lock: its signal is there to take.
             ready.wait()
             break
@@ -79,7 +79,7 @@ public final class BlockingWait<Value: Sendable>: Sendable {
     public static var abandonCheckInterval: Duration { .milliseconds(50) }
 
     /// Starts `operation` in a task and blocks the calling thread until it is done; returns its
-    /// value or rethrows its error, or throws ``TimedOut`` (and cancels the task) when it takes
+    /// value or rethrows its error, or throws ``WaitTimedOut`` (and cancels the task) when it takes
     /// longer than `timeout` or `abandoned` says the wait is pointless (see ``wait(within:unless:)``).
     public static func run(within timeout: Duration, unless abandoned: (() -> Bool)? = nil, _ operation: @escaping @Sendable () async throws -> Value) throws -> Value {
         let box = BlockingWait()
@@ -92,18 +92,10 @@ public final class BlockingWait<Value: Sendable>: Sendable {
         }
         do {
             return try box.wait(within: timeout, unless: abandoned)
-        } catch let error as TimedOut {
+        } catch let error as WaitTimedOut {
             task.cancel()
             throw error
         }
-    }
-
-    /// A wait that passed its bound.
-    public struct TimedOut: Error, CustomStringConvertible {
-        /// The bound.
-        public let limit: Duration
-        /// "no answer within 10 seconds".
-        public var description: String { "no answer within \(limit)" }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int {

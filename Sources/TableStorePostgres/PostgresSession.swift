@@ -26,7 +26,7 @@ struct PostgresSession: SQLSession {
                 }
                 return rows
             } }
-        } catch let error as BlockingWait<[SQLRow]>.TimedOut {
+        } catch let error as WaitTimedOut {
             closeConnection()
             throw PostgresError(description: connection.isClosed
                 ? "the PostgreSQL connection closed before it answered a statement"

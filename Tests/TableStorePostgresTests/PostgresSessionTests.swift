@@ -39,7 +39,7 @@ struct PostgresSessionTests {
     func blockingWaitTimesOut() async throws {
         let cancelled = Mutex(false)
         let start = ContinuousClock.now
-        await #expect(throws: BlockingWait<Int>.TimedOut.self) {
+        await #expect(throws: WaitTimedOut.self) {
             try await onThread {
                 try BlockingWait.run(within: .milliseconds(200)) { () async throws -> Int in
                     // Never answered, as a statement sent on a dead connection.
@@ -60,7 +60,7 @@ struct PostgresSessionTests {
     @Test("A value offered after the wait gave up is refused, so its giver keeps it")
     func lateValueIsRefused() throws {
         let box = BlockingWait<Int>()
-        #expect(throws: BlockingWait<Int>.TimedOut.self) { try box.wait(within: .milliseconds(10)) }
+        #expect(throws: WaitTimedOut.self) { try box.wait(within: .milliseconds(10)) }
         #expect(box.fulfill(.success(1)) == false)
         let other = BlockingWait<Int>()
         #expect(other.fulfill(.success(7)))
