@@ -24,7 +24,8 @@ def raw_exchange(base, data, timeout=10.0):
         return read_until_closed(connection, timeout)
 
 
-def read_until_closed(connection, timeout):
+def read_until_closed(connection, timeout, ending=None):
+    """Reads until the server closes `connection`, or sends `ending` last."""
     received = b""
     deadline = time.monotonic() + timeout
     while True:
@@ -36,6 +37,8 @@ def read_until_closed(connection, timeout):
             if not chunk:
                 return received
             received += chunk
+            if ending is not None and (b"\r\n" + received).endswith(ending):
+                return received
 
 
 def open_raw_stream(base, path, token):
@@ -73,8 +76,8 @@ def test_a_token_created_again_under_a_revoked_ones_name_is_a_new_actor(tmp_path
         finally:
             os.kill(process.pid, signal.SIGCONT)
         assert wait_until(lambda: request("GET", base + "/pages/mine.json", headers={"Authorization": "Bearer " + new})[0] == 200, 3.0)
-        # The old holder's stream is closed by the server (reading to its end returns), within a refresh.
-        seen = read_until_closed(stream, 5.0)
+        # The old holder's stream is ended by the server (its last, empty chunk arrives), within a refresh.
+        seen = read_until_closed(stream, 5.0, ending=b"\r\n0\r\n\r\n")
         stream.close()
         assert add_mine(base, new, "New holder's secret") == 201
         assert b"New holder's secret" not in seen
