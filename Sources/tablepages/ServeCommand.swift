@@ -151,6 +151,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialsOptions
 
+    @Option(help: "Bytes of client addresses kept to limit wrong sign-in tokens (about 128 each; per address 10 at once, then 1 a second, 429 with Retry-After beyond); past it, new addresses share one limit.")
+    var signInLimiterSize = AccessSettings.defaultSignInLimiterSize
+
     @Flag(help: "Make a new session secret before starting: every browser is signed out and the old sign-in link stops working.")
     var rotateSecret = false
 
@@ -191,6 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
         guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
+        guard signInLimiterSize >= 0 else { throw ValidationError("--sign-in-limiter-size must not be negative.") }
         if let postgres {
             do { _ = try PostgresURL(postgres) } catch { throw ValidationError("--postgres: \(error)") }
             guard examplesDatabase == ExamplePages.defaultDatabasePath else {
@@ -267,6 +271,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
         var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
+        access.signInLimiterSize = signInLimiterSize
         do {
             let store = try credentials.open()
             if rotateSecret { _ = try store.rotateSessionSecret() }

@@ -103,7 +103,8 @@ struct AccessControlRoutesTests {
         let site = Self.site(AccessSettings(credentials: store), logger: logger)
         let deleted = await site.router.respond(to: Self.request(.delete, "/pages/items/rows/item-2", headers: ["Authorization": "Bearer " + token]))
         #expect(deleted.status == 200)
-        #expect(deleted.actor == "token:script")
+        let scriptID = "token:script:" + AccessTokens.hash(token).prefix(16)
+        #expect(deleted.actor == scriptID)
         #expect(!(await Self.itemsPage(site)).contains(#""id":"item-2""#))
 
         let newSession = SessionCookie.new()
@@ -119,7 +120,7 @@ struct AccessControlRoutesTests {
         _ = await site.router.respond(to: Self.request(.post, "/pages/items/rows/item-4/select"))
         let lines = log.metadata(of: "write")
         #expect(lines.count == 3)
-        #expect(lines.first?["actor"] == "token:script")
+        #expect(lines.first?["actor"] == .string(scriptID))
         #expect(lines.first?["page"] == "items")
         #expect(lines.first?["row"] == "item-2")
         #expect(lines.first?["action"] == "delete")
@@ -210,6 +211,37 @@ struct AccessControlRoutesTests {
             #expect(try await writer.request("POST", "/pages/items/rows/item-1/select", headers: bearer).status == 401)
             // Ends (rather than timing out) only when the server closes the stream.
             _ = try await connection.readStream(until: { _ in false }, timeout: .seconds(5))
+        }
+    }
+
+    @Test("A session's open event stream closes when its cookie expires, and the cookie then writes no more")
+    func expiredSessionsStreamsAreClosed() async throws {
+        let clock = ManualClock()
+        // Re-read by hand (a long interval), at instants the test sets with its own clock.
+        var access = AccessSettings(credentials: MemoryCredentialStore(), sessionLifetime: .seconds(3600), refreshInterval: .seconds(3600))
+        access.now = clock.now
+        try await withSite(access: access) { server, site in
+            let session = SessionCookie.new(now: clock.now())
+            let cookie = SessionCookie.name + "=" + session.value(signedWith: site.access.secret)
+            let signedIn = [("Cookie", cookie), ("X-CSRF-Token", site.access.secret.csrfToken(forSession: session.sessionID)), ("Accept", "application/json")]
+            let connection = try await TestConnection(port: server.port)
+            #expect(try await connection.openStream("/pages/items/events", headers: [("Cookie", cookie)]).status == 200)
+            _ = try await connection.readStream(until: { $0.contains("retry:") })
+
+            // A second before it expires the session still writes, and its stream still follows the page.
+            clock.advance(by: 3599)
+            site.access.refreshNow()
+            let writer = try await TestConnection(port: server.port)
+            #expect(try await writer.request("POST", "/pages/items/rows/item-1/select", headers: signedIn).status == 200)
+            _ = try await connection.readStream(until: { events(in: $0).count == 1 })
+
+            clock.advance(by: 1)
+            site.access.refreshNow()
+            // Ends (rather than timing out) only when the server closes the stream.
+            _ = try await connection.readStream(until: { _ in false }, timeout: .seconds(5))
+            #expect(try await writer.request("POST", "/pages/items/rows/item-2/select", headers: signedIn).status == 401)
+            // A stream opened with the expired cookie is anonymous: the page is public, so it opens, but no session's.
+            #expect(site.access.actor(for: Self.request(.get, "/", cookies: [SessionCookie.name: session.value(signedWith: site.access.secret)])) == nil)
         }
     }
 

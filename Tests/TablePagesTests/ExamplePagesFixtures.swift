@@ -101,16 +101,21 @@ func rowData(inEvents text: String) -> [[String: Any]] {
 
 /// Actors for the access suites, and the request headers that act for them.
 enum AccessFixtures {
-    static let alice = Actor(id: "token:alice", name: "alice", mayWrite: true)
-    static let bob = Actor(id: "token:bob", name: "bob", mayWrite: true)
+    static let alice = token("alice", mayWrite: true).actor
+    static let bob = token("bob", mayWrite: true).actor
     /// Signed in, but may not write anything.
-    static let reader = Actor(id: "token:reader", name: "reader", mayWrite: false)
+    static let reader = token("reader", mayWrite: false).actor
+
+    /// The stored token named `name`, whose secret is `NAME-secret`.
+    static func token(_ name: String, mayWrite: Bool) -> StoredToken {
+        StoredToken(name: name, hash: AccessTokens.hash(name + "-secret"), mayWrite: mayWrite, pages: nil, created: Date(timeIntervalSince1970: 0))
+    }
 
     /// Only signed-in actors write (the default), and these three have tokens (`NAME-secret`).
     static var settings: AccessSettings {
         let store = MemoryCredentialStore()
         for actor in [alice, bob, reader] {
-            try? store.add(StoredToken(name: actor.name, hash: AccessTokens.hash(actor.name + "-secret"), mayWrite: actor.mayWrite, pages: actor.pages, created: Date()))
+            try? store.add(token(actor.name, mayWrite: actor.mayWrite))
         }
         return AccessSettings(credentials: store)
     }

@@ -5,6 +5,7 @@ import HTTPTestSupport
 import MicroHTTP
 import PropertyBased
 @testable import TablePages
+import TablePagesExamples
 import TableStore
 import Testing
 
@@ -38,7 +39,7 @@ struct PageAccessTests {
                 let shared = try await client.request("GET", "/pages/todo", headers: F.headers(F.alice)).text
                 #expect(!shared.contains("Alice's secret") && !shared.contains("Bob's secret"))
                 // A row of Alice's list is not Bob's to select: his table has no such row.
-                let aliceID = try #require(try store.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE owner = 'token:alice'") })
+                let aliceID = try #require(try store.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE owner = ?", arguments: [F.alice.id]) })
                 let aliceRow = "todo-\(aliceID)"
                 let stolen = try await client.request("POST", "/pages/mine/rows/\(aliceRow)/select", headers: F.headers(F.bob))
                 #expect(stolen.status == 404)
@@ -105,6 +106,49 @@ struct PageAccessTests {
                 _ = try await resumed.openStream("/pages/mine/events", headers: F.headers(F.bob, json: false) + [("Last-Event-ID", String(aliceVersion - 1))])
                 let replay = try await resumed.readStream(until: { events(in: $0).count >= 1 })
                 #expect(!replay.contains("Only for Alice"))
+            }
+        }
+    }
+
+    /// The audit's reproduction: a token revoked and created again under its name, both before the
+    /// server re-reads the credentials (here it re-reads only by hand), was the same actor: its old
+    /// stream stayed open and the new holder saw the old holder's private list.
+    @Test func aTokenCreatedAgainUnderARevokedOnesNameIsAnotherViewer() async throws {
+        try await withExampleDatabase { file in
+            let store = try ExamplePages.open(at: file.path)
+            store.startWatching(every: .milliseconds(50))
+            defer { store.stopWatching() }
+            var pages = PageRegistry()
+            try ExamplePages.register(store: store, in: &pages)
+            let credentials = MemoryCredentialStore()
+            let old = try AccessTokens.create(name: "rot", mayWrite: true, pages: nil, in: credentials)
+            let access = AccessSettings(credentials: credentials, refreshInterval: .seconds(3600))
+            try await withSite(pages: pages, access: access) { server, site in
+                func headers(_ token: String) -> [(String, String)] {
+                    [("Authorization", "Bearer " + token), ("Accept", "application/json"), ("Content-Type", "application/json")]
+                }
+                let client = try await TestConnection(port: server.port)
+                let added = try await client.request("POST", "/pages/mine/sections/todos/rows", headers: headers(old), body: Array(#"{"title":"Old holder's secret"}"#.utf8))
+                #expect(added.status == 201)
+                let stream = try await TestConnection(port: server.port)
+                #expect(try await stream.openStream("/pages/mine/events", headers: [("Authorization", "Bearer " + old)]).status == 200)
+                _ = try await stream.readStream(until: { $0.contains("retry:") })
+                let oldActor = try #require(site.access.credentials.actor(forToken: old))
+
+                #expect(try credentials.revokeToken(named: "rot"))
+                let new = try AccessTokens.create(name: "rot", mayWrite: true, pages: nil, in: credentials)
+                site.access.refreshNow()
+                let newActor = try #require(site.access.credentials.actor(forToken: new))
+                #expect(newActor.id != oldActor.id)
+                #expect(newActor.tokenName == "rot" && oldActor.tokenName == "rot")
+
+                // Ends (rather than timing out) only when the server closes the stream.
+                _ = try await stream.readStream(until: { _ in false }, timeout: .seconds(5))
+                #expect(try await client.request("GET", "/pages/mine.json", headers: headers(old)).status == 401)
+                let mine = try await client.request("GET", "/pages/mine.json", headers: headers(new))
+                #expect(mine.status == 200 && !mine.text.contains("Old holder's secret"))
+                #expect(try await client.request("POST", "/pages/mine/sections/todos/rows", headers: headers(new), body: Array(#"{"title":"New holder's own"}"#.utf8)).status == 201)
+                #expect(try store.read { db in try String.fetchOne(db, sql: "SELECT owner FROM todo WHERE title = 'Old holder''s secret'") } == oldActor.id)
             }
         }
     }
@@ -177,9 +221,9 @@ struct PageAccessTests {
     @Test func aPagesOwnRuleNarrowsWhoMayWriteAndRead() async throws {
         var pages = PageRegistry()
         let items = TestPages.registry().page(named: "items")!
-        pages.register(PageDefinition(name: "board", title: "Board", access: PageAccess(read: { _ in true }, write: { $0?.id == "token:alice" }), makeRoot: items.makeRoot))
+        pages.register(PageDefinition(name: "board", title: "Board", access: PageAccess(read: { _ in true }, write: { $0?.tokenName == "alice" }), makeRoot: items.makeRoot))
         pages.register(PageDefinition(name: "archive", title: "Archive", access: .everyoneReads, makeRoot: items.makeRoot))
-        pages.register(PageDefinition(name: "alices", title: "Alice's", access: PageAccess(read: { $0?.id == "token:alice" }, write: { _ in true }), makeRoot: items.makeRoot))
+        pages.register(PageDefinition(name: "alices", title: "Alice's", access: PageAccess(read: { $0?.tokenName == "alice" }, write: { _ in true }), makeRoot: items.makeRoot))
         try await withSite(pages: pages, access: F.settings) { server, _ in
             let client = try await TestConnection(port: server.port)
             #expect(try await client.request("POST", "/pages/board/rows/item-1/select", headers: F.headers(F.bob)).status == 403)

@@ -24,6 +24,14 @@ func handleAccess(
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
         watch?.headReceived(at: .now)
+        if let problem = RequestHeadCheck.problem(on: connection, version: version) {
+            // Answered before the body: libmicrohttpd then closes the connection, so no byte after
+            // this head is read as a request of its own.
+            context.state.withLock { $0.phase = .answered }
+            watch?.requestReceived()
+            let response = Response.error(problem.status, problem.message, json: false)
+            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
+        }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let length = Int(String(cString: declared)), length > core.configuration.maxBodySize {
             // Refusing before the body is read: libmicrohttpd then closes the connection instead of

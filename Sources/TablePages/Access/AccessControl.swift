@@ -9,7 +9,9 @@ public struct AccessControl: Sendable {
     /// The settings it was made with.
     public let settings: AccessSettings
     let credentials: Credentials
-    private let logger: Logger
+    let logger: Logger
+    /// Slows down guessing the sign-in token (see ``SignInEndpoints``).
+    let signInLimiter: SignInLimiter
     /// Refuses writes that browsers send for other sites (see ``checkCrossSite(_:)``).
     let crossSite: CrossSiteCheck
 
@@ -17,8 +19,14 @@ public struct AccessControl: Sendable {
     public init(settings: AccessSettings, logger: Logger = Logger(label: "TablePages")) {
         self.settings = settings
         self.logger = logger
-        self.credentials = Credentials(store: settings.credentials, refreshInterval: settings.refreshInterval, logger: logger)
+        self.credentials = Credentials(
+            store: settings.credentials, refreshInterval: settings.refreshInterval, logger: logger, now: settings.now
+        )
         self.crossSite = CrossSiteCheck(corsOrigins: CORSPolicy(settings.corsOrigins))
+        self.signInLimiter = SignInLimiter(
+            burst: settings.signInBurst, perSecond: settings.signInAttemptsPerSecond,
+            byteLimit: settings.signInLimiterSize, now: settings.now
+        )
     }
 
     /// The actor of `request`: the token's of an `Authorization: Bearer` header, else the
@@ -28,8 +36,9 @@ public struct AccessControl: Sendable {
             return credentials.actor(forToken: token)
         }
         guard let cookie = request.cookies[SessionCookie.name],
-              let session = SessionCookie.verify(cookie, secret: credentials.secret, lifetime: settings.sessionLifetime) else { return nil }
-        return .session(session.sessionID)
+              let session = SessionCookie.verify(cookie, secret: credentials.secret, lifetime: settings.sessionLifetime, now: settings.now())
+        else { return nil }
+        return .session(session.sessionID, expires: session.expiry(lifetime: settings.sessionLifetime))
     }
 
     /// The actor of a write to `page`, or nil for an anonymous write where
@@ -96,7 +105,8 @@ public struct AccessControl: Sendable {
     /// The session secret now (it changes when rotated by another process).
     public var secret: SessionSecret { credentials.secret }
 
-    /// Closes `stream` when `actor`'s token is revoked or, for a session, the secret is rotated.
+    /// Closes `stream` when `actor`'s token is revoked or, for a session, the secret is rotated or
+    /// the cookie expires.
     public func closeWhenRevoked(_ stream: EventStream, actor: Actor?) {
         guard let actor else { return }
         credentials.watch(stream, for: actor)

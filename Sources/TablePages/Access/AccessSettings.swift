@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who may do what on a ``Site``: by default anyone may read, and writing needs an ``Actor`` (a
 /// browser signed in with the sign-in link, or a script's access token).
 ///
@@ -20,13 +22,30 @@ public struct AccessSettings: Sendable {
     /// How often the credentials are re-read from the store, so that a token revoked or a secret
     /// rotated by another process takes effect; half a second by default.
     public var refreshInterval: Duration
+    /// Wrong sign-in tokens (`/-/signin?token=…`) one client address may send at once before it
+    /// gets 429; 10 by default.
+    public var signInBurst: Int
+    /// Wrong sign-in tokens one client address may send per second after its burst; 1 by default.
+    public var signInAttemptsPerSecond: Double
+    /// Bytes of client addresses the sign-in limiter keeps (about 128 each); past it, new addresses
+    /// share one limit; 1 MiB by default.
+    public var signInLimiterSize: Int
+    /// The wall clock sessions are issued and expire by, and sign-in attempts are limited by; tests set their own.
+    var now: @Sendable () -> Date = Date.init
+
+    /// The default ``signInLimiterSize``: 1 MiB, about 8,000 addresses.
+    public static let defaultSignInLimiterSize = 1 << 20
 
     /// Settings where anonymous clients may read and actors may write.
     public init(
         anonymousWrites: Bool = false, allowedHosts: [String] = [], corsOrigins: [String] = [],
         credentials: (any CredentialStore)? = nil, sessionLifetime: Duration = .seconds(30 * 24 * 3600),
-        refreshInterval: Duration = .milliseconds(500)
+        refreshInterval: Duration = .milliseconds(500), signInBurst: Int = 10, signInAttemptsPerSecond: Double = 1,
+        signInLimiterSize: Int = defaultSignInLimiterSize
     ) {
+        self.signInBurst = signInBurst
+        self.signInAttemptsPerSecond = signInAttemptsPerSecond
+        self.signInLimiterSize = signInLimiterSize
         self.anonymousWrites = anonymousWrites
         self.allowedHosts = allowedHosts
         self.corsOrigins = corsOrigins

@@ -40,8 +40,7 @@ public struct StoredToken: Hashable, Sendable {
         self.created = created
     }
 
-    /// The actor a request with this token acts for.
-    public var actor: Actor {
-        Actor(id: Actor.tokenPrefix + name, name: name, mayWrite: mayWrite, pages: pages)
-    }
+    /// The actor a request with this token acts for; its ``Actor/id`` is made from ``hash``, so
+    /// a token created again under this name is another actor.
+    public var actor: Actor { .token(self) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTP
 import Synchronization
@@ -6,24 +7,35 @@ import Synchronization
 /// ``CredentialStore`` at start and then every refresh interval on a dispatch queue of its own
 /// (the store blocks on I/O; event threads and Swift's cooperative pool must not). Another process
 /// (`tablepages token revoke`, `tablepages secret rotate`) changes the store; within one interval
-/// this notices, and closes the event streams of the actors that lost their credentials.
+/// this notices, and closes the event streams of the actors that lost their credentials. The same
+/// timer closes the streams of sessions whose cookies expired.
 final class Credentials: Sendable {
     private struct Snapshot {
         var secret: SessionSecret
         var tokens: [String: Actor]
+        /// The ids of ``tokens``' actors, to tell a stream's token from one created again under its name.
+        var tokenActorIDs: Set<String>
+    }
+
+    /// The open event streams of one actor, and when its credential expires by itself.
+    private struct Watched {
+        var streams: [ObjectIdentifier: EventStream] = [:]
+        var expires: Date?
     }
 
     private let store: (any CredentialStore)?
     private let logger: Logger
+    private let now: @Sendable () -> Date
     private let snapshot: Mutex<Snapshot>
     /// Open event streams by actor id, to close when that actor's credentials go.
-    private let streams = Mutex<[String: [ObjectIdentifier: EventStream]]>([:])
+    private let streams = Mutex<[String: Watched]>([:])
     private let timer = Mutex<RepeatingTimer?>(nil)
 
-    init(store: (any CredentialStore)?, refreshInterval: Duration, logger: Logger) {
+    init(store: (any CredentialStore)?, refreshInterval: Duration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.logger = logger
-        var initial = Snapshot(secret: .random(), tokens: [:])
+        self.now = now
+        var initial = Snapshot(secret: .random(), tokens: [:], tokenActorIDs: [])
         if let store {
             do {
                 initial = try Self.read(store)
@@ -32,10 +44,9 @@ final class Credentials: Sendable {
             }
         }
         self.snapshot = Mutex(initial)
-        if store != nil {
-            let timer = RepeatingTimer(label: "tablepages.credentials", every: refreshInterval) { [weak self] in self?.refresh() }
-            self.timer.withLock { $0 = timer }
-        }
+        // Also without a store: sessions expire, and their streams must close then.
+        let timer = RepeatingTimer(label: "tablepages.credentials", every: refreshInterval) { [weak self] in self?.refresh() }
+        self.timer.withLock { $0 = timer }
     }
 
     deinit {
@@ -51,40 +62,59 @@ final class Credentials: Sendable {
         return snapshot.withLock { $0.tokens[hash] }
     }
 
+    /// Closes `stream` when `actor`'s credential goes: its token revoked, its session's secret
+    /// rotated or its cookie expired. Closes it at once when that already happened, since the
+    /// actor was looked up (a refresh in between has already swept the streams it knew).
     func watch(_ stream: EventStream, for actor: Actor) {
         let key = ObjectIdentifier(stream)
-        streams.withLock { $0[actor.id, default: [:]][key] = stream }
-        stream.onTermination { [weak self] in
-            self?.streams.withLock { streams in
-                streams[actor.id]?[key] = nil
-                if streams[actor.id]?.isEmpty == true { streams[actor.id] = nil }
-            }
+        streams.withLock { streams in
+            streams[actor.id, default: Watched(expires: actor.expires)].streams[key] = stream
+        }
+        stream.onTermination { [weak self] in self?.forget(key, of: actor.id) }
+        let gone = actor.sessionID == nil
+            ? !snapshot.withLock { $0.tokenActorIDs.contains(actor.id) }
+            : actor.expires.map { $0 <= now() } ?? false
+        if gone {
+            forget(key, of: actor.id)
+            stream.finish()
         }
     }
 
-    /// Reads the store again; closes the streams of revoked tokens, and of every session when the
-    /// secret changed. Blocks on the store: call it off the event threads.
+    private func forget(_ key: ObjectIdentifier, of actorID: String) {
+        streams.withLock { streams in
+            streams[actorID]?.streams[key] = nil
+            if streams[actorID]?.streams.isEmpty == true { streams[actorID] = nil }
+        }
+    }
+
+    /// Reads the store again; closes the streams of revoked tokens, of every session when the
+    /// secret changed, and of sessions that expired. Blocks on the store: call it off the event threads.
     func refresh() {
-        guard let store else { return }
-        let fresh: Snapshot
-        do {
-            fresh = try Self.read(store)
-        } catch {
-            logger.warning("cannot re-read the credentials; keeping the ones read before: \(error)")
-            return
-        }
-        let old = snapshot.withLock { snapshot in
-            defer { snapshot = fresh }
-            return snapshot
-        }
-        let remainingTokens = Set(fresh.tokens.values.map(\.id))
-        let secretChanged = old.secret != fresh.secret
-        if secretChanged { logger.notice("the session secret changed: every browser is signed out") }
-        let closing = streams.withLock { streams in
-            let gone = streams.keys.filter { id in
-                id.hasPrefix(Actor.sessionPrefix) ? secretChanged : !remainingTokens.contains(id)
+        var secretChanged = false
+        var remainingTokens: Set<String>?
+        if let store {
+            do {
+                let fresh = try Self.read(store)
+                let old = snapshot.withLock { snapshot in
+                    defer { snapshot = fresh }
+                    return snapshot
+                }
+                remainingTokens = fresh.tokenActorIDs
+                secretChanged = old.secret != fresh.secret
+                if secretChanged { logger.notice("the session secret changed: every browser is signed out") }
+            } catch {
+                logger.warning("cannot re-read the credentials; keeping the ones read before: \(error)")
             }
-            return gone.flatMap { streams.removeValue(forKey: $0)?.values.map { $0 } ?? [] }
+        }
+        let now = now()
+        let closing = streams.withLock { streams in
+            let gone = streams.filter { id, watched in
+                if id.hasPrefix(Actor.sessionPrefix) {
+                    return secretChanged || watched.expires.map { $0 <= now } ?? false
+                }
+                return remainingTokens.map { !$0.contains(id) } ?? false
+            }
+            return gone.keys.flatMap { streams.removeValue(forKey: $0)?.streams.values.map { $0 } ?? [] }
         }
         for stream in closing { stream.finish() }
     }
@@ -93,6 +123,6 @@ final class Credentials: Sendable {
         let secret = SessionSecret(bytes: try store.sessionSecret())
         var tokens: [String: Actor] = [:]
         for token in try store.tokens() { tokens[token.hash] = token.actor }
-        return Snapshot(secret: secret, tokens: tokens)
+        return Snapshot(secret: secret, tokens: tokens, tokenActorIDs: Set(tokens.values.map(\.id)))
     }
 }

@@ -74,7 +74,8 @@ public struct HostAllowList: Sendable, Equatable {
     /// address, and they reveal nothing.
     func refusal(for request: Request) -> Response? {
         // No `Host` at all (HTTP/1.0, an in-process request) is no browser's: browsers always
-        // send the name they resolved, which is what a rebinding attack cannot hide.
+        // send the name they resolved, which is what a rebinding attack cannot hide. MicroHTTP has
+        // already refused an HTTP/1.1 request without one, with two, or with a spaced field name.
         guard let host = request.headers["Host"] else { return nil }
         if allows(hostHeader: host) || request.path == "/healthz" || request.path == "/readyz" { return nil }
         let shown = host.unicodeScalars.count > 100 ? String(host.unicodeScalars.prefix(100)) + "\u{2026}" : host

@@ -3,7 +3,7 @@
 ///
 ///     PageDefinition(name: "notes", title: "Notes", access: .private) { … }
 ///     PageDefinition(name: "board", title: "Board", access: PageAccess(
-///         read: { _ in true }, write: { $0?.id == "token:editor" }
+///         read: { _ in true }, write: { $0?.tokenName == "editor" }
 ///     )) { … }
 ///
 /// A write needs the site's consent first: an actor (unless anonymous writes are on) whose

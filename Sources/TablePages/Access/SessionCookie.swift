@@ -36,10 +36,15 @@ struct SessionCookie: Equatable, Sendable {
         let parts = payload.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1", let idBytes = Base64URL.decode(parts[1]),
               let id = String(validating: idBytes, as: UTF8.self), let issued = Int(parts[2]) else { return nil }
-        let age = now.timeIntervalSince1970 - Double(issued)
+        let session = SessionCookie(sessionID: id, issued: issued)
         // A minute of clock skew forward; never older than the lifetime.
-        guard age > -60, age < Double(lifetime.components.seconds) else { return nil }
-        return SessionCookie(sessionID: id, issued: issued)
+        guard now.timeIntervalSince1970 - Double(issued) > -60, now < session.expiry(lifetime: lifetime) else { return nil }
+        return session
+    }
+
+    /// When a session issued at ``issued`` stops being valid, for sessions that last `lifetime`.
+    func expiry(lifetime: Duration) -> Date {
+        Date(timeIntervalSince1970: Double(issued) + Double(lifetime.components.seconds))
     }
 
     /// `Set-Cookie` for this session: HttpOnly (scripts cannot read it), SameSite=Lax (other

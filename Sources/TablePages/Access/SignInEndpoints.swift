@@ -23,11 +23,21 @@ struct SignInEndpoints: Sendable {
         let secret = access.secret
         // No token at all: someone followed a page's "Sign in" link; tell them where the URL is.
         guard request.query["token"] != nil else { return PageDocument.signInHelp(siteTitle: siteTitle) }
+        let address = request.remoteAddress
+        if case .refused(let retryAfter, let first) = access.signInLimiter.admit(address) {
+            if first {
+                access.logger.warning("too many wrong sign-in tokens from \(SignInLimiter.key(address)): answering 429 until its limit refills")
+            }
+            var response = Response.error(429, "Too many sign-in attempts from this address; try again in \(retryAfter) s.", for: request)
+            response.headers["Retry-After"] = String(retryAfter)
+            return response
+        }
         guard let token = request.query["token"], secret.isValidSignature(token, of: "signin") else {
+            access.signInLimiter.recordFailure(address)
             return .error(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated. Use the link the server printed most recently.", for: request)
         }
         var response = Response.redirect(to: "/")
-        response.headers["Set-Cookie"] = SessionCookie.new().setCookieHeader(signedWith: secret, lifetime: access.settings.sessionLifetime)
+        response.headers["Set-Cookie"] = SessionCookie.new(now: access.settings.now()).setCookieHeader(signedWith: secret, lifetime: access.settings.sessionLifetime)
         response.headers["Cache-Control"] = "no-store"
         // The link's token must not travel on in a Referer header.
         response.headers["Referrer-Policy"] = "no-referrer"
