@@ -21,9 +21,9 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
     ///
     ///     let rows = try await WaitTimedOut.run(within: .seconds(10)) { try await client.query("SELECT 1").collect() }
     public static func run<T: Sendable>(within limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let settled = Mutex<CheckedContinuation<T, any Error>?>(nil)
+        let settled = Settled<T>()
         return try await withCheckedThrowingContinuation { continuation in
-            settled.withLock { $0 = continuation }
+            settled.waiter.withLock { $0 = continuation }
             let work = Task {
                 let result: Result<T, any Error>
                 do {
@@ -31,11 +31,11 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
                 } catch {
                     result = .failure(error)
                 }
-                settled.withLock { $0.take() }?.resume(with: result)
+                settled.waiter.withLock { $0.take() }?.resume(with: result)
             }
             let timer = Task {
                 try await Task.sleep(for: limit)
-                if let continuation = settled.withLock({ $0.take() }) {
+                if let continuation = settled.waiter.withLock({ $0.take() }) {
                     work.cancel()
                     continuation.resume(throwing: WaitTimedOut(limit: limit))
                 }
@@ -46,5 +46,10 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
                 timer.cancel()
             }
         }
+    }
+
+    /// The caller waiting in ``run(within:_:)``, resumed once, by the work or by the timer.
+    private final class Settled<T: Sendable>: Sendable {
+        let waiter = Mutex<CheckedContinuation<T, any Error>?>(nil)
     }
 }

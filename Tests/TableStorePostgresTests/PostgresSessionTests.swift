@@ -57,6 +57,20 @@ struct PostgresSessionTests {
         #expect(cancelled.withLock { $0 })
     }
 
+    @Test("WaitTimedOut.run returns in time, and gives up at its bound on work that ignores cancellation")
+    func asyncWait() async throws {
+        #expect(try await WaitTimedOut.run(within: .seconds(10)) { 6 * 7 } == 42)
+        let start = ContinuousClock.now
+        await #expect(throws: WaitTimedOut.self) {
+            try await WaitTimedOut.run(within: .milliseconds(200)) { () async -> Int in
+                // Ignores cancellation, as a statement sent on a closed connection is never answered.
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                return 0
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test("A value offered after the wait gave up is refused, so its giver keeps it")
     func lateValueIsRefused() throws {
         let box = BlockingWait<Int>()
