@@ -30,7 +30,7 @@ public final class BlockingWait<Value: Sendable>: Sendable {
 
     /// Sets the result; only the first call counts, so a late failure cannot replace a value
     /// already handed over. Returns whether this call set it: false after another call, or after
-    /// a waiter gave up (``wait(within:)`` timed out), when whoever offered a value keeps it.
+    /// a waiter gave up (``wait(within:unless:)`` timed out), when whoever offered a value keeps it.
     @discardableResult
     public func fulfill(_ value: Result<Value, any Error>) -> Bool {
         let isFirst = result.withLock { result in
