@@ -338,6 +338,9 @@
         showError(problem?.error?.message ?? `The server answered ${response.status}.`);
         return;
       }
+      // Done: the form goes back to what the page gave it (an add form empty), so a second click
+      // does not send the same text again. A patch may already have replaced it.
+      if (form.isConnected) form.reset();
       // A delegate that shows another page (a product's detail) names it; follow it as the
       // form's redirect would without JavaScript, but only within this site.
       const answer = await response.json().catch(() => null);
