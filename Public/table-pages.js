@@ -316,11 +316,14 @@
     showError.timer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
 
-  // Forms keep working without JavaScript; with it they post in the background and the
-  // resulting patch arrives on the stream, for this client as for everyone else.
+  // Forms keep working without JavaScript; with it, those that change something (POST) post in
+  // the background and the resulting patch arrives on the stream, for this client as for everyone
+  // else. GET forms (search, filter, facets) only choose what to show: the browser navigates to
+  // their URL as it would without a script, so the address, history and rows change together.
   page.addEventListener("submit", async (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.closest(".tk-table")) return;
+    if ((event.submitter?.getAttribute("formmethod") ?? form.method).toLowerCase() !== "post") return;
     event.preventDefault();
     const body = new URLSearchParams(new FormData(form, event.submitter));
     // The page's HTML is shared by every viewer, so the session's CSRF token is in the head
@@ -335,6 +338,9 @@
         showError(problem?.error?.message ?? `The server answered ${response.status}.`);
         return;
       }
+      // Done: the form goes back to what the page gave it (an add form empty), so a second click
+      // does not send the same text again. A patch may already have replaced it.
+      if (form.isConnected) form.reset();
       // A delegate that shows another page (a product's detail) names it; follow it as the
       // form's redirect would without JavaScript, but only within this site.
       const answer = await response.json().catch(() => null);
@@ -394,6 +400,9 @@
   });
 
   window.addEventListener("pagehide", disconnect);
+  // Back or forward to this page from the browser's cache: the stream was closed on the way out
+  // and the rows may have changed since; read the page again and go live.
+  window.addEventListener("pageshow", (event) => { if (event.persisted) refetch(); });
   applyHeights(page);
   connect();
 })();

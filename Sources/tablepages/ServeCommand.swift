@@ -290,7 +290,12 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        announceSignIn(site: site, port: server.port)
+        if pages.pages.allSatisfy(\.access.isReadOnly) {
+            // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
+            logger.notice("every page is read-only: no sign-in link")
+        } else {
+            announceSignIn(site: site, port: server.port)
+        }
         let signal = await TerminationSignal.wait()
         logger.notice("received \(signal)")
         site.beginShutdown()

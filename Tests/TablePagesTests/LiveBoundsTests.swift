@@ -287,7 +287,7 @@ struct RenderCacheRefreshTests {
             #expect(host.renderStamp != stamp, "a re-read starts a new generation")
             #expect(host.renderStamp.version == stamp.version, "a re-read that finds nothing new makes no new version")
             // The store of the render that started before the re-read arrives after it.
-            let key = RenderCache.Key(variant: host.variant, json: false, limit: nil, view: PageDocument.View(signedIn: false, controls: false))
+            let key = RenderCache.Key(variant: host.variant, json: false, limit: nil, view: PageDocument.View(account: .signInOffered, controls: false))
             site.hosts.renderCache.store(before, for: key, stamp: stamp)
             let servedStale = site.hosts.renderCache.body(for: key, stamp: host.renderStamp) != nil
             #expect(!servedStale, "the page rendered before the re-read would be served after it")

@@ -34,6 +34,8 @@ extension AccessControl {
     /// anonymous writes are on; its write permission and pages), then the page's own.
     func writeRefusal(for actor: Actor?, page: PageDefinition) -> HTTPError? {
         if let refusal = readRefusal(for: actor, page: page) { return refusal }
+        // Not "sign in": no actor may write it.
+        if page.access.isReadOnly { return HTTPError(403, "The page \u{201C}\(page.name)\u{201D} is read-only.") }
         guard let actor else {
             guard settings.anonymousWrites, page.access.write(nil) else {
                 return HTTPError(401, "Sign in to change the page \u{201C}\(page.name)\u{201D}: open the sign-in URL the server printed when it started.")

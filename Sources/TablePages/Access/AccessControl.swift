@@ -51,6 +51,8 @@ public struct AccessControl: Sendable {
             throw HTTPError(401, "The access token is not valid: it was revoked, or mistyped.", headers: Self.challenge)
         }
         guard let actor else {
+            // Signing in would not help with a read-only page: 403 says so.
+            if page.access.isReadOnly, let refusal = writeRefusal(for: nil, page: page) { throw refusal }
             if settings.anonymousWrites {
                 // A page's rules may still keep anonymous writers out (a private page).
                 if let refusal = writeRefusal(for: nil, page: page) { throw refusal }

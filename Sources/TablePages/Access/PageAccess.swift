@@ -17,17 +17,28 @@ public struct PageAccess: Sendable {
     /// Whether an actor (nil: anonymous, when the site lets anonymous clients write) may change the page.
     public let write: @Sendable (Actor?) -> Bool
 
+    /// Whether nobody may ever write the page (``everyoneReads``), whoever they are. A closure cannot
+    /// say that of itself, so the rules say it: such a page offers no sign-in to its viewers, a write
+    /// to it is refused with 403 even for an anonymous client (signing in would not help), and a site
+    /// of only such pages prints no sign-in link when it starts.
+    public let isReadOnly: Bool
+
     /// Creates rules from two closures; they run on the server's event threads, so they must not block.
     public init(read: @escaping @Sendable (Actor?) -> Bool, write: @escaping @Sendable (Actor?) -> Bool) {
+        self.init(read: read, write: write, isReadOnly: false)
+    }
+
+    private init(read: @escaping @Sendable (Actor?) -> Bool, write: @escaping @Sendable (Actor?) -> Bool, isReadOnly: Bool) {
         self.read = read
         self.write = write
+        self.isReadOnly = isReadOnly
     }
 
     /// The default: anyone reads; whoever the site lets write (signed-in actors, by default) writes.
     public static let signedInWrites = PageAccess(read: { _ in true }, write: { _ in true })
 
-    /// A read-only page: anyone reads, nobody writes through the web.
-    public static let everyoneReads = PageAccess(read: { _ in true }, write: { _ in false })
+    /// A read-only page: anyone reads, nobody writes through the web (``isReadOnly``).
+    public static let everyoneReads = PageAccess(read: { _ in true }, write: { _ in false }, isReadOnly: true)
 
     /// Only signed-in actors read and write, never anonymous clients (even with anonymous writes on).
     public static let `private` = PageAccess(read: { $0 != nil }, write: { $0 != nil })

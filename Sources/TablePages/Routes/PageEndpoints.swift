@@ -124,10 +124,11 @@ struct PageEndpoints: Sendable {
         let (definition, host, actor) = try await resolve(request)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        let controls = view(of: actor, definition: definition).controls
-        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: controls) }
+        let view = view(of: actor, definition: definition)
+        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: view.controls) }
         guard format == .html else { return .json(bytes) }
-        return forViewer(PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle), actor: actor)
+        let document = PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account)
+        return forViewer(document, actor: actor)
     }
 
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
@@ -311,9 +312,10 @@ struct PageEndpoints: Sendable {
         return (definition, host, actor)
     }
 
-    /// How `actor` sees `definition`'s pages: signed in or not, with controls only when they may write.
+    /// How `actor` sees `definition`'s pages: what the bar says of their sign-in, with controls only when they may write.
     private func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
-        PageDocument.View(signedIn: actor != nil, controls: access.mayWrite(actor, page: definition))
+        let controls = access.mayWrite(actor, page: definition)
+        return PageDocument.View(account: .of(actor, mayWrite: controls, readOnly: definition.access.isReadOnly), controls: controls)
     }
 
     /// The `limit` (or `_size`) query value, rows per section in one response; nil when not given.

@@ -11,27 +11,29 @@ enum PageDocument {
         + "img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
         + "form-action 'self'; frame-ancestors 'none'"
 
-    /// How one viewer sees a page, besides its data: whether they are signed in (anonymous
-    /// viewers who may not write are shown how to sign in) and whether the rows carry action
-    /// controls (only for viewers who may write). Part of the render cache's key, so a cached page
-    /// is shared by every viewer who sees it the same way.
+    /// How one viewer sees a page, besides its data: what the bar says of their sign-in
+    /// (``Account``) and whether the rows carry action controls (only for viewers who may write).
+    /// Part of the render cache's key, so a cached page is shared by every viewer who sees it the
+    /// same way.
     struct View: Hashable, Sendable {
-        let signedIn: Bool
+        let account: Account
         let controls: Bool
 
         /// Everything shown and nothing to sign in for; JSON, which is the same for every viewer, is cached under it.
-        static let jsonView = View(signedIn: false, controls: true)
+        static let jsonView = View(account: .none, controls: true)
     }
 
     /// A page: the table fragment inside the chrome, wired to its event stream; the bar links
-    /// home under the site's title, and tells an anonymous viewer who may not write how to sign in.
+    /// home under the site's title, and says whether the viewer is signed in or how to sign in.
     static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, view: View = .jsonView) -> Response {
         let events = variant.basePath + "\(PageContract.eventsPath)" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
-        html += barOpening(siteTitle: siteTitle)
-        html += variantSwitcher(definition: definition, variant: variant)
-        html += "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span>"
-        html += signInHint(view) + "</header>"
+        html += bar(
+            siteTitle: siteTitle,
+            controls: variantSwitcher(definition: definition, variant: variant)
+                + "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span>",
+            account: view.account
+        )
         html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\""
         html += HTMLEscaping.escape(events) + "\" data-url=\"" + HTMLEscaping.escape(variant.url) + "\">"
         var bytes = Array(html.utf8)
@@ -42,9 +44,9 @@ enum PageDocument {
 
     /// A row on its own URL (`GET /pages/{page}/rows/{row}`): the row's element, under a link
     /// back to the page's variant and a heading naming the row. Not live: it has no event stream.
-    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String) -> Response {
+    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account) -> Response {
         var html = head(title: definition.title + ": " + row.rawValue)
-        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tk-table tk-row-page\"><p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} "
         html += HTMLEscaping.escape(definition.title) + "</a></p><h1 class=\"tk-title\">" + HTMLEscaping.escape(definition.title)
         html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1><ul class=\"tk-rows\">"
@@ -55,9 +57,9 @@ enum PageDocument {
     }
 
     /// The index of `pages`, titled with the site's title; pages hidden from the viewer are left out by the caller.
-    static func index(pages: [PageDefinition], siteTitle: String) -> Response {
+    static func index(pages: [PageDefinition], siteTitle: String, account: Account) -> Response {
         var html = head(title: siteTitle)
-        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tp-index\"><h1>" + HTMLEscaping.escape(siteTitle) + "</h1>"
         if pages.isEmpty {
             html += "<p>No pages are registered.</p>"
@@ -78,7 +80,7 @@ enum PageDocument {
     /// `GET /-/signin` without a token: how to sign in, with status 401.
     static func signInHelp(siteTitle: String) -> Response {
         var html = head(title: "Sign in")
-        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += bar(siteTitle: siteTitle)
         html += "<main class=\"tp-index tp-signin-help\"><h1>Sign in</h1>"
         html += "<p>This address needs the secret of a sign-in URL. When the server starts, it prints one, "
         html += "<code>http://HOST:PORT" + PageContract.signInPath + "?token=…</code>, on its standard error "
@@ -92,18 +94,11 @@ enum PageDocument {
     /// anyone out.
     static func signOutConfirmation(siteTitle: String) -> Response {
         var html = head(title: "Sign out")
-        html += barOpening(siteTitle: siteTitle) + "</header>"
+        html += bar(siteTitle: siteTitle)
         html += "<main class=\"tp-index\"><h1>Sign out</h1>"
-        html += "<form method=\"post\" action=\"/-/signout\"><button type=\"submit\">Sign out of this browser</button></form>"
+        html += "<form method=\"post\" action=\"" + SignInEndpoints.signOutPath + "\"><button type=\"submit\">Sign out of this browser</button></form>"
         html += "<p><a href=\"/\">Back to the index</a></p></main>" + tail
         return document(Array(html.utf8))
-    }
-
-    /// The bar's note for an anonymous viewer who may not write: how to sign in; nothing otherwise.
-    private static func signInHint(_ view: View) -> String {
-        guard !view.signedIn, !view.controls else { return "" }
-        return "<a class=\"tp-signin\" href=\"" + PageContract.signInPath
-            + "\" title=\"Open the sign-in URL the server printed when it started\">Sign in to make changes</a>"
     }
 
     /// Any HTML document, with the security headers every page carries.
@@ -143,12 +138,6 @@ enum PageDocument {
     }
 
     static let tail = "</body></html>"
-
-    /// The start of the bar at the top of every document, linking home; a page adds its controls
-    /// before closing it.
-    private static func barOpening(siteTitle: String) -> String {
-        "<header class=\"tp-bar\"><a class=\"tp-home\" href=\"/\">" + HTMLEscaping.escape(siteTitle) + "</a>"
-    }
 
     /// Links to the page's other variants, e.g. "list · sections".
     private static func variantSwitcher(definition: PageDefinition, variant: PageVariant) -> String {

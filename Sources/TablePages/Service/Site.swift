@@ -41,7 +41,7 @@ public struct Site: Sendable {
         }
         let files = StaticFiles(root: publicDirectory, builtIn: builtIn)
         var router = Router()
-        router.errorPage = .site
+        router.errorPage = .site(title: title)
         SiteGuard(allowedHosts: access.allowedHosts, corsOrigins: access.corsOrigins).install(on: &router)
         router.immediate(.get, "/public/*path", files.respond)
         // The API description is one of the public files, served at the conventional address.
@@ -55,7 +55,10 @@ public struct Site: Sendable {
             // Only the pages this viewer may read: a private page's name and summary are not for everyone.
             let actor = accessControl.actor(for: request)
             let readable = pages.pages.filter { accessControl.mayRead(actor, page: $0) }
-            return request.prefersJSON ? .json(PageIndexJSON.render(readable, siteTitle: title)) : PageDocument.index(pages: readable, siteTitle: title)
+            guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title)) }
+            // Sign-in is offered to an anonymous browser only where it would let it write some page.
+            let account = PageDocument.Account.of(actor, mayWrite: access.anonymousWrites, readOnly: readable.allSatisfy(\.access.isReadOnly))
+            return PageDocument.index(pages: readable, siteTitle: title, account: account)
         }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)

@@ -88,7 +88,10 @@ public enum DatabaseTablePages {
                 try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
             },
             changes: feed,
-            cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind]
+            cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind],
+            // The pages only read, even with --writable (which lets other writers in): nobody
+            // writes through them, so nobody is asked to sign in.
+            access: .everyoneReads
         ) { variant in
             let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())

@@ -20,8 +20,12 @@ final class TodoRoot: CascadingRootTableDelegate, VersionedDataSource {
     func reloadFromSource() throws {
         let todos = try list.todos()
         items.show(todos)
+        // An empty list is not "0 of 0 done · 100 %": nothing is done, there is just nothing yet.
+        guard !todos.isEmpty else {
+            progress.cell = TableCell(.value, CellContent(title: "Nothing to do yet"))
+            return
+        }
         let done = todos.filter(\.isDone).count
-        let percent = todos.isEmpty ? 100 : done * 100 / todos.count
-        progress.cell = TableCell(.value, CellContent(title: "\(done) of \(todos.count) done", detail: "\(percent) %"))
+        progress.cell = TableCell(.value, CellContent(title: "\(done) of \(todos.count) done", detail: "\(done * 100 / todos.count) %"))
     }
 }

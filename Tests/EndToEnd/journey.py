@@ -1,0 +1,112 @@
+"""What the journey tests (`test_journeys_*.py`) share: the two screen sizes a person uses, a browser
+set to one of them, navigation that waits for the next document, the checks every step makes (no
+sideways scrolling of the page, the bar's items on screen, no console error) and a screenshot of
+each step under /tmp/h-ui-shots (or $JOURNEY_SHOTS), to look at: a test cannot judge that a page
+looks right."""
+import os
+import re
+
+import pytest
+from conftest import console_errors, sign_in_url, start_server, stop_server, wait_until
+from selenium.webdriver.common.by import By
+
+# A laptop and a phone (an iPhone 12–15's CSS viewport).
+SIZES = [(1280, 900), (390, 844)]
+SIZE_IDS = ["desktop", "phone"]
+SHOTS = os.environ.get("JOURNEY_SHOTS", "/tmp/h-ui-shots")
+
+
+@pytest.fixture(scope="module")
+def examples_site(tmp_path_factory):
+    """The example pages as `tablepages serve` offers them (anonymous clients read, signed-in ones
+    write), one server per test file; yields (base URL, the sign-in link it printed)."""
+    directory = tmp_path_factory.mktemp("journey")
+    process, base = start_server(directory, anonymous_writes=False)
+    yield base, sign_in_url(directory)
+    stop_server(process)
+
+
+def set_size(driver, size):
+    """Makes the page's viewport `size` (width, height) in CSS pixels; below 600 px it is a phone's,
+    which lays a page out at 980 px unless the page carries a viewport meta."""
+    width, height = size
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
+
+
+def navigate(driver, action, timeout=10):
+    """Runs `action` (a click, a submit, `driver.back`), which loads another document, and waits
+    until that document has loaded."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+
+    def loaded():
+        try:
+            old.is_enabled()
+            return False
+        except Exception:
+            return driver.execute_script("return document.readyState") == "complete"
+
+    assert wait_until(loaded, timeout), "no new page loaded"
+
+
+def shot(driver, name, size):
+    """Saves a screenshot of what the person sees now, named by the step and the width."""
+    os.makedirs(SHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SHOTS, f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}-{size[0]}.png"))
+
+
+def overflow(driver, size):
+    """How many CSS pixels the page is wider than the screen's `size`: the person would scroll
+    sideways. On a phone, a page wider than the screen also makes the browser zoom out (its
+    `innerWidth` grows past the screen's), and a page without a viewport meta is laid out 980 px
+    wide: both count, not only `scrollWidth` past `innerWidth`."""
+    return driver.execute_script(
+        "const root = document.documentElement;"
+        " return Math.max(root.scrollWidth, root.clientWidth, window.innerWidth) - arguments[0]", size[0])
+
+
+def bar_items_outside(driver, size):
+    """The bar's visible items (site name, layouts, live status, sign-in or sign-out) that are not
+    wholly within the screen's width, as their texts."""
+    return driver.execute_script("""
+        const outside = [];
+        for (const item of document.querySelectorAll('.tp-bar > *, .tp-variants > a')) {
+          const box = item.getBoundingClientRect();
+          if (box.width === 0) continue;
+          if (box.left < 0 || box.right > arguments[0] + 0.5) outside.push(item.textContent.trim());
+        }
+        return outside;""", size[0])
+
+
+def words_broken_letter_by_letter(driver):
+    """Visible texts of two or more letters laid out one letter per line: a box too narrow for
+    them. Each text node's letters are measured by a range; a word whose letters sit on as many
+    lines as it has letters is reported."""
+    return driver.execute_script("""
+        const broken = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const match of node.data.matchAll(/[\\p{L}\\p{N}]{3,}/gu)) {
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+            const lines = new Set(rects.map((rect) => Math.round(rect.top)));
+            if (lines.size >= 3) broken.push(match[0]);
+          }
+        }
+        return broken;""")
+
+
+def check_step(driver, name, size, expected_error=None):
+    """What every step of a journey must show: a screenshot saved, the page no wider than the
+    viewport, the bar's items on screen, no word broken across lines, no console error but the
+    one that says `expected_error` (an error page's own status, which Chromium logs)."""
+    shot(driver, name, size)
+    assert overflow(driver, size) <= 0, f"{name}: the page is {overflow(driver, size)} px wider than the screen at {size[0]} px"
+    assert bar_items_outside(driver, size) == [], f"{name}: bar items off screen at {size[0]} px"
+    assert words_broken_letter_by_letter(driver) == [], f"{name}: words broken across lines at {size[0]} px"
+    errors = [entry for entry in console_errors(driver) if not (expected_error and expected_error in entry["message"])]
+    assert errors == [], f"{name}: console errors: {errors}"

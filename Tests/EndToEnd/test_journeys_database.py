@@ -1,0 +1,147 @@
+"""A person's journey through a `--database` table in Chromium with JavaScript on, at a laptop's
+and a phone's width: search for a word, narrow the rows with the filter form, sort by a column,
+open a row and go back. Each step is checked by what the person sees (the URL, the row count the
+page states and the rows it shows, equal to SQLite's own answer), and the page never scrolls
+sideways, never logs a console error. The database is served read-only, so nobody is asked to
+sign in: not in the server's log, not in the bar."""
+import sqlite3
+import urllib.parse
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import start_server, stop_server, wait_until
+from journey import SIZE_IDS, SIZES, check_step, navigate, set_size
+
+ROWS = 400
+CUSTOMERS = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen"]
+STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled"]
+NOTES = ["gift wrap please", "leave at the door", "", "call before delivery", "for a friend", "fragile", None, "ring twice", "back door"]
+# One order's notes are long: the table cuts them, and their link opens the row's own page.
+LONG_NOTE = "gift " + "a very long note about the parcel and where to leave it " * 8 + "end"
+LONG_ID = 42
+
+
+def make_orders(path):
+    """An orders table as a shop keeps it, with a full-text index of its customers and notes as
+    `sqlite-utils enable-fts` makes it."""
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT NOT NULL, status TEXT NOT NULL,
+                                 total REAL NOT NULL, placed TEXT NOT NULL, notes TEXT);
+            CREATE VIRTUAL TABLE [orders_fts] USING FTS5 ([customer], [notes], content=[orders]);
+        """)
+        db.executemany("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)", [
+            (n, CUSTOMERS[n % len(CUSTOMERS)], "shipped" if n == LONG_ID else STATUSES[n % len(STATUSES)],
+             round((n * 7919) % 50000 / 100, 2), f"2024-{n % 12 + 1:02d}-{n % 28 + 1:02d}",
+             LONG_NOTE if n == LONG_ID else NOTES[n % len(NOTES)])
+            for n in range(1, ROWS + 1)
+        ])
+        db.execute("INSERT INTO orders_fts (rowid, customer, notes) SELECT id, customer, notes FROM orders")
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("journey-database")
+    database = directory / "shop.sqlite"
+    make_orders(database)
+    # Read-only (no --writable) and without the examples: nothing can be changed through the web.
+    process, base = start_server(directory, "--database", str(database), anonymous_writes=False)
+    yield base, database, directory
+    stop_server(process)
+
+
+def sqlite_ids(database, where, order="id"):
+    with sqlite3.connect(database) as db:
+        return [str(row[0]) for row in db.execute(f"SELECT id FROM orders WHERE {where} ORDER BY {order}")]
+
+
+def shown_ids(browser):
+    return browser.execute_script(
+        "return [...document.querySelectorAll(\"li.tk-row[data-kind='record']\")].map((row) => row.dataset.row)")
+
+
+def stated_count(browser):
+    """The row count the page states above the rows ("57 rows where …")."""
+    return int(browser.find_element(By.CSS_SELECTOR, ".tk-db-count").text.split()[0].replace(",", ""))
+
+
+def query(browser):
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(browser.current_url).query)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_search_filter_sort_open_a_row_and_go_back(shop, browser, size):
+    base, database, _ = shop
+    set_size(browser, size)
+    browser.get(base + "/pages/orders")
+    assert stated_count(browser) == ROWS
+    assert "Sign in" not in browser.find_element(By.CSS_SELECTOR, ".tp-bar").text, "nothing here can be changed"
+    check_step(browser, "database-1-table", size)
+
+    # Search: the URL carries the words, and the rows are SQLite's full-text matches.
+    search = browser.find_element(By.CSS_SELECTOR, "form.tk-db-search input[type='search']")
+    search.send_keys("gift")
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, "form.tk-db-search button").click)
+    assert query(browser).get("_search") == ["gift"]
+    found = "id IN (SELECT rowid FROM orders_fts WHERE orders_fts MATCH 'gift')"
+    expected = sqlite_ids(database, found)
+    assert 0 < len(expected) < 100
+    assert stated_count(browser) == len(expected)
+    assert shown_ids(browser) == expected
+    assert browser.find_element(By.CSS_SELECTOR, "form.tk-db-search input[type='search']").get_attribute("value") == "gift"
+    check_step(browser, "database-2-searched", size)
+
+    # Filter through the form: the search stays, the filter joins it.
+    form = browser.find_element(By.CSS_SELECTOR, "form.tk-db-filter")
+    Select(form.find_element(By.NAME, "_filter_column")).select_by_value("status")
+    Select(form.find_element(By.NAME, "_filter_op")).select_by_value("exact")
+    form.find_element(By.NAME, "_filter_value").send_keys("shipped")
+    navigate(browser, form.find_element(By.CSS_SELECTOR, "button").click)
+    assert query(browser).get("_search") == ["gift"]
+    assert query(browser).get("_filter_column") == ["status"] and query(browser).get("_filter_value") == ["shipped"]
+    expected = sqlite_ids(database, found + " AND status = 'shipped'")
+    assert len(expected) > 1
+    assert stated_count(browser) == len(expected)
+    assert shown_ids(browser) == expected
+    assert [chip.text.split("\n")[0] for chip in browser.find_elements(By.CSS_SELECTOR, ".tk-db-filters li")]
+    check_step(browser, "database-3-filtered", size)
+
+    # Sort by total, highest first: a click on the header sorts ascending, a second descending.
+    header = lambda: browser.find_element(By.CSS_SELECTOR, ".tk-db-column[data-field='total'] a")
+    navigate(browser, header().click)
+    navigate(browser, header().click)
+    assert query(browser).get("_sort_desc") == ["total"]
+    sorted_ids = sqlite_ids(database, found + " AND status = 'shipped'", "total DESC, id DESC")
+    assert shown_ids(browser) == sorted_ids
+    assert stated_count(browser) == len(sorted_ids)
+    sorted_url = browser.current_url
+    check_step(browser, "database-4-sorted", size)
+
+    # Open the order whose notes are cut: its page shows them whole.
+    link = browser.find_element(By.CSS_SELECTOR, f"li.tk-row[data-row='{LONG_ID}'] a.tk-cut")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    navigate(browser, link.click)
+    assert urllib.parse.urlsplit(browser.current_url).path == f"/pages/orders/rows/{LONG_ID}"
+    assert browser.find_element(By.CSS_SELECTOR, ".tk-row-page .tk-field[data-field='notes'] .tk-field-value").text == LONG_NOTE
+    check_step(browser, "database-5-row", size)
+
+    # Back: the sorted, searched, filtered rows again.
+    navigate(browser, browser.back)
+    assert browser.current_url == sorted_url
+    assert wait_until(lambda: shown_ids(browser) == sorted_ids, 5)
+    check_step(browser, "database-6-back", size)
+
+
+def test_a_read_only_database_prints_no_sign_in_link_and_offers_none(shop, browser):
+    base, _, directory = shop
+    with open(directory / "server.log") as log:
+        text = log.read()
+    assert "/-/signin?token=" not in text
+    assert "every page is read-only" in text
+    for size in SIZES:
+        set_size(browser, size)
+        browser.get(base + "/")
+        assert "Sign in" not in browser.find_element(By.CSS_SELECTOR, ".tp-bar").text
+        check_step(browser, "database-0-index", size)
