@@ -42,8 +42,8 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     }
 
     /// Runs `body` in one read-only snapshot, on a connection leased from the pool for the read.
-    /// Every wait is bounded: for a connection (``connectionWait``) and for each answer
-    /// (``answerWait``); a connection that failed or went unanswered is closed, not reused.
+    /// Every wait is bounded: for a connection (`connectionWait`) and for each answer
+    /// (`answerWait`); a connection that failed or went unanswered is closed, not reused.
     public func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
         do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
