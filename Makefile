@@ -41,7 +41,7 @@ test: test-deps
 	@# One test at a time: the in-process servers' handlers share Swift's cooperative pool with the
 	@# tests, and CPU-heavy property tests running beside them starve it on a 2-core machine.
 	$(SWIFT) test --skip-build --no-parallel
-	$(PYTHON) -m pytest -q Tests/EndToEnd
+	$(PYTHON) -m pytest -q --durations=15 Tests/EndToEnd
 
 # The DocC archives of the libraries, combined so that each links to the modules it builds on
 # (docc comes with the Swift toolchain; the plugin is a package dependency). Written to

@@ -6,6 +6,7 @@ The live table of `items` (1,500 rows) holds its first 1,000 rows; a page shows 
 import json
 import queue
 import re
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -87,6 +88,12 @@ class Events:
         return event
 
     def close(self):
+        # Shutting the socket down ends the reader thread's blocking read at once; closing the
+        # response alone waits for that read to return, i.e. for the next heartbeat (15 s).
+        try:
+            self.response.fp.raw._sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
         self.response.close()
 
 
