@@ -1,7 +1,8 @@
 // TablePages browser client: keeps an open page live. No build step, no inline script (the CSP
 // forbids it). It subscribes to the page's event stream, applies each patch's ops atomically by
 // data-row / data-section, refetches on `reset`, sends selections and actions with fetch, and
-// loads more rows as a section's "More rows" link nears the viewport.
+// loads more rows as a section's "More rows" link nears the viewport, and gives each row one tab
+// stop (its other controls are reached with the arrow keys).
 //
 // A section may be loaded only in part (it ends with a "More rows" link). A patch never places a
 // row outside the loaded part: an insert or move whose neighbour is not loaded is left to the
@@ -48,14 +49,87 @@
     return template.content.firstElementChild;
   }
 
+  // One tab stop per row, the WAI-ARIA grid pattern's roving tabindex: a row's first control (or
+  // the one last focused) takes Tab, its others are reached with the arrow keys (Left and Right,
+  // Home and End within the row; Up and Down to the row above or below), so Tab goes from row to
+  // row instead of through every control. Without a script every control keeps its tab stop.
+  const controlSelector = "a[href], button, input:not([type=hidden]), select, textarea";
+  const controlsOf = (row) => [...row.querySelectorAll(controlSelector)].filter((control) => !control.disabled);
+  // Rows already given their tab stop; a patch brings new row elements, a loaded page more rows.
+  const rovingRows = new WeakSet();
+  function rove(root) {
+    const rows = root.matches?.(".tk-row") ? [root] : [...(root.querySelectorAll?.(".tk-row") ?? [])];
+    for (const row of rows) {
+      if (rovingRows.has(row)) continue;
+      rovingRows.add(row);
+      controlsOf(row).forEach((control, index) => { control.tabIndex = index === 0 ? 0 : -1; });
+    }
+  }
+
+  function makeTabStop(row, stop) {
+    for (const control of controlsOf(row)) control.tabIndex = control === stop ? 0 : -1;
+  }
+
+  page.addEventListener("focusin", (event) => {
+    const row = event.target.closest?.(".tk-row");
+    if (row && page.contains(row) && event.target.matches(controlSelector)) makeTabStop(row, event.target);
+  });
+
+  // Whether the caret of a text field is at its `end` ("start" or "end"), so an arrow key leaves
+  // the field rather than moving the caret; true for fields without a caret.
+  function caretAt(field, end) {
+    try {
+      if (field.selectionStart === null || field.selectionStart !== field.selectionEnd) return field.selectionStart === null;
+      return end === "start" ? field.selectionStart === 0 : field.selectionEnd === field.value.length;
+    } catch (error) {
+      return true;
+    }
+  }
+
+  page.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const control = event.target;
+    const row = control.closest?.(".tk-row");
+    if (!row || !page.contains(row)) return;
+    const controls = controlsOf(row);
+    const index = controls.indexOf(control);
+    if (index < 0) return;
+    const field = control.matches("input, textarea, select");
+    let target;
+    switch (event.key) {
+      case "ArrowRight": if (!field || caretAt(control, "end")) target = controls[index + 1]; break;
+      case "ArrowLeft": if (!field || caretAt(control, "start")) target = controls[index - 1]; break;
+      case "Home": if (!field) target = controls[0]; break;
+      case "End": if (!field) target = controls[controls.length - 1]; break;
+      case "ArrowDown":
+      case "ArrowUp": {
+        if (control.matches("textarea, select")) return;
+        const rows = [...(table()?.querySelectorAll(".tk-row") ?? [])];
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        for (let other = rows.indexOf(row) + step; other >= 0 && other < rows.length; other += step) {
+          const candidates = controlsOf(rows[other]);
+          if (candidates.length === 0) continue;
+          target = candidates[Math.min(index, candidates.length - 1)];
+          break;
+        }
+        break;
+      }
+      default: return;
+    }
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  });
+
   // Explicit heights come as data attributes (a strict CSP allows no style attributes);
-  // applying them through the CSSOM is allowed.
+  // applying them through the CSSOM is allowed. New rows get their tab stop here too.
   function applyHeights(root) {
     const elements = root.matches?.("[data-height]") ? [root] : [];
     elements.push(...root.querySelectorAll("[data-height]"));
     for (const element of elements) element.style.minHeight = `${element.dataset.height}px`;
     for (const link of root.querySelectorAll("a.tk-next[data-remaining][data-estimated-row-height]")) sizePlaceholder(link);
     observeNextLinks(root);
+    rove(root);
   }
 
   // Where an op puts an element: [neighbour, "after" | "before" | "prepend" | "append"], or null

@@ -110,3 +110,8 @@ def check_step(driver, name, size, expected_error=None):
     assert words_broken_letter_by_letter(driver) == [], f"{name}: words broken across lines at {size[0]} px"
     errors = [entry for entry in console_errors(driver) if not (expected_error and expected_error in entry["message"])]
     assert errors == [], f"{name}: console errors: {errors}"
+
+
+def live(driver):
+    """Whether the page's live status says "live": its event stream is open."""
+    return driver.execute_script("return document.querySelector('.tp-live')?.dataset.state") == "live"

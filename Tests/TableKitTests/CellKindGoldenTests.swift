@@ -14,9 +14,9 @@ struct CellKindGoldenTests {
 
     /// A selectable row of `kind` around the cell's inner HTML.
     static func html(_ kind: String, _ inner: String) -> String {
-        #"<li id="row-r1" class="tk-row" data-row="r1" data-kind=""# + kind
-            + #""><form class="tk-select" method="post" action="/pages/p/rows/r1/select"><button type="submit" class="tk-cell">"#
-            + inner + "</button></form></li>"
+        #"<div id="row-r1" class="tk-row" data-row="r1" data-kind=""# + kind
+            + #"" role="row"><div class="tk-select-cell" role="cell"><form class="tk-select" method="post" action="/pages/p/rows/r1/select"><button type="submit" class="tk-cell">"#
+            + inner + "</button></form></div></div>"
     }
 
     static let goldens: [Golden] = [

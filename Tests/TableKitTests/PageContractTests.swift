@@ -69,7 +69,7 @@ struct PageContractTests {
         #expect(html.contains(#"<section id="\#(section)" class="tk-section""#))
         #expect(html.contains(#"aria-labelledby="\#(PageContract.headerDOMID(forSection: SectionID(hostile)))""#))
         #expect(html.contains(#"<h2 id="\#(PageContract.headerDOMID(forSection: SectionID(hostile)))">SF</h2>"#))
-        #expect(html.contains(#"<li id="\#(PageContract.domID(forRow: RowID(hostile)))" class="tk-row""#))
+        #expect(html.contains(#"<div id="\#(PageContract.domID(forRow: RowID(hostile)))" class="tk-row""#))
     }
 
     @Test("The patch operations are the documented wire names")

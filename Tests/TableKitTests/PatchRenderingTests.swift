@@ -24,7 +24,7 @@ struct PatchRenderingTests {
         #expect(operation["op"] as? String == "replace")
         #expect(operation["section"] as? String == "open")
         #expect(operation["row"] as? String == "eggs")
-        #expect((operation["html"] as? String)?.hasPrefix(#"<li id="row-eggs""#) == true)
+        #expect((operation["html"] as? String)?.hasPrefix(#"<div id="row-eggs""#) == true)
         #expect((operation["html"] as? String)?.contains("Eggs\n&lt;free range&gt;") == true)
         #expect((operation["data"] as? [String: Any])?["title"] as? String == "Eggs\n<free range>")
     }

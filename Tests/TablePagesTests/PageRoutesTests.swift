@@ -47,7 +47,7 @@ struct PageRoutesTests {
             #expect(second.contains(#""rows":[{"id":"item-3""#))
             let row = try await connection.request("GET", "/pages/items/rows/item-4")
             #expect(row.text.hasPrefix("<!doctype html>"), "a row's own URL is a document")
-            #expect(row.text.contains(#"<ul class="tk-rows"><li id="row-item-4""#))
+            #expect(row.text.contains(#"<div class="tk-rows" role="table"><div id="row-item-4""#))
             #expect(row.text.contains(#"<p class="tk-back"><a href="/pages/items">"#), "with a link back to its page")
         }
     }

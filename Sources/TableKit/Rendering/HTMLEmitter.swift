@@ -1,5 +1,11 @@
 /// Writes a table as semantic HTML that works without JavaScript: a `<section>` per section
-/// with `<header>`/`<footer>`, a `<li>` per row, and forms for selection and editing.
+/// with `<header>`/`<footer>`, and forms for selection and editing.
+///
+/// A section's rows are an ARIA table (`role="table"`, labelled by the section's title) of
+/// `role="row"` elements, each of them one `role="cell"` for the cell and one for its controls, so
+/// assistive technology reads rows and cells as a table. They are `<div>`s rather than
+/// `<table>`/`<tr>`: a row's cell is laid out freely by its kind, and a `<ul>` or `<li>` may not
+/// take these roles.
 struct HTMLEmitter: TableEmitter {
     let context: RenderContext
     let table: TableView
@@ -12,7 +18,8 @@ struct HTMLEmitter: TableEmitter {
     }
 
     mutating func beginTable(_ heading: TableHeading, into out: inout OutputBuffer) {
-        out.append("<main class=\"tk-table\" data-version=\"")
+        // `id="table"` is where the page's skip link leads.
+        out.append("<main id=\"table\" class=\"tk-table\" data-version=\"")
         out.append(heading.version)
         out.append("\">")
         if let title = heading.title {
@@ -73,11 +80,17 @@ struct HTMLEmitter: TableEmitter {
             out.appendEscapedHTML(title)
             out.append("</h2></header>")
         }
-        out.append("<ul class=\"tk-rows\">")
+        out.append("<div class=\"tk-rows\" role=\"table\"")
+        if labelled {
+            out.append(" aria-labelledby=\"section-")
+            out.appendDOMIDPart(section.id.rawValue)
+            out.append("-header\"")
+        }
+        out.append(">")
     }
 
     mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer) {
-        out.append("</ul>")
+        out.append("</div>")
         if let next {
             nextLink(next, into: &out)
         }
@@ -119,10 +132,10 @@ struct HTMLEmitter: TableEmitter {
         var maxCount = 256 + Self.maxHeightCount
             + PageContract.maxDOMIDPartCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
         if selectable {
-            maxCount += 128 + context.maxRowURLCount(row.id, suffix: PageContract.selectPath)
+            maxCount += 192 + context.maxRowURLCount(row.id, suffix: PageContract.selectPath)
         }
         out.append(maxCount: maxCount) { out in
-            out.write("<li id=\"row-")
+            out.write("<div id=\"row-")
             out.writeDOMIDPart(row.id.rawValue)
             out.write("\" class=\"tk-row\" data-row=\"")
             out.writeEscapedHTML(row.id.rawValue)
@@ -135,9 +148,9 @@ struct HTMLEmitter: TableEmitter {
                 out.write(row.indentationLevel)
                 out.write("\"")
             }
-            out.write(">")
+            out.write(" role=\"row\">")
             if selectable {
-                out.write("<form class=\"tk-select\" method=\"post\" action=\"")
+                out.write("<div class=\"tk-select-cell\" role=\"cell\"><form class=\"tk-select\" method=\"post\" action=\"")
                 context.writeRowURL(row.id, suffix: PageContract.selectPath, into: &out)
                 out.write("\"><button type=\"submit\" class=\"tk-cell\">")
             }
@@ -145,18 +158,18 @@ struct HTMLEmitter: TableEmitter {
         if selectable {
             kind(for: row.cell.reuseIdentifier).renderPlaced(row.cell.content, CellPlacement(context: context, row: row.id), &out)
         } else {
-            appendStaticCell(row.cell, placement: CellPlacement(context: context, row: row.id), into: &out)
+            appendStaticCell(row.cell, placement: CellPlacement(context: context, row: row.id), isTableCell: true, into: &out)
         }
         guard hasEditControls(row) else {
             // The usual row: close it in one append.
-            out.append(selectable ? "</button></form></li>" : "</li>")
+            out.append(selectable ? "</button></form></div></div>" : "</div>")
             return
         }
         if selectable {
-            out.append("</button></form>")
+            out.append("</button></form></div>")
         }
         appendEditControls(row, at: indexPath, in: section, into: &out)
-        out.append("</li>")
+        out.append("</div>")
     }
 
     // MARK: Parts
@@ -170,8 +183,11 @@ struct HTMLEmitter: TableEmitter {
         return kind
     }
 
-    private mutating func appendStaticCell(_ cell: TableCell, placement: CellPlacement = .unplaced, into out: inout OutputBuffer) {
-        out.append("<div class=\"tk-cell\" data-kind=\"")
+    /// `isTableCell`: the cell of a row, so one of its table's cells; a header or footer view is not.
+    private mutating func appendStaticCell(
+        _ cell: TableCell, placement: CellPlacement = .unplaced, isTableCell: Bool = false, into out: inout OutputBuffer
+    ) {
+        out.append(isTableCell ? "<div class=\"tk-cell\" role=\"cell\" data-kind=\"" : "<div class=\"tk-cell\" data-kind=\"")
         out.appendEscapedHTML(cell.reuseIdentifier)
         out.append("\">")
         kind(for: cell.reuseIdentifier).renderPlaced(cell.content, placement, &out)
@@ -204,7 +220,7 @@ struct HTMLEmitter: TableEmitter {
 
     private func appendEditControls(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
         guard hasEditControls(row) else { return }
-        out.append("<div class=\"tk-edit\">")
+        out.append("<div class=\"tk-edit\" role=\"cell\">")
         switch row.editingStyle {
         case .delete:
             out.append("<form class=\"tk-delete\" method=\"post\" action=\"")

@@ -8,8 +8,8 @@
 /// ## HTML
 /// A fragment for the page body: `<main class="tk-table" data-version="N">` holding an `<h1>`
 /// title, an optional section-index `<nav>`, and per section a
-/// `<section data-section="{id}">` with its `<header>`, a `<ul>` of
-/// `<li data-row="{id}" data-kind="…" data-height="…">` rows, a `rel="next"` link when paged, and
+/// `<section data-section="{id}">` with its `<header>`, a `<div role="table">` of
+/// `<div role="row" data-row="{id}" data-kind="…" data-height="…">` rows, a `rel="next"` link when paged, and
 /// its `<footer>`. Selection and editing are plain forms (`POST {base}/rows/{id}/select`,
 /// `…/actions/{name}`, `…/move`, `POST {base}/rows/{id}` with `_method=DELETE`,
 /// `POST {base}/sections/{id}/rows`), so pages work without JavaScript. All text is escaped and

@@ -28,6 +28,8 @@ enum PageDocument {
     static func page(definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, view: View = .jsonView) -> Response {
         let events = variant.basePath + "\(PageContract.eventsPath)" + (variant.query.isEmpty ? "" : "?" + variant.query)
         var html = head(title: definition.title)
+        // The first thing Tab reaches, so a keyboard need not pass the bar on every page.
+        html += "<a class=\"tp-skip\" href=\"#table\">Skip to the table</a>"
         html += bar(
             siteTitle: siteTitle,
             controls: variantSwitcher(definition: definition, variant: variant)
@@ -49,10 +51,10 @@ enum PageDocument {
         html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tk-table tk-row-page\"><p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} "
         html += HTMLEscaping.escape(definition.title) + "</a></p><h1 class=\"tk-title\">" + HTMLEscaping.escape(definition.title)
-        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1><ul class=\"tk-rows\">"
+        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1><div class=\"tk-rows\" role=\"table\">"
         var bytes = Array(html.utf8)
         bytes += fragment
-        bytes += Array(("</ul></main>" + tail).utf8)
+        bytes += Array(("</div></main>" + tail).utf8)
         return document(bytes)
     }
 
