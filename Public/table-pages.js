@@ -256,7 +256,9 @@
     const oldHeight = old.getBoundingClientRect().height;
     old.replaceWith(next);
     applyHeights(next);
-    if (focusClass) next.querySelector(`form.${CSS.escape(focusClass.split(" ")[0])} button`)?.focus({ preventScroll: true });
+    // Every class of the form: "tk-move tk-move-down" is the down button, not the row's first move.
+    const formSelector = focusClass?.split(" ").filter(Boolean).map((name) => CSS.escape(name)).join(".");
+    if (formSelector) next.querySelector(`form.${formSelector} button`)?.focus({ preventScroll: true });
     const newHeight = next.getBoundingClientRect().height;
     if (oldHeight && Math.abs(newHeight - oldHeight) > 1 && next.animate) {
       next.animate([{ height: `${oldHeight}px` }, { height: `${newHeight}px` }], { duration: 180, easing: "ease-out" });

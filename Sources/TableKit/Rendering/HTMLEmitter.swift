@@ -273,20 +273,24 @@ struct HTMLEmitter: TableEmitter {
         if indexPath.row > 0 {
             let previous = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row - 1))
             appendMoveForm(row.id, section: section.id, neighbourField: PageContract.Field.before, neighbour: previous,
-                           label: "Move up", symbol: "\u{2191}", into: &out)
+                           label: "Move up", symbol: "\u{2191}", className: "tk-move tk-move-up", into: &out)
         }
         if indexPath.row + 1 < section.rowCount {
             let next = table.root.rowID(forRowAt: TableIndexPath(section: indexPath.section, row: indexPath.row + 1))
             appendMoveForm(row.id, section: section.id, neighbourField: PageContract.Field.after, neighbour: next,
-                           label: "Move down", symbol: "\u{2193}", into: &out)
+                           label: "Move down", symbol: "\u{2193}", className: "tk-move tk-move-down", into: &out)
         }
     }
 
     private func appendMoveForm(
         _ row: RowID, section: SectionID, neighbourField: String, neighbour: RowID,
-        label: StaticString, symbol: StaticString, into out: inout OutputBuffer
+        label: StaticString, symbol: StaticString, className: StaticString, into out: inout OutputBuffer
     ) {
-        out.append("<form class=\"tk-move\" method=\"post\" action=\"")
+        // Which way it moves is in the class too, so a style can keep a slot for the button a first
+        // or last row lacks (the rows' check marks line up).
+        out.append("<form class=\"")
+        out.append(className)
+        out.append("\" method=\"post\" action=\"")
         context.appendRowURL(row, suffix: PageContract.movePath, into: &out)
         out.append("\"><input type=\"hidden\" name=\"")
         out.appendUnescaped(PageContract.Field.section)
