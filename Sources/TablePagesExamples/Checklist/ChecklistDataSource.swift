@@ -44,14 +44,19 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
             models.remove(at: indexPath.row)
             tableContext?.deleteRows(at: [indexPath])
         case .insert:
-            let title = values["title"].map { String($0.prefix(maxUTF8Count: Self.maxTitleBytes)) } ?? ""
-            guard !title.isEmpty else { return }
-            models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
-            nextNumber += 1
-            tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])
+            add(title: values["title"])
         default:
             break
         }
+    }
+
+    /// Adds an item titled `title` (cut to ``maxTitleBytes``) at the end; nothing for an empty title.
+    func add(title: String?) {
+        let title = title.map { String($0.prefix(maxUTF8Count: Self.maxTitleBytes)) } ?? ""
+        guard !title.isEmpty else { return }
+        models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
+        nextNumber += 1
+        tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])
     }
 
     override func moveRow(from source: TableIndexPath, to destination: TableIndexPath) {

@@ -2,7 +2,8 @@ import TableKit
 import TablePages
 
 /// The in-memory checklist: the smallest live page. Select ticks an item for everyone watching;
-/// star, delete, move and add work the same way. Its state lives in the server process.
+/// star, delete, move and add (the form under the list) work the same way. Its state lives in the
+/// server process.
 public enum ChecklistPage {
     /// The page definition, with a fresh list for each server.
     public static func definition() -> PageDefinition {
@@ -10,7 +11,8 @@ public enum ChecklistPage {
             let items = ["Water the plants", "Buy coffee", "Call the plumber", "Write the release notes"].enumerated().map {
                 ChecklistItem(id: "item-\($0.offset + 1)", title: $0.element)
             }
-            return ChecklistDataSource(items: items)
+            let list = ChecklistDataSource(items: items)
+            return CascadingRootTableDelegate(childDelegates: [list, AddSection(row: "add-item", prompt: "New item") { list.add(title: $0) }])
         }
     }
 }

@@ -6,16 +6,17 @@ import TableStore
 /// (`POST /pages/todo/sections/todos/rows {"title": …}`), renamed, deleted and reordered.
 enum TodoPage {
     static func definition(list: TodoList, changes: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "todo", title: "To do", summary: "A persisted to-do list with a live progress summary.", changes: changes) { variant in
+        PageDefinition(name: "todo", title: "To do", summary: "A persisted to-do list: add, tick, rename, reorder; with a live progress summary.", changes: changes) { variant in
             try TodoRoot(list: list)
         }
     }
 
-    /// `/pages/mine`: each signed-in person's own to-do list, stored per actor id. A per-viewer
+    /// `/pages/mine`: each sign-in's own to-do list, stored per actor id (a browser signed in with
+    /// the link is an actor of its own, so each browser has its own list). A per-viewer
     /// page: every viewer has a table (and a live stream) of their own, and anonymous clients get 401.
     static func personalDefinition(store: any SQLStore, changes: ChangeFeed) -> PageDefinition {
         PageDefinition(
-            name: "mine", title: "My to-dos", summary: "Your own to-do list: sign in, and only you see it.",
+            name: "mine", title: "My to-dos", summary: "Your own to-do list: sign in, and only this browser sees it.",
             changes: changes, access: .private, perViewer: true
         ) { variant in
             guard let viewer = variant.viewer else {

@@ -2,8 +2,8 @@ import TableKit
 import TablePages
 
 /// The to-do page's root: a progress summary section above the list. Both are re-read from the
-/// store when it changes, so a toggle sends the toggled row and the summary, nothing else. A
-/// personal list (one with an owner) ends with a form that adds a to-do.
+/// store when it changes, so a toggle sends the toggled row and the summary, nothing else. The
+/// list ends with a form that adds a to-do: the page says "add", so it has a place to do it.
 final class TodoRoot: CascadingRootTableDelegate, VersionedDataSource {
     private let list: TodoList
     private let progress = StaticRow(id: "progress", cell: .blank)
@@ -13,7 +13,11 @@ final class TodoRoot: CascadingRootTableDelegate, VersionedDataSource {
         self.list = list
         items = TodoSection(list: list)
         let summary = StaticSection(id: "summary", header: "Progress", rows: [progress])
-        super.init(childDelegates: list.owner == nil ? [summary, items] : [summary, items, TodoAddSection(list: list)])
+        let add = AddSection(row: "add-todo", prompt: "New to-do") { title in
+            guard let title = TodoList.cleanTitle(title) else { return }
+            try list.add(title: title)
+        }
+        super.init(childDelegates: [summary, items, add])
         try reloadFromSource()
     }
 

@@ -28,7 +28,10 @@ final class TodoSection: CascadingSectionTableDelegate {
     override func titleForFooter(inSection section: Int) -> String? {
         list.owner == nil
             ? "Select a to-do to tick it. Everyone watching sees the change."
-            : "Your own list: select a to-do to tick it. Only you see it, in every browser you signed in with."
+            // A browser signed in with the link is an actor of its own (`session:…`), and the list
+            // is kept per actor: say so, rather than promise the list in every browser.
+            : "Your own list: select a to-do to tick it. It belongs to this sign-in: only this browser sees it, "
+                + "and another browser signed in with the link has a list of its own."
     }
 
     override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
