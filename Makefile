@@ -65,6 +65,9 @@ deps:
 test-deps:
 	@.ci/install-packages $(TEST_APT_PACKAGES)
 	@$(PYTHON) -c "import selenium, pytest, schemathesis, datasette" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
+	@# axe-core 4.12 for the accessibility journeys: only its axe.min.js is used, so not its Playwright.
+	@$(PYTHON) -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" \
+		|| $(PYTHON) -m pip install -q --no-deps axe-playwright-python==0.1.8
 
 bench: deps
 	@.ci/install-packages wrk curl sqlite3

@@ -1,10 +1,11 @@
 """A person who uses assistive technology or only a keyboard, in Chromium with JavaScript on, at a
-laptop's and a phone's width. axe-core (4.12, vendored under `vendor/`) finds no serious or
+laptop's and a phone's width. axe-core (4.12, the `axe.min.js` of PyPI's `axe-playwright-python` 0.1.8, which `make test-deps` installs) finds no serious or
 critical violation on the index, every example page and layout, a database table page and a row's
 page, signed in and out. A database page's rows and cells are a table to assistive technology
 (computed roles `table`, `row`, `cell`, `columnheader`, as a screen reader gets them). The first
 Tab reaches "Skip to the table", which leads past the bar; from there Tab goes from row to row (one
 tab stop per row) and the arrow keys reach a row's other controls."""
+import importlib.util
 import os
 import sqlite3
 import urllib.parse
@@ -17,7 +18,9 @@ from selenium.webdriver.common.keys import Keys
 from conftest import sign_in_url, start_server, stop_server, wait_until
 from journey import SIZE_IDS, SIZES, live, navigate, set_size, shot
 
-AXE = os.path.join(os.path.dirname(__file__), "vendor", "axe.min.js")
+# Located, not imported: the package's Python side wants Playwright, which these tests do not use.
+_AXE_PACKAGE = importlib.util.find_spec("axe_playwright_python")
+AXE = os.path.join(os.path.dirname(_AXE_PACKAGE.origin), "axe.min.js") if _AXE_PACKAGE else None
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +41,7 @@ def site(tmp_path_factory):
 
 def serious_violations(browser):
     """axe-core's violations of impact serious or critical on the page shown, as (rule, targets)."""
+    assert AXE, "axe-core is missing: pip install --no-deps axe-playwright-python==0.1.8 (make test-deps does)"
     with open(AXE, encoding="utf-8") as file:
         browser.execute_script(file.read() + "; return 1")
     browser.set_script_timeout(60)
