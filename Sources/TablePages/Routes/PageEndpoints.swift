@@ -245,11 +245,20 @@ struct PageEndpoints: Sendable {
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
         let inserted = try await perform(.init(page: host.variant.page, action: "insert a row into", section: section)) { try await host.insertRow(inSection: section, values: input.values) }
-        guard inserted else {
+        guard inserted.changed else {
             throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
         }
-        var response = await done(request, input: input, host: host)
-        if !input.isForm { response.status = 201 }
+        guard !input.isForm || request.prefersJSON else { return await done(request, input: input, host: host) }
+        // A script learns the new row's id and where to read it, without looking for it in the page.
+        var json = #"{"ok":true,"version":"# + String(await host.version)
+        var location: String?
+        if let row = inserted.row {
+            let variant = host.variant
+            location = PageContract.rowJSONPath(row, basePath: variant.basePath) + (variant.query.isEmpty ? "" : "?" + variant.query)
+            json += #","id":""# + JSONEscaping.escape(row.rawValue) + "\""
+        }
+        var response = Response.json(json + "}", status: input.isForm ? 200 : 201)
+        if let location { response.headers.add("Location", location) }
         return response
     }
 
