@@ -324,6 +324,7 @@
     try {
       for (const op of patch.ops) applyOp(op);
       settleNextLinks();
+      sizeColumns();
     } catch (error) {
       refetch();
       return;
@@ -429,6 +430,26 @@
     }
   });
 
+  // A database table's columns as wide as what they hold: each track is at least as wide as its
+  // name and its widest value shown (up to 40 characters; longer values wrap), and they share what
+  // is left in that proportion. Counted in characters (`ch`) rather than measured from layout, so
+  // sizing never forces a reflow per row; without this script every column is --tk-column-width.
+  function sizeColumns() {
+    const main = table();
+    const header = main?.querySelector(".tk-db-columns-row");
+    if (!header) return;
+    const widths = [...header.querySelectorAll(":scope > .tk-db-column")].map((column) => column.textContent.trim().length + 1);
+    for (const cell of main.querySelectorAll('.tk-row[data-kind="record"] > .tk-cell')) {
+      let index = 0;
+      for (const value of cell.querySelectorAll(":scope > .tk-field > .tk-field-value")) {
+        widths[index] = Math.max(widths[index] ?? 0, Math.min(value.textContent.length, 40));
+        index += 1;
+      }
+    }
+    const tracks = widths.map((width) => Math.max(width, 3)).map((width) => `minmax(${width}ch, ${width}fr)`);
+    main.style.setProperty("--tk-db-columns", tracks.join(" "));
+  }
+
   async function loadMore(link) {
     if (link.dataset.loading) return;
     link.dataset.loading = "true";
@@ -448,6 +469,7 @@
         link.remove();
       }
       if (target) applyHeights(target);
+      sizeColumns();
     } catch (error) {
       delete link.dataset.loading;
     }
@@ -480,5 +502,6 @@
   // and the rows may have changed since; read the page again and go live.
   window.addEventListener("pageshow", (event) => { if (event.persisted) refetch(); });
   applyHeights(page);
+  sizeColumns();
   connect();
 })();

@@ -128,7 +128,7 @@ def test_a_row_inserted_past_the_window_is_a_count_update_within_a_second_and_a_
         [counts] = ops(event, "section-next")
         assert counts["section"] == "all" and counts["rowCount"] == ROWS + 1
         assert counts["remaining"] == ROWS + 1 - PAGE_ROWS
-        assert counts["next"] == f"/pages/items/sections/all?after={PAGE_ROWS}&limit={PAGE_ROWS}"
+        assert counts["next"] == f"/pages/items/sections/all.json?after={PAGE_ROWS}&limit={PAGE_ROWS}", "a JSON stream's next leads to JSON"
         assert "html" not in counts, "a JSON stream carries no HTML"
 
         shell(database, "DELETE FROM items WHERE id = 1400")

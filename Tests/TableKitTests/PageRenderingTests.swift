@@ -50,6 +50,22 @@ struct PageRenderingTests {
         #expect(!json.contains(#""sections":"shadow""#))
     }
 
+    @Test("A cell's typed values follow its display text in JSON, not in HTML; the row's own member names stay the row's")
+    func typedValues() {
+        let values = [
+            JSONProperty(name: "done", value: .bool(true)), JSONProperty(name: "progress", value: .number(0.57)),
+            JSONProperty(name: "title", value: .string("shadow")),
+        ]
+        let list = ListDataSource(models: [Item(id: 1)], sectionID: "all") { _, _ in
+            TableCell(.subtitle, CellContent(title: "Milk", subtitle: "done", accessory: .checkmark, jsonProperties: values))
+        }
+        let renderer = TableRenderer(table: TableView(root: list), context: RenderContext(basePath: "/pages/items"))
+        let json = renderer.page(.json)
+        #expect(json.contains(#""title":"Milk","subtitle":"done","accessory":"checkmark","done":true,"progress":0.57}"#))
+        #expect(!json.contains("shadow"))
+        #expect(!renderer.page(.html).contains("0.57"))
+    }
+
     @Test("A row limit pages sections with a next URL, and a section renders from after a row")
     func paging() throws {
         let list = ListDataSource(models: (1...5).map(Item.init), sectionID: "all") { item, _ in
@@ -61,7 +77,8 @@ struct PageRenderingTests {
         let json = renderer.page(.json)
         #expect(json.contains(#""rows":[{"id":"1","#))
         #expect(!json.contains(#""id":"3""#))
-        #expect(json.contains(#""next":"/pages/items/sections/all?after=2\u0026limit=2\u0026layout=list"}"#))
+        // The section's next leads to JSON, and the top level repeats it: rows follow.
+        #expect(json.hasSuffix(#""next":"/pages/items/sections/all.json?after=2\u0026limit=2\u0026layout=list"}],"next":"/pages/items/sections/all.json?after=2\u0026limit=2\u0026layout=list"}"#))
         #expect(renderer.page(.html).contains(#"<a class="tk-next" rel="next" href="/pages/items/sections/all?after=2&amp;limit=2&amp;layout=list" data-remaining="3">More rows</a>"#))
 
         var out = OutputBuffer()

@@ -149,6 +149,8 @@ struct WindowCountsTests {
         let withoutHTML = try #require(try render(changeset, table: table, includeHTML: false).first)
         #expect(withoutHTML["html"] == nil)
         #expect(withoutHTML["rowCount"] as? Int == 1000 && withoutHTML["remaining"] as? Int == 998)
+        // A stream without HTML is read by scripts: its next link leads to JSON.
+        #expect(withoutHTML["next"] as? String == "/pages/big/sections/all.json?after=2&limit=2")
     }
 
     @Test("section-next of a section shown whole has no next link")

@@ -211,6 +211,11 @@ struct ExamplePagesTests {
                 let json = [("Accept", "application/json"), ("Content-Type", "application/json")]
                 let created = try await client.request("POST", "/pages/todo/sections/todos/rows", headers: json, body: Array(#"{"title":"Pack the tent"}"#.utf8))
                 #expect(created.status == 201)
+                // The answer names the new row, and Location leads to its JSON.
+                #expect(created.text.contains(#""id":"todo-9""#))
+                #expect(created.header("Location") == "/pages/todo/rows/todo-9.json")
+                let row = try await client.request("GET", try #require(created.header("Location")))
+                #expect(row.text.contains(#""title":"Pack the tent","subtitle":"to do","done":false"#))
                 let renamed = try await client.request("POST", "/pages/todo/rows/todo-2/actions/rename", headers: json, body: Array(#"{"title":"Renew both passports"}"#.utf8))
                 #expect(renamed.status == 200)
                 let moved = try await client.request("POST", "/pages/todo/rows/todo-8/move", headers: json, body: Array(#"{"section":"todos","before":"todo-1"}"#.utf8))

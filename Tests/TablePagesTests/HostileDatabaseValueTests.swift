@@ -32,7 +32,7 @@ struct HostileDatabaseValueTests {
             let columns = texts.indices.map { "\($0)" + texts[$0] }
             let cell = DatabaseRecordCell.cell(columns: columns, values: texts.map(\.databaseValue), extent: extent)
             let (html, json) = try Self.render(cell)
-            for (column, text) in zip(columns, texts) {
+            for (position, (column, text)) in zip(columns, texts).enumerated() {
                 let shown = try #require(json["fields"]?[column]?.utf8)
                 if text.utf8.count <= bound {
                     #expect(shown == Array(text.utf8), "a value within the bound is whole")
@@ -44,9 +44,12 @@ struct HostileDatabaseValueTests {
                 let escapedColumn = String(decoding: ReferenceEscaping.html(column), as: UTF8.self)
                 let isCut = text.utf8.count > bound
                 // A cut value links to the row's own URL, where it is whole.
-                let value = isCut ? "<a class=\"tk-field-value tk-cut\" href=\"/pages/t/rows/r\" title=\"Show the whole value\">" : "<span class=\"tk-field-value\">"
+                // The first value, the key's, links to the row's own URL too.
+                let isKey = position == 0 && !isCut
+                let value = isCut ? "<a class=\"tk-field-value tk-cut\" href=\"/pages/t/rows/r\" title=\"Show the whole value\">"
+                    : isKey ? "<a class=\"tk-field-value tk-key\" href=\"/pages/t/rows/r\" title=\"Show this row\">" : "<span class=\"tk-field-value\">"
                 let open = "data-field=\"\(escapedColumn)\"><span class=\"tk-field-name\">\(escapedColumn)</span> " + value
-                #expect(ReferenceEscaping.enclosed(in: html, between: open, and: isCut ? "</a>" : "</span>") == ReferenceEscaping.html(String(decoding: shown, as: UTF8.self)))
+                #expect(ReferenceEscaping.enclosed(in: html, between: open, and: isCut || isKey ? "</a>" : "</span>") == ReferenceEscaping.html(String(decoding: shown, as: UTF8.self)))
             }
         }
     }

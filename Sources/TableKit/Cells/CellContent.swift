@@ -19,6 +19,8 @@ public struct CellContent: Hashable, Sendable, CellDataProvider {
     public var badge: String?
     /// Extra values for custom cell kinds.
     public var fields: [CellField]
+    /// Typed values JSON output writes beside the display text (``CellDataProvider/jsonProperties``).
+    public var jsonProperties: [JSONProperty]
 
     /// Creates content from its values.
     public init(
@@ -28,7 +30,8 @@ public struct CellContent: Hashable, Sendable, CellDataProvider {
         accessory: CellAccessory = .none,
         image: CellImage? = nil,
         badge: String? = nil,
-        fields: [CellField] = []
+        fields: [CellField] = [],
+        jsonProperties: [JSONProperty] = []
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -37,6 +40,7 @@ public struct CellContent: Hashable, Sendable, CellDataProvider {
         self.image = image
         self.badge = badge
         self.fields = fields
+        self.jsonProperties = jsonProperties
     }
 
     /// Copies the values of a data provider.
@@ -51,7 +55,8 @@ public struct CellContent: Hashable, Sendable, CellDataProvider {
             accessory: provider.accessory,
             image: provider.image,
             badge: provider.badge,
-            fields: provider.fields
+            fields: provider.fields,
+            jsonProperties: provider.jsonProperties
         )
     }
 

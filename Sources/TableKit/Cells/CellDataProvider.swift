@@ -27,6 +27,13 @@ public protocol CellDataProvider {
     var badge: String? { get }
     /// Extra values for custom cell kinds.
     var fields: [CellField] { get }
+    /// Typed values for scripts, written by JSON output as members of the row's object beside its
+    /// display text, and not shown in HTML: a to-do's `"done": true` beside its "done" subtitle.
+    ///
+    ///     var jsonProperties: [JSONProperty] { [JSONProperty(name: "done", value: .bool(todo.isDone))] }
+    ///
+    /// A name the row's object already has (`id`, `title`, `fields`, …) is not written.
+    var jsonProperties: [JSONProperty] { get }
 }
 
 extension CellDataProvider {
@@ -42,4 +49,6 @@ extension CellDataProvider {
     public var badge: String? { nil }
     /// No extra fields.
     public var fields: [CellField] { [] }
+    /// No typed values.
+    public var jsonProperties: [JSONProperty] { [] }
 }

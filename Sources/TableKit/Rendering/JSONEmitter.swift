@@ -3,6 +3,8 @@ struct JSONEmitter: TableEmitter {
     let context: RenderContext
     private var sectionsWritten = 0
     private var rowsWritten = 0
+    /// The `next` of the first section that has more rows, which the top-level `next` repeats.
+    private var firstNext: NextPage?
 
     init(context: RenderContext) {
         self.context = context
@@ -41,8 +43,15 @@ struct JSONEmitter: TableEmitter {
     private static let documentMembers: Set<String> = ["title", "version", "sectionIndex", "headerView", "sections", "next"]
 
     mutating func endTable(into out: inout OutputBuffer) {
-        // Sections are not paged yet; the key is part of the format so clients can rely on it.
-        out.append("],\"next\":null}")
+        // A script reading only the top level still learns that rows follow: the first paged
+        // section's link (on a page of one section, the page's own next rows).
+        guard let firstNext else {
+            out.append("],\"next\":null}")
+            return
+        }
+        out.append("],\"next\":\"")
+        context.appendNextURL(firstNext, escaping: .json, asJSON: true, into: &out)
+        out.append("\"}")
     }
 
     mutating func beginSection(_ section: SectionRecord, into out: inout OutputBuffer) {
@@ -78,8 +87,11 @@ struct JSONEmitter: TableEmitter {
     mutating func endSection(_ section: SectionRecord, next: NextPage?, into out: inout OutputBuffer) {
         out.append("],\"next\":")
         if let next {
+            if firstNext == nil {
+                firstNext = next
+            }
             out.append("\"")
-            context.appendNextURL(next, escaping: .json, into: &out)
+            context.appendNextURL(next, escaping: .json, asJSON: true, into: &out)
             out.append("\"}")
         } else {
             out.append("null}")
@@ -201,8 +213,8 @@ struct JSONEmitter: TableEmitter {
         out.writeJSONString(value)
     }
 
-    /// The content's image, badge and extra fields that have a value, each preceded by a comma;
-    /// they follow ``writeTextFields(_:into:)``.
+    /// The content's image, badge, extra fields and typed values that have a value, each preceded
+    /// by a comma; they follow ``writeTextFields(_:into:)``.
     private func appendOtherContentFields(_ content: CellContent, into out: inout OutputBuffer) {
         if let image = content.image {
             out.append(",\"image\":{\"url\":")
@@ -237,7 +249,20 @@ struct JSONEmitter: TableEmitter {
             }
             out.append("}")
         }
+        for property in content.jsonProperties where !Self.rowMembers.contains(property.name) {
+            out.append(",")
+            out.appendJSONString(property.name)
+            out.append(":")
+            appendValue(property.value, into: &out)
+        }
     }
+
+    /// The members a row's (or a cell's) object writes itself, which its typed values may not repeat:
+    /// a client reading `title` must get the display text whatever a provider names its values.
+    private static let rowMembers: Set<String> = [
+        "id", "kind", "height", "estimatedHeight", "indentationLevel", "title", "subtitle", "detail", "accessory",
+        "image", "badge", "fields", "selectable", "editingStyle", "deleteTitle", "movable", "actions",
+    ]
 
     private func appendValue(_ value: JSONValue, into out: inout OutputBuffer) {
         switch value {

@@ -20,6 +20,8 @@ extension PageContract {
     public static let eventsPath: StaticString = "/events"
     /// Follows the page's path: rows the browser is about to show.
     static let prefetchPath: StaticString = "/prefetch"
+    /// Follows a path to ask for JSON whatever the `Accept` header says: `/pages/todo.json`.
+    static let jsonSuffix: StaticString = ".json"
 
     /// The names of the path parameters in the route patterns.
     public enum Parameter {
@@ -65,6 +67,18 @@ extension PageContract {
         var out = OutputBuffer(capacity: pagesPath.utf8CodeUnitCount + name.utf8.count * 3)
         out.append(pagesPath)
         out.appendPercentEncoded(name)
+        return out.string
+    }
+    /// The JSON URL of a row of the page at `basePath`: `{basePath}/rows/{row}.json`, the id
+    /// percent-encoded; where an insert's `Location` leads.
+    ///
+    ///     PageContract.rowJSONPath("todo-42", basePath: "/pages/todo")  // "/pages/todo/rows/todo-42.json"
+    public static func rowJSONPath(_ row: RowID, basePath: String) -> String {
+        var out = OutputBuffer(capacity: basePath.utf8.count + row.rawValue.utf8.count * 3 + 16)
+        out.appendUnescaped(basePath)
+        out.append(rowsPath)
+        out.appendPercentEncoded(row.rawValue)
+        out.append(jsonSuffix)
         return out.string
     }
 }

@@ -46,13 +46,17 @@ extension RenderContext {
         appendVariant(separator: "?", escaping: .html, into: &out)
     }
 
-    /// `{base}/sections/{section}?after={row}&limit={limit}&{variant}`.
-    func appendNextURL(_ next: NextPage, escaping: TextEscaping, into out: inout OutputBuffer) {
+    /// `{base}/sections/{section}?after={row}&limit={limit}&{variant}`, or with `.json` after the
+    /// section for JSON output, whose readers follow it with curl and must get JSON, not HTML.
+    func appendNextURL(_ next: NextPage, escaping: TextEscaping, asJSON: Bool = false, into out: inout OutputBuffer) {
         // Written pre-escaped, as the escapers would write a literal "&".
         let ampersand: StaticString = escaping == .html ? "&amp;" : "\\u0026"
         out.appendEscaped(basePath, for: escaping)
         out.append(PageContract.sectionsPath)
         out.appendPercentEncoded(next.section.rawValue)
+        if asJSON {
+            out.append(PageContract.jsonSuffix)
+        }
         out.append("?")
         if let after = next.after {
             out.appendUnescaped(PageContract.Query.after)

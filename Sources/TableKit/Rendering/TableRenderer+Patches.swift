@@ -18,7 +18,8 @@ extension TableRenderer {
     ///   the section's whole row count changed, or its rows after a ``TableWindowDataSource``'s
     ///   window. `rowCount`, `next` and `remaining` are what the section's page render says now
     ///   (its first ``RenderContext/rowLimit`` rows); `html` is that `next` link's outer HTML, absent
-    ///   when `next` is null. A client that has loaded L rows of the section has `rowCount − L` to come.
+    ///   when `next` is null; without `html`, `next` is the section's JSON URL (`…/sections/S.json?…`),
+    ///   as in a page's JSON. A client that has loaded L rows of the section has `rowCount − L` to come.
     ///   Comes after the section's row operations of the same patch.
     /// - `{"op":"reset"}`: refetch the page.
     ///
@@ -150,7 +151,8 @@ extension TableRenderer {
             return
         }
         out.append(",\"next\":\"")
-        context.appendNextURL(next, escaping: .json, into: &out)
+        // A stream without HTML is read by scripts, for which `next` leads to JSON as in a page's JSON.
+        context.appendNextURL(next, escaping: .json, asJSON: !includeHTML, into: &out)
         out.append("\",\"remaining\":")
         out.append(next.remaining)
         if includeHTML {

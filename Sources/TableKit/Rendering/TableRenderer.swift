@@ -27,14 +27,17 @@
 ///                          "title": …, "subtitle": …, "detail": …, "accessory": "checkmark",
 ///                          "image": {"url": …, "alt": …, "width": 64, "height": 64},
 ///                          "badge": …, "fields": {"name": "value", "price": 12.5, "note": null},
+///                          "done": true,                   // the cell's typed values, by name
 ///                          "selectable": false, "editingStyle": "delete", "deleteTitle": …,
 ///                          "movable": true, "actions": [{"name": …, "title": …, "style": "normal"}]}],
-///                "next": "/pages/todo/sections/open?after=todo-17&limit=100" | null}],
-///  "next": null}
+///                "next": "/pages/todo/sections/open.json?after=todo-17&limit=100" | null}],
+///  "next": "/pages/todo/sections/open.json?after=todo-17&limit=100" | null}
 /// ```
 /// `height` is null for automatic heights. Optional keys appear only when they have a value.
-/// `next` is the URL of the following rows of a paged section, or null; the top-level `next`
-/// is reserved for paging sections and is null. Strings escape `<`, `>`, `&`, U+2028 and
+/// A row's typed values (``CellDataProvider/jsonProperties``) follow its display text as members
+/// of their own. A section's `next` is the JSON URL of its following rows, or null; the top-level
+/// `next` is the first paged section's `next` (a page of one section: its next rows), or null
+/// when every section is whole. Strings escape `<`, `>`, `&`, U+2028 and
 /// U+2029, so output can be embedded in HTML and sent on one SSE line.
 public struct TableRenderer {
     /// The table to render.

@@ -38,6 +38,8 @@ public actor PageHost {
     private nonisolated let refresh: RefreshSignal
     // Whether the last re-read failed (see ``insertRow(inSection:values:)``).
     private var rereadFailed = false
+    // While an insert runs: the rows its changes added, so its answer can name the new row.
+    private var insertedRows: [(row: RowID, section: SectionID)]?
     // How the table's states are numbered, and the clock they may follow.
     private var versions: PageVersions
     private nonisolated let clock: ChangeFeed.Clock?
@@ -283,16 +285,21 @@ public actor PageHost {
         try act { try table.moveRow(id, toSection: section, placement: placement) }
     }
     /// Asks the section's delegate to insert a row; returns whether the table changed, since a
-    /// delegate may decline (a read-only section, values it does not accept).
+    /// delegate may decline (a read-only section, values it does not accept), and the new row's id
+    /// when the change added exactly one row to the section (nil when it added none the table
+    /// holds, or several, as when another writer's rows came in the same re-read).
     ///
     /// A delegate that wrote to a store changes the table only through the re-read its change
     /// asked for; when that re-read failed, the write went through all the same, so the answer
     /// is that the table changed (the page shows it once a re-read succeeds).
-    func insertRow(inSection section: SectionID, values: [String: String]) throws -> Bool {
+    func insertRow(inSection section: SectionID, values: [String: String]) throws -> (changed: Bool, row: RowID?) {
         let before = table.version
         rereadFailed = false
+        insertedRows = []
+        defer { insertedRows = nil }
         try act { try table.insertRow(inSection: section, values: values) }
-        return table.version != before || rereadFailed
+        let added = (insertedRows ?? []).filter { $0.section == section }
+        return (table.version != before || rereadFailed, added.count == 1 ? added[0].row : nil)
     }
     func prefetchRows(_ ids: [RowID]) { table.prefetchRows(ids) }
 
@@ -300,6 +307,11 @@ public actor PageHost {
 
     /// Renders a committed changeset once per wire format and hands the bytes to the channel.
     private func publish(_ changeset: Changeset) {
+        if insertedRows != nil {
+            for case .insertRow(let row, let section, _) in changeset.operations {
+                insertedRows?.append((row, section))
+            }
+        }
         let renderer = TableRenderer(table: table, context: renderContext)
         var withHTML = OutputBuffer()
         renderer.renderPatch(changeset, version: table.version, includeHTML: true, into: &withHTML)

@@ -28,6 +28,10 @@ public struct PageDefinition: Sendable {
     /// Like ``VariantResolver``, but given every query item in order, with the names that repeat
     /// (`_facet=a&_facet=b`), for variants that take lists.
     public typealias VariantItemsResolver = @Sendable ([(name: String, value: String)]) throws(VariantError) -> [String: String]
+    /// Counts the default variant's rows for the index of pages. It runs on a database lane, where
+    /// it may block; nil means more rows than it could count in the time it has (the index says
+    /// "many"), and a throw leaves the count out.
+    public typealias RowCounter = @Sendable () throws -> Int?
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.
     public let name: String
@@ -60,6 +64,11 @@ public struct PageDefinition: Sendable {
     /// variant (``PageVariant/viewer``), so one viewer's rows and patches never reach another, and
     /// anonymous clients are refused with 401.
     public let perViewer: Bool
+    /// Whether the index of pages lists the page; an unlisted page is served all the same (a
+    /// full-text index's shadow tables, which hold data for SQLite rather than for people).
+    public let isListed: Bool
+    /// Counts the page's rows for the index; nil for a page the index shows without a count.
+    public let countRows: RowCounter?
 
     /// Creates a page definition.
     public init(
@@ -67,8 +76,11 @@ public struct PageDefinition: Sendable {
         resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
         changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
         access: PageAccess = .signedInWrites, perViewer: Bool = false,
+        isListed: Bool = true, countRows: RowCounter? = nil,
         makeRoot: @escaping TableFactory
     ) {
+        self.isListed = isListed
+        self.countRows = countRows
         self.access = access
         self.perViewer = perViewer
         self.resolveVariant = resolveVariant

@@ -41,6 +41,9 @@ struct PageEndpoints: Sendable {
     // MARK: Reading
 
     func page(_ request: Request) async throws -> Response {
+        if !request.prefersJSON, let message = try refusedQuery(request) {
+            return try await pageRefusing(request, message: message)
+        }
         let (definition, host, actor) = try await resolve(request)
         if let after = try Self.afterRow(request.query) {
             // `?after=` (Datasette's `_next=`) on the page pages its only section, as that section's URL does.
@@ -56,6 +59,31 @@ struct PageEndpoints: Sendable {
         let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
         hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
         return json ? response : forViewer(response, actor: actor)
+    }
+
+    /// Why the page's query names no variant (a mistyped filter, an unknown column), once the
+    /// viewer may read the page; nil when it names one, or when there is no such page.
+    private func refusedQuery(_ request: Request) throws(HTTPError) -> String? {
+        guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? "") else { return nil }
+        let actor = try access.authorizeRead(request, page: definition)
+        guard case .failure(let error) = definition.variant(for: request.query, items: request.queryItems, viewer: actor) else { return nil }
+        return error.message
+    }
+
+    /// For a browser whose query names no variant: the page as it is without a query, with
+    /// `message` beside its forms (``PageDocument/withNotice(_:in:)``), answered 400. The reader
+    /// keeps the bar and the forms to put the query right; a script still gets the plain 400.
+    private func pageRefusing(_ request: Request, message: String) async throws -> Response {
+        var plain = request
+        plain.queryItems = []
+        let (definition, host, actor) = try await resolve(plain)
+        let view = view(of: actor, definition: definition)
+        let (rendered, _) = await host.renderPage(as: .html, controls: view.controls)
+        var response = PageDocument.page(
+            definition: definition, variant: host.variant, fragment: PageDocument.withNotice(message, in: rendered), siteTitle: siteTitle, view: view
+        )
+        response.status = 400
+        return forViewer(response, actor: actor)
     }
 
     /// A page document with the viewer's CSRF token in its head, for a signed-in browser; the
@@ -245,11 +273,20 @@ struct PageEndpoints: Sendable {
         let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
         let inserted = try await perform(.init(page: host.variant.page, action: "insert a row into", section: section)) { try await host.insertRow(inSection: section, values: input.values) }
-        guard inserted else {
+        guard inserted.changed else {
             throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
         }
-        var response = await done(request, input: input, host: host)
-        if !input.isForm { response.status = 201 }
+        guard !input.isForm || request.prefersJSON else { return await done(request, input: input, host: host) }
+        // A script learns the new row's id and where to read it, without looking for it in the page.
+        var json = #"{"ok":true,"version":"# + String(await host.version)
+        var location: String?
+        if let row = inserted.row {
+            let variant = host.variant
+            location = PageContract.rowJSONPath(row, basePath: variant.basePath) + (variant.query.isEmpty ? "" : "?" + variant.query)
+            json += #","id":""# + JSONEscaping.escape(row.rawValue) + "\""
+        }
+        var response = Response.json(json + "}", status: input.isForm ? 200 : 201)
+        if let location { response.headers.add("Location", location) }
         return response
     }
 

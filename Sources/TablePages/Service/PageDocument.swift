@@ -58,8 +58,9 @@ enum PageDocument {
         return document(bytes)
     }
 
-    /// The index of `pages`, titled with the site's title; pages hidden from the viewer are left out by the caller.
-    static func index(pages: [PageDefinition], siteTitle: String, account: Account) -> Response {
+    /// The index of `pages`, titled with the site's title, with the row counts of those in
+    /// `counts` (``PageRowCounts``); pages hidden from the viewer are left out by the caller.
+    static func index(pages: [PageDefinition], siteTitle: String, account: Account, counts: [String: Int?] = [:]) -> Response {
         var html = head(title: siteTitle)
         html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tp-index\"><h1>" + HTMLEscaping.escape(siteTitle) + "</h1>"
@@ -71,6 +72,7 @@ enum PageDocument {
                 html += "<li><a href=\"" + HTMLEscaping.escape(PageContract.pagePath(named: page.name)) + "\">"
                 html += "<strong>" + HTMLEscaping.escape(page.title) + "</strong>"
                 if !page.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(page.summary) + "</span>" }
+                if let count = counts[page.name] { html += "<span class=\"tp-count\">" + PageRowCounts.text(count) + "</span>" }
                 html += "</a></li>"
             }
             html += "</ul>"

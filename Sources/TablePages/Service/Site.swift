@@ -51,16 +51,26 @@ public struct Site: Sendable {
             return files.respond(to: file)
         }
         let accessControl = AccessControl(settings: access, logger: logger)
-        router.immediate(.get, "/") { request in
-            // Only the pages this viewer may read: a private page's name and summary are not for everyone.
+        let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
+        // Only the pages this viewer may read (a private page's name and summary are not for
+        // everyone) that are listed.
+        let listed = { @Sendable (request: Request) in
             let actor = accessControl.actor(for: request)
-            let readable = pages.pages.filter { accessControl.mayRead(actor, page: $0) }
-            guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title)) }
+            return (actor, pages.pages.filter { $0.isListed && accessControl.mayRead(actor, page: $0) })
+        }
+        let index = { @Sendable (request: Request, counts: [String: Int?]) -> Response in
+            let (actor, readable) = listed(request)
+            guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title, counts: counts)) }
             // Sign-in is offered to an anonymous browser only where it would let it write some page.
             let account = PageDocument.Account.of(actor, mayWrite: access.anonymousWrites, readOnly: readable.allSatisfy(\.access.isReadOnly))
-            return PageDocument.index(pages: readable, siteTitle: title, account: account)
+            return PageDocument.index(pages: readable, siteTitle: title, account: account, counts: counts)
         }
-        let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
+        // On the event thread when no page counts its rows; counting reads a database, on a lane.
+        router.on(.get, "/", tryingImmediately: { request in
+            listed(request).1.contains { $0.countRows != nil } ? nil : index(request, [:])
+        }, use: { request in
+            index(request, await PageRowCounts.count(listed(request).1, lanes: hosts.lanes))
+        })
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
         router.immediate(.get, "/healthz", watchdog.respond)
         let readiness = ReadinessCheck(

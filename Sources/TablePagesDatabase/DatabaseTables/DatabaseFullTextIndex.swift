@@ -42,6 +42,16 @@ struct DatabaseFullTextIndex: Sendable, Equatable {
         contentRowID = options["content_rowid"]
     }
 
+    /// The tables SQLite keeps this FTS table's index in (`{table}_data`, `_idx`, … of FTS5;
+    /// `_segments`, `_segdir`, … of FTS3/4), by lowercased name: data for SQLite, not for people,
+    /// so the index leaves them out (as Datasette does).
+    var shadowTables: Set<String> {
+        Set(Self.shadowSuffixes.map { table.lowercased() + $0 })
+    }
+
+    /// Every suffix an FTS3, FTS4 or FTS5 table gives its shadow tables.
+    private static let shadowSuffixes = ["_config", "_data", "_docsize", "_idx", "_content", "_segments", "_segdir", "_stat"]
+
     /// The FTS table among `indexes` that indexes `schema`'s rows, with the column of `schema`
     /// that equals its rowid; nil when none does.
     static func indexing(_ schema: DatabaseTableSchema, among indexes: [DatabaseFullTextIndex]) -> (table: String, rowIDColumn: String)? {

@@ -37,14 +37,26 @@ enum DatabaseRecordCell {
     /// lines the values up under its header's columns (`Public/table-pages.css`) and a row's own
     /// URL shows them as name | value lines. The value is an
     /// `<a class="tk-field-value tk-cut" href="{row URL}">` instead when the page shows less than
-    /// the whole value (see ``isPartial(_:)``): the row's URL shows it whole.
+    /// the whole value (see ``isPartial(_:)``): the row's URL shows it whole. In a row, the first
+    /// value (the key's: the schema puts the primary key first) is an
+    /// `<a class="tk-field-value tk-key …" href="{row URL}">`, as Datasette links a row's key.
     static let kind = CellKind(reuseIdentifier: reuseIdentifier) { content, placement, out in
-        for field in content.fields {
+        for (position, field) in content.fields.enumerated() {
             out.append("<span class=\"tk-field\" data-field=\"")
             out.appendEscapedHTML(field.name)
             out.append("\"><span class=\"tk-field-name\">")
             out.appendEscapedHTML(field.name)
             out.append("</span> ")
+            if placement.isRow && position == 0 && !isPartial(field) {
+                out.append("<a class=\"tk-field-value tk-key")
+                out.append(typeClass(field))
+                out.append("\" href=\"")
+                placement.appendRowURL(into: &out)
+                out.append("\" title=\"Show this row\">")
+                out.appendEscapedHTML(field.value)
+                out.append("</a></span>")
+                continue
+            }
             if placement.isRow && isPartial(field) {
                 out.append(isCutText(field) ? "<a class=\"tk-field-value tk-cut\" href=\"" : "<a class=\"tk-field-value tk-blob\" href=\"")
                 placement.appendRowURL(into: &out)
@@ -53,14 +65,21 @@ enum DatabaseRecordCell {
                 out.append("</a></span>")
                 continue
             }
-            switch field.json {
-            case .null?: out.append("<span class=\"tk-field-value tk-null\">")
-            case .integer?, .number?: out.append("<span class=\"tk-field-value tk-number\">")
-            case .string?: out.append("<span class=\"tk-field-value tk-blob\">")
-            case .bool?, .array?, .object?, nil: out.append("<span class=\"tk-field-value\">")
-            }
+            out.append("<span class=\"tk-field-value")
+            out.append(typeClass(field))
+            out.append("\">")
             out.appendEscapedHTML(field.value)
             out.append("</span></span>")
+        }
+    }
+
+    /// The class that marks the kind of a value, after a space; nothing for text.
+    private static func typeClass(_ field: CellField) -> StaticString {
+        switch field.json {
+        case .null?: " tk-null"
+        case .integer?, .number?: " tk-number"
+        case .string?: " tk-blob"
+        case .bool?, .array?, .object?, nil: ""
         }
     }
 

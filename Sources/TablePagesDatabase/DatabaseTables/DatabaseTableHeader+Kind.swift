@@ -43,7 +43,8 @@ extension DatabaseTableHeader {
 
     /// `<form>` with a column list, an operator list, a value, and the page's parameters hidden.
     private static func appendFilterForm(columns: [JSONValue], parameters: [(name: String, value: String)], into out: inout OutputBuffer) {
-        out.append("<form class=\"tk-db-filter\" method=\"get\" aria-label=\"Add a filter\"><select name=\"")
+        // `data-variant-form`: a refused query's message goes right before this form (TablePages' PageDocument).
+        out.append("<form class=\"tk-db-filter\" method=\"get\" aria-label=\"Add a filter\" data-variant-form><select name=\"")
         out.appendEscapedHTML(DatabaseFilterForm.columnField)
         out.append("\" aria-label=\"Column\">")
         for column in columns {
@@ -139,7 +140,8 @@ extension DatabaseTableHeader {
         for column in columns {
             let name = column[Field.name]?.text ?? ""
             let sort = column[Field.sort]?.text
-            out.append("<span class=\"tk-db-column\" role=\"columnheader\" data-field=\"")
+            // A numeric column's name sits over its numbers, on the right (Public/table-pages.css).
+            out.append(column[Field.numeric] == .bool(true) ? "<span class=\"tk-db-column tk-db-numeric\" role=\"columnheader\" data-field=\"" : "<span class=\"tk-db-column\" role=\"columnheader\" data-field=\"")
             out.appendEscapedHTML(name)
             switch sort {
             case "ascending": out.append("\" aria-sort=\"ascending")

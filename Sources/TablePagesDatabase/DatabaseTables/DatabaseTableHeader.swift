@@ -18,7 +18,8 @@ import TableKit
 /// the description, e.g. "12 rows where category = books"), and the kind (``kind``) writes the
 /// HTML from it. Its `fields`:
 /// - `rowCount`: the rows of the page, every section's total;
-/// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href"}]`;
+/// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href", "numeric"}]` (`numeric`:
+///   the column is declared to hold numbers, so its header lines up with them, on the right);
 /// - `filters`: `[{"column", "operator", "value", "description", "href"}]` (`href` removes it);
 /// - `search`: the words searched (`""` for none), only for a table with an FTS5 index;
 /// - `facets`: `[{"column", "truncated", "href", "values": [{"value", "label", "count", "selected", "href"}]}]`
@@ -98,6 +99,7 @@ struct DatabaseTableHeader {
         static let value = "value"
         static let sort = "sort"
         static let href = "href"
+        static let numeric = "numeric"
         static let column = "column"
         static let `operator` = "operator"
         static let description = "description"
@@ -118,6 +120,7 @@ struct DatabaseTableHeader {
             JSONProperty(name: Field.name, value: .string(name)),
             JSONProperty(name: Field.sort, value: current.map(JSONValue.string) ?? .null),
             JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))),
+            JSONProperty(name: Field.numeric, value: .bool(schema.holdsNumbers(name))),
         ])
     }
 

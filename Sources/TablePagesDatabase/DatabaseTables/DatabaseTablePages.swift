@@ -78,6 +78,16 @@ public enum DatabaseTablePages {
         return store
     }
 
+    /// The table's rows for the index of pages, or nil when counting them ran past the query time
+    /// limit (a table too big to count at once is "many").
+    private static func rowCount(of schema: DatabaseTableSchema, executor: any DatabaseTableExecutor) throws -> Int? {
+        do {
+            return try executor.read { try $0.fetchCount(sql: "SELECT count(*) FROM \(schema.quotedName)", arguments: []) }
+        } catch is QueryTimeLimitExceeded {
+            return nil
+        }
+    }
+
     private static func page(for schema: DatabaseTableSchema, executor: any DatabaseTableExecutor, feed: ChangeFeed) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         return PageDefinition(
@@ -91,7 +101,9 @@ public enum DatabaseTablePages {
             cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind],
             // The pages only read, even with --writable (which lets other writers in): nobody
             // writes through them, so nobody is asked to sign in.
-            access: .everyoneReads
+            access: .everyoneReads,
+            isListed: !schema.isFullTextShadow,
+            countRows: { try rowCount(of: schema, executor: executor) }
         ) { variant in
             let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())

@@ -28,6 +28,9 @@ struct DatabaseTableSchema: Sendable {
     /// The `INTEGER PRIMARY KEY` column, which is the rowid itself: sorting by it ascending is the
     /// default order.
     var rowIDColumn: String? = nil
+    /// Whether the table is a shadow table of a full-text index (``DatabaseFullTextIndex/shadowTables``),
+    /// which the index of pages does not list.
+    var isFullTextShadow = false
 
     /// The SQL the table's database speaks.
     var dialect: SQLDialect = .sqlite
@@ -76,6 +79,16 @@ struct DatabaseTableSchema: Sendable {
         columns.first { $0 == name } ?? columns.first { $0.lowercased() == name.lowercased() }
     }
 
+    /// Whether `column` is declared to hold numbers: an INTEGER or REAL affinity in SQLite (not
+    /// NUMERIC, which dates and booleans get too), a number type in PostgreSQL.
+    func holdsNumbers(_ column: String) -> Bool {
+        if let type = columnTypes[column] { return Self.postgresNumberTypes.contains(type) }
+        return [.integer, .real].contains(affinity(of: column))
+    }
+
+    /// PostgreSQL's number types, as `format_type` spells them.
+    private static let postgresNumberTypes: Set<String> = ["smallint", "integer", "bigint", "real", "double precision", "numeric"]
+
     /// The affinity of the column named `column` (in the schema's spelling); BLOB when unknown.
     func affinity(of column: String) -> ColumnAffinity {
         affinities[column] ?? .blob
@@ -89,12 +102,14 @@ struct DatabaseTableSchema: Sendable {
             SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
             """)
         let indexes = tables.compactMap { row in DatabaseFullTextIndex(name: row["name"], sql: row["sql"]) }
+        let shadows = indexes.reduce(into: Set<String>()) { $0.formUnion($1.shadowTables) }
         return tables.compactMap { row -> DatabaseTableSchema? in
             guard var schema = try? schema(of: row["name"], in: db) else { return nil }
             if let index = DatabaseFullTextIndex.indexing(schema, among: indexes) {
                 schema.fullTextTable = index.table
                 schema.fullTextRowID = index.rowIDColumn
             }
+            schema.isFullTextShadow = shadows.contains(schema.name.lowercased())
             return schema
         }
     }
@@ -103,7 +118,9 @@ struct DatabaseTableSchema: Sendable {
         // The pragma's table-valued form takes the name as an argument: GRDB's `columns(in:)`
         // quotes names without doubling their quotes. `hidden` 1 marks a virtual table's hidden
         // columns; generated columns (2, 3) are shown.
-        let info = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [name])
+        // The primary key's columns come first, as Datasette shows them: a page links each row's
+        // first value to the row's own URL, and that value is then the row's key.
+        let info = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY pk = 0, pk, cid", arguments: [name])
         let columns: [String] = info.map { $0["name"] }
         var affinities: [String: ColumnAffinity] = [:]
         for column in info { affinities[column["name"]] = ColumnAffinity(declaredType: column["type"]) }

@@ -1,6 +1,7 @@
 import TableKit
 
-/// Adapts a checklist item to the reusable subtitle cell: a checkmark when done, a star badge.
+/// Adapts a checklist item to the reusable subtitle cell: a checkmark when done, a star badge;
+/// both as booleans in JSON for scripts.
 struct ChecklistItemCell: CellDataProvider {
     let item: ChecklistItem
 
@@ -8,4 +9,7 @@ struct ChecklistItemCell: CellDataProvider {
     var subtitle: String? { item.isDone ? "done" : "to do" }
     var accessory: CellAccessory { item.isDone ? .checkmark : .none }
     var badge: String? { item.isStarred ? "★" : nil }
+    var jsonProperties: [JSONProperty] {
+        [JSONProperty(name: "done", value: .bool(item.isDone)), JSONProperty(name: "starred", value: .bool(item.isStarred))]
+    }
 }
