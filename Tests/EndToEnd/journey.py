@@ -1,7 +1,7 @@
 """What the journey tests (`test_journeys_*.py`) share: the two screen sizes a person uses, a browser
 set to one of them, navigation that waits for the next document, the checks every step makes (no
 sideways scrolling of the page, the bar's items on screen, no console error) and a screenshot of
-each step under /tmp/h-ui-shots (or $JOURNEY_SHOTS), to look at: a test cannot judge that a page
+each step under /tmp/tablepages-journeys (or $JOURNEY_SHOTS), to look at: a test cannot judge that a page
 looks right."""
 import os
 import re
@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 # A laptop and a phone (an iPhone 12–15's CSS viewport).
 SIZES = [(1280, 900), (390, 844)]
 SIZE_IDS = ["desktop", "phone"]
-SHOTS = os.environ.get("JOURNEY_SHOTS", "/tmp/h-ui-shots")
+SHOTS = os.environ.get("JOURNEY_SHOTS", "/tmp/tablepages-journeys")
 
 
 @pytest.fixture(scope="module")
