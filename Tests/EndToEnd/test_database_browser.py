@@ -43,7 +43,7 @@ def expected_ids(database, sql):
 
 
 def shown_ids(browser):
-    return [row.get_attribute("data-row") for row in browser.find_elements(By.CSS_SELECTOR, "li.tk-row[data-kind='record']")]
+    return [row.get_attribute("data-row") for row in browser.find_elements(By.CSS_SELECTOR, ".tk-row[data-kind='record']")]
 
 
 def assert_shows_first_rows_of(browser, expected):
@@ -91,7 +91,7 @@ def test_clicking_a_column_header_sorts_ascending_then_descending(site, browser)
     assert_shows_first_rows_of(browser, expected_ids(database, "SELECT id FROM items ORDER BY price DESC, id DESC"))
     # The column names sit over their values: the header cell and the row's cell share an edge.
     header_x = column_header(browser, "note").location["x"]
-    value_x = browser.find_element(By.CSS_SELECTOR, "li.tk-row .tk-field[data-field='note']").location["x"]
+    value_x = browser.find_element(By.CSS_SELECTOR, ".tk-row .tk-field[data-field='note']").location["x"]
     assert abs(header_x - value_x) <= 1
 
 
@@ -128,7 +128,7 @@ def test_the_filter_form_narrows_the_rows_to_what_sqlite_returns(site, browser, 
 def test_a_cut_value_links_to_the_row_page_with_the_whole_value(site, browser):
     base, _ = site
     browser.get(base + "/pages/items?limit=1000")
-    link = browser.find_element(By.CSS_SELECTOR, "li.tk-row[data-row='42'] a.tk-cut")
+    link = browser.find_element(By.CSS_SELECTOR, ".tk-row[data-row='42'] a.tk-cut")
     assert link.text.endswith("\u2026") or "\u2026" in link.get_attribute("textContent")
     click_and_wait(browser, link)
     assert urllib.parse.urlsplit(browser.current_url).path == "/pages/items/rows/42"

@@ -59,7 +59,7 @@ def sqlite_ids(database, where, order="id"):
 
 def shown_ids(browser):
     return browser.execute_script(
-        "return [...document.querySelectorAll(\"li.tk-row[data-kind='record']\")].map((row) => row.dataset.row)")
+        "return [...document.querySelectorAll(\".tk-row[data-kind='record']\")].map((row) => row.dataset.row)")
 
 
 def stated_count(browser):
@@ -120,7 +120,7 @@ def test_search_filter_sort_open_a_row_and_go_back(shop, browser, size):
     check_step(browser, "database-4-sorted", size)
 
     # Open the order whose notes are cut: its page shows them whole.
-    link = browser.find_element(By.CSS_SELECTOR, f"li.tk-row[data-row='{LONG_ID}'] a.tk-cut")
+    link = browser.find_element(By.CSS_SELECTOR, f".tk-row[data-row='{LONG_ID}'] a.tk-cut")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     navigate(browser, link.click)
     assert urllib.parse.urlsplit(browser.current_url).path == f"/pages/orders/rows/{LONG_ID}"

@@ -90,11 +90,11 @@ def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(s
     base, _ = shop
     set_size(browser, size)
     browser.get(base + "/pages/items")
-    rows = browser.find_elements(By.CSS_SELECTOR, "li.tk-row[data-kind='record']")
+    rows = browser.find_elements(By.CSS_SELECTOR, ".tk-row[data-kind='record']")
     assert len(rows) == ITEMS
     # Every row's key (its first value: the primary key) links to the row's own page.
     links = browser.execute_script("""
-        return [...document.querySelectorAll("li.tk-row[data-kind='record']")].map((row) => {
+        return [...document.querySelectorAll(".tk-row[data-kind='record']")].map((row) => {
           const first = row.querySelector('.tk-field');
           const link = first?.querySelector('a.tk-key');
           return [row.dataset.row, first?.dataset.field, link ? new URL(link.href).pathname : null, link?.textContent];
@@ -110,7 +110,7 @@ def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(s
             const out = {};
             for (const name of ['price', 'stock', 'id', 'code']) {
               const header = document.querySelector(`.tk-db-column[data-field='${name}']`);
-              const cell = document.querySelector(`li.tk-row .tk-field[data-field='${name}']`);
+              const cell = document.querySelector(`.tk-row .tk-field[data-field='${name}']`);
               const headerText = header.querySelector('a').getBoundingClientRect();
               const value = cell.querySelector('.tk-field-value').getBoundingClientRect();
               out[name] = [getComputedStyle(header).textAlign, getComputedStyle(cell).textAlign,
@@ -126,7 +126,7 @@ def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(s
         # Widths from content: the short key and code columns are narrower than the long
         # description, which then needs fewer lines than it would at a fixed 10rem.
         widths = browser.execute_script("""
-            const width = (name) => document.querySelector(`li.tk-row .tk-field[data-field='${name}']`).getBoundingClientRect().width;
+            const width = (name) => document.querySelector(`.tk-row .tk-field[data-field='${name}']`).getBoundingClientRect().width;
             return {id: width('id'), code: width('code'), description: width('description'), rem: parseFloat(getComputedStyle(document.documentElement).fontSize)};""")
         assert widths["id"] < 6 * widths["rem"], widths
         assert widths["code"] < 8 * widths["rem"], widths
@@ -134,14 +134,14 @@ def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(s
     else:
         # The phone keeps its stacked layout: one line per column, name beside value.
         stacked = browser.execute_script("""
-            const cell = document.querySelector("li.tk-row[data-kind='record'] > .tk-cell");
+            const cell = document.querySelector(".tk-row[data-kind='record'] > .tk-cell");
             const name = cell.querySelector(".tk-field[data-field='price'] .tk-field-name").getBoundingClientRect();
             const value = cell.querySelector(".tk-field[data-field='price'] .tk-field-value").getBoundingClientRect();
             return [name.width > 0, Math.abs(name.top - value.top) < 4, value.left > name.right];""")
         assert stacked == [True, True, True], stacked
 
     # The key link leads to the row's page.
-    link = browser.find_element(By.CSS_SELECTOR, "li.tk-row[data-row='7'] a.tk-key")
+    link = browser.find_element(By.CSS_SELECTOR, ".tk-row[data-row='7'] a.tk-key")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     navigate(browser, link.click)
     assert urllib.parse.urlsplit(browser.current_url).path == "/pages/items/rows/7"
@@ -164,7 +164,7 @@ def test_a_mistyped_filter_is_answered_by_the_table_page_beside_its_form(shop, b
     assert browser.find_element(By.CSS_SELECTOR, ".tp-bar").is_displayed()
     form = browser.find_element(By.CSS_SELECTOR, "form.tk-db-filter")
     assert browser.execute_script("return arguments[0].nextElementSibling === arguments[1]", notice, form)
-    assert len(browser.find_elements(By.CSS_SELECTOR, "li.tk-row[data-kind='record']")) == ITEMS
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".tk-row[data-kind='record']")) == ITEMS
     gap = browser.execute_script(
         "return arguments[1].getBoundingClientRect().top - arguments[0].getBoundingClientRect().bottom", notice, form)
     assert 0 <= gap < 40, gap
