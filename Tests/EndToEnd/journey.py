@@ -26,6 +26,24 @@ def examples_site(tmp_path_factory):
     stop_server(process)
 
 
+def read_only_database_site(tmp_path_factory, name, make):
+    """A server of one SQLite file that `make(path)` fills, read-only (no `--writable`, no
+    examples) so that nothing can be changed through the web; yields (base URL, path, directory)."""
+    directory = tmp_path_factory.mktemp(name)
+    database = directory / "shop.sqlite"
+    make(database)
+    process, base = start_server(directory, "--database", str(database), anonymous_writes=False)
+    yield base, database, directory
+    stop_server(process)
+
+
+def open_as(driver, size, sign_in_link=None):
+    """Sets the viewport to `size`, and signs in with `sign_in_link` when one is given."""
+    set_size(driver, size)
+    if sign_in_link:
+        navigate(driver, lambda: driver.get(sign_in_link))
+
+
 def set_size(driver, size):
     """Makes the page's viewport `size` (width, height) in CSS pixels; below 600 px it is a phone's,
     which lays a page out at 980 px unless the page carries a viewport meta."""

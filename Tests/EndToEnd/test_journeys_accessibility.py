@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import sign_in_url, start_server, stop_server, wait_until
-from journey import SIZE_IDS, SIZES, live, navigate, set_size, shot
+from journey import SIZE_IDS, SIZES, live, navigate, open_as, set_size, shot
 
 # Located, not imported: the package's Python side wants Playwright, which these tests do not use.
 _AXE_PACKAGE = importlib.util.find_spec("axe_playwright_python")
@@ -69,9 +69,7 @@ def pages_to_check(browser, base):
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
 def test_axe_finds_no_serious_violation_on_any_page(site, browser, size, signed_in):
     base, link = site
-    set_size(browser, size)
-    if signed_in:
-        navigate(browser, lambda: browser.get(link))
+    open_as(browser, size, link if signed_in else None)
     found = {}
     for url in pages_to_check(browser, base):
         navigate(browser, lambda: browser.get(url))
@@ -121,8 +119,7 @@ def focused(browser):
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_keyboard_skips_the_bar_and_tabs_from_row_to_row(site, browser, size):
     base, link = site
-    set_size(browser, size)
-    navigate(browser, lambda: browser.get(link))
+    open_as(browser, size, link)
     browser.get(base + "/pages/todo")
     assert wait_until(lambda: live(browser), 10)
     keys = ActionChains(browser)

@@ -11,8 +11,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import start_server, stop_server, wait_until
-from journey import SIZE_IDS, SIZES, check_step, navigate, set_size
+from conftest import wait_until
+from journey import SIZE_IDS, SIZES, check_step, navigate, read_only_database_site, set_size
 
 ROWS = 400
 CUSTOMERS = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen"]
@@ -43,13 +43,7 @@ def make_orders(path):
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("journey-database")
-    database = directory / "shop.sqlite"
-    make_orders(database)
-    # Read-only (no --writable) and without the examples: nothing can be changed through the web.
-    process, base = start_server(directory, "--database", str(database), anonymous_writes=False)
-    yield base, database, directory
-    stop_server(process)
+    yield from read_only_database_site(tmp_path_factory, "journey-database", make_orders)
 
 
 def sqlite_ids(database, where, order="id"):

@@ -14,8 +14,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import start_server, stop_server
-from journey import SIZE_IDS, SIZES, check_step, navigate, set_size
+from journey import SIZE_IDS, SIZES, check_step, navigate, read_only_database_site, set_size
 
 # Fewer than a page's 100 rows: every row is in the first render.
 ITEMS = 80
@@ -43,12 +42,7 @@ def make_database(path):
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("journey-database-table")
-    database = directory / "shop.sqlite"
-    make_database(database)
-    process, base = start_server(directory, "--database", str(database), anonymous_writes=False)
-    yield base, database
-    stop_server(process)
+    yield from read_only_database_site(tmp_path_factory, "journey-database-table", make_database)
 
 
 def sqlite_counts(database):
@@ -62,7 +56,7 @@ SHADOWS = {"items_fts_config", "items_fts_data", "items_fts_docsize", "items_fts
 
 
 def test_the_index_lists_tables_with_their_counts_and_hides_full_text_shadow_tables(shop, browser):
-    base, database = shop
+    base, database, _ = shop
     counts = sqlite_counts(database)
     assert SHADOWS <= set(counts), "the database has the shadow tables the index must hide"
     listed = {name: count for name, count in counts.items() if name not in SHADOWS}
@@ -87,7 +81,7 @@ def test_the_index_lists_tables_with_their_counts_and_hides_full_text_shadow_tab
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(shop, browser, size):
-    base, _ = shop
+    base, _, _ = shop
     set_size(browser, size)
     browser.get(base + "/pages/items")
     rows = browser.find_elements(By.CSS_SELECTOR, ".tk-row[data-kind='record']")
@@ -155,7 +149,7 @@ def test_keys_link_to_their_rows_numbers_line_up_and_columns_fit_their_content(s
     ("prize__gt=5", "is not a column"),
 ], ids=["unknown-operator", "unknown-column"])
 def test_a_mistyped_filter_is_answered_by_the_table_page_beside_its_form(shop, browser, size, query, words):
-    base, _ = shop
+    base, _, _ = shop
     set_size(browser, size)
     browser.get(base + "/pages/items?" + query)
     notice = browser.find_element(By.CSS_SELECTOR, ".tp-notice[role='alert']")
@@ -181,7 +175,7 @@ def test_a_mistyped_filter_is_answered_by_the_table_page_beside_its_form(shop, b
 
 
 def test_a_script_still_gets_the_plain_json_400(shop):
-    base, _ = shop
+    base, _, _ = shop
     try:
         urllib.request.urlopen(base + "/pages/items.json?price__gtt=5", timeout=10)
         raise AssertionError("a mistyped filter was answered")

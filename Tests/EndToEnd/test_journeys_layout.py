@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import wait_until
-from journey import SIZE_IDS, SIZES, check_step, examples_site, live, navigate, set_size  # noqa: F401 (a fixture)
+from journey import SIZE_IDS, SIZES, check_step, examples_site, live, open_as  # noqa: F401 (a fixture)
 
 
 
@@ -18,8 +18,7 @@ def edges(browser, selector, side):
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_signed_in_todo_check_marks_line_up(examples_site, browser, size):
     base, link = examples_site
-    set_size(browser, size)
-    navigate(browser, lambda: browser.get(link))
+    open_as(browser, size, link)
     browser.get(base + "/pages/todo")
     assert wait_until(lambda: live(browser), 10)
     # Tick every to-do, so the first row (no "Move up") and the last (no "Move down") have one too.
@@ -38,9 +37,7 @@ def test_signed_in_todo_check_marks_line_up(examples_site, browser, size):
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
 def test_product_prices_share_a_right_edge_beside_a_badge(examples_site, browser, size, signed_in):
     base, link = examples_site
-    set_size(browser, size)
-    if signed_in:
-        navigate(browser, lambda: browser.get(link))
+    open_as(browser, size, link if signed_in else None)
     browser.get(base + "/pages/products")
     assert wait_until(lambda: live(browser), 10)
     assert browser.find_elements(By.CSS_SELECTOR, ".tk-badge"), "no product shows a stock badge"
