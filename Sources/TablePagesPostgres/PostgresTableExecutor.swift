@@ -123,10 +123,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
 
         /// Closes the connection without waiting, so that the pool does not lend it again.
         func closeConnection() {
-            let (connection, logger) = (connection, logger)
-            Task {
-                do { try await connection.close() } catch { logger.debug("closing a failed PostgreSQL connection: \(String(reflecting: error))") }
-            }
+            connection.closeInBackground(logger: logger)
         }
     }
 }

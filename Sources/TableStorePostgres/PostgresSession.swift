@@ -38,17 +38,9 @@ struct PostgresSession: SQLSession {
         _ = try rows(sql, arguments)
     }
 
-    /// Closes the connection without waiting: a connection that failed (or left a statement
-    /// unanswered) must not go back to the pool's idle connections.
+    /// Closes the connection without waiting (see `closeInBackground(logger:)`).
     func closeConnection() {
-        let (connection, logger) = (connection, logger)
-        Task {
-            do {
-                try await connection.close()
-            } catch {
-                logger.debug("closing a failed PostgreSQL connection: \(String(reflecting: error))")
-            }
-        }
+        connection.closeInBackground(logger: logger)
     }
 
     private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {
