@@ -28,20 +28,30 @@ run: deps
 build: deps
 	$(SWIFT) build
 
+# A line with the time before each step of `make test`, so that a slow run says where its time went.
+STEP = @echo "== make test: $(1) at $$(date +%T)"
+
 test: test-deps
+	$(call STEP,build)
 	@# Fresh builds show every warning; the project allows none (dependencies' are suppressed by SwiftPM).
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
-	@# The README's example, a package of its own over this checkout; test_example_package.py runs it.
-	$(SWIFT) build --package-path Examples/Bookshelf 2>&1 | tee -a .build-warnings.log
+	@# README's example is a package of its own over this checkout; the build above compiled its
+	@# sources (the root package's Bookshelf target) and test_example_package.py runs them. Loading its
+	@# package graph checks its manifest: the products it names exist.
+	$(SWIFT) package --package-path Examples/Bookshelf show-dependencies > /dev/null
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
+	$(call STEP,documentation)
 	@# Every public declaration of the library modules has a /// summary; the checker is tested too.
 	scripts/check-doc-coverage
 	$(PYTHON) -m pytest -q Tests/DocCoverage
 	$(DOCS)
+	$(call STEP,Swift tests)
 	@# One test at a time: the in-process servers' handlers share Swift's cooperative pool with the
 	@# tests, and CPU-heavy property tests running beside them starve it on a 2-core machine.
 	$(SWIFT) test --skip-build --no-parallel
+	$(call STEP,end-to-end tests)
 	$(PYTHON) -m pytest -q --durations=15 Tests/EndToEnd
+	$(call STEP,done)
 
 # The DocC archives of the libraries, combined so that each links to the modules it builds on
 # (docc comes with the Swift toolchain; the plugin is a package dependency). Written to

@@ -115,6 +115,15 @@ let package = Package(
         .target(name: "TablePagesExamples", dependencies: ["TablePages", "TablePagesDatabase", "MicroHTTP", "TableKit", "TableStore", "TableStorePostgres", .product(name: "GRDB", package: "GRDB.swift")], plugins: ["EmbedPublicFiles"]),
         // Compiles Public/ into TablePages (its assets) and TablePagesExamples (the pictures).
         .executableTarget(name: "PublicFilesEmbedder"),
+        // README's example, `Examples/Bookshelf`, is a package of its own; its sources are compiled
+        // here too, so that `make test` builds them beside the library instead of compiling every
+        // dependency (two minutes and more of BoringSSL) again in the example's own build folder.
+        // `make test` checks the example's manifest separately (`show-dependencies`).
+        .executableTarget(
+            name: "Bookshelf",
+            dependencies: ["TablePages", "TableKit", "MicroHTTP"],
+            path: "Examples/Bookshelf/Sources/Bookshelf"
+        ),
         .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
         .executableTarget(
             name: "tablepages",

@@ -108,16 +108,12 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             for row in rows { try body(row) }
         }
 
-        /// Runs `operation`, waiting at most ``answerWait``, and not at all on a closed connection:
-        /// postgres-nio (1.33) never answers a statement sent on one.
+        /// Runs `operation`, waiting at most ``answerWait``, and not at all on a closed connection.
         private func waitForAnswer<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
-            let connection = connection
-            guard !connection.isClosed else { throw PostgresReadError(status: 503, reason: "the connection was closed") }
             do {
-                return try BlockingWait.run(within: answerWait, unless: { connection.isClosed }, operation)
-            } catch let error as WaitTimedOut {
-                closeConnection()
-                throw PostgresReadError(status: 503, reason: connection.isClosed ? "the connection closed before it answered" : "no answer to a statement within \(error.limit); the connection was closed")
+                return try connection.blockingAnswer(within: answerWait, logger: logger, operation)
+            } catch let error as PostgresUnanswered {
+                throw PostgresReadError(status: 503, reason: error.description)
             }
         }
 

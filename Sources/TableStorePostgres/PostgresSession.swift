@@ -13,24 +13,16 @@ struct PostgresSession: SQLSession {
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
         let query = try Self.query(sql, arguments)
-        // postgres-nio (1.33) never answers a statement sent on a closed connection (its write's
-        // failure reaches no one): so none is sent on one, and a wait gives up once it closes.
-        guard !connection.isClosed else {
-            throw PostgresError(description: "the PostgreSQL connection was closed (by the server, or after a failure)")
-        }
         do {
-            return try PostgresError.translating { try BlockingWait.run(within: answerWait, unless: { [connection] in connection.isClosed }) { [connection, logger] in
+            return try PostgresError.translating { try connection.blockingAnswer(within: answerWait, logger: logger) { [connection, logger] in
                 var rows: [SQLRow] = []
                 for try await row in try await connection.query(query, logger: logger) {
                     rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
                 }
                 return rows
             } }
-        } catch let error as WaitTimedOut {
-            closeConnection()
-            throw PostgresError(description: connection.isClosed
-                ? "the PostgreSQL connection closed before it answered a statement"
-                : "PostgreSQL did not answer a statement within \(error.limit); the connection was closed")
+        } catch let error as PostgresUnanswered {
+            throw PostgresError(description: error.description)
         }
     }
 

@@ -3,8 +3,10 @@ path, as README's "Your own page" shows it: its page answers in HTML and JSON in
 select is pushed live to every viewer, a cover loaded by a background task arrives as a patch, and
 SIGTERM stops it with exit 0. README's code blocks are the example's files, byte for byte.
 
-`make test` builds the example first (`swift build --package-path Examples/Bookshelf`); run alone,
-this file builds it when the binary is missing. `BOOKSHELF_BINARY` names another build."""
+`make test` builds the example's sources first, as the root package's `Bookshelf` target (the same
+files, without compiling every dependency again in the example's own build folder); run alone, this
+file builds it when the binary is missing. `BOOKSHELF_BINARY` names another build, e.g.
+`Examples/Bookshelf/.build/debug/Bookshelf` after `swift build --package-path Examples/Bookshelf`."""
 import http.client
 import json
 import os
@@ -18,13 +20,13 @@ import pytest
 from conftest import ROOT, post, session_headers, wait_until
 
 EXAMPLE = os.path.join(ROOT, "Examples", "Bookshelf")
-BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(EXAMPLE, ".build", "debug", "Bookshelf"))
+BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(ROOT, ".build", "debug", "Bookshelf"))
 
 
 @pytest.fixture(scope="module")
 def binary():
     if not os.path.exists(BINARY):
-        subprocess.run(["swift", "build", "--package-path", EXAMPLE], check=True)
+        subprocess.run(["swift", "build", "--product", "Bookshelf"], cwd=ROOT, check=True)
     return BINARY
 
 
