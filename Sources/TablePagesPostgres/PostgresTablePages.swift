@@ -18,7 +18,9 @@ import TablePagesDatabase
 ///   `pg_notify('tablepages', '["schema","table"]')`, and one dedicated connection `LISTEN`s; a
 ///   notification re-reads the pages of that table only, within milliseconds of the commit. When
 ///   the connection drops, it reconnects with backoff (0.1 s doubling to 5 s) and then re-reads
-///   every page, since notifications sent meanwhile are lost.
+///   every page, since notifications sent meanwhile are lost. A connection that stays open but
+///   stops delivering is noticed by a heartbeat (``heartbeatInterval``, ``listenerLagLimit``),
+///   closed and replaced the same way; readiness fails while nothing listens.
 /// - **poll** (the default): every ``pollInterval`` one query reads `pg_current_snapshot()`, which
 ///   changes whenever a transaction that wrote anything in the cluster starts or ends; then every
 ///   page re-reads. No table is scanned, but every write anywhere re-reads every open page.
@@ -33,6 +35,11 @@ public final class PostgresTablePages: Sendable {
     public static let triggerName = "tablepages_notify"
     /// The `application_name` of the listening connection, to find it in `pg_stat_activity`.
     public static let listenerApplicationName = "tablepages listener"
+    /// How often, with `watch`, the instance notifies itself a heartbeat to check that the
+    /// listening connection delivers.
+    public static let heartbeatInterval = Duration.seconds(1)
+    /// How long a heartbeat may go undelivered before the listening connection is replaced.
+    public static let listenerLagLimit = Duration.seconds(5)
     /// How often the default mode polls.
     public static let pollInterval = Duration.milliseconds(200)
     /// How long one poll waits for its answer before the next is tried.
@@ -47,6 +54,10 @@ public final class PostgresTablePages: Sendable {
     /// Whether changes arrive by `LISTEN` (else by polling).
     public let watches: Bool
 
+    /// Whether, with `watch`, a `LISTEN` is in effect (a connection that stopped delivering
+    /// counts as not listening once its heartbeat is overdue).
+    public var isListening: Bool { listening.load(ordering: .acquiring) }
+
     /// The database, for messages.
     let url: PostgresURL
     /// Runs the pages' reads (and the readiness probe's).
@@ -56,6 +67,11 @@ public final class PostgresTablePages: Sendable {
     private let feeds: [(table: String, feed: ChangeFeed)]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
+    // Whether a LISTEN is in effect (readiness fails otherwise), and its heartbeats.
+    private let listening = Atomic<Bool>(false)
+    private let heartbeat = Mutex(ListenerHeartbeat(limit: PostgresTablePages.listenerLagLimit))
+    // Tells this instance's heartbeats from other instances' on the same channel.
+    private let heartbeatToken = UUID().uuidString
 
     private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
         self.url = url
@@ -189,11 +205,26 @@ public final class PostgresTablePages: Sendable {
                 try await listenerClient.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         delay = .milliseconds(100)
+                        heartbeat.withLock { $0.restart() }
+                        listening.store(true, ordering: .releasing)
+                        defer { listening.store(false, ordering: .releasing) }
                         logger.info("listening for changes to the tables of \(namespace) on PostgreSQL channel \(Self.channel)")
                         // Notifications sent while no connection listened are lost.
                         notifyAll()
-                        for try await notification in notifications {
-                            route(notification.payload)
+                        do {
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask { [self] in
+                                    for try await notification in notifications { route(notification.payload) }
+                                }
+                                group.addTask { [self] in try await sendHeartbeats() }
+                                try await group.next()
+                                group.cancelAll()
+                            }
+                        } catch let stalled as ListenerStalled {
+                            // Closed before it goes back to the pool: an UNLISTEN sent on it would
+                            // never be answered, and the pool would lend it again.
+                            try? await connection.close()
+                            throw stalled
                         }
                     }
                 }
@@ -206,8 +237,44 @@ public final class PostgresTablePages: Sendable {
         }
     }
 
+    /// Notifies this instance a numbered heartbeat every ``heartbeatInterval`` over the pages'
+    /// pool, until cancelled or until one goes unheard for ``listenerLagLimit``.
+    private func sendHeartbeats() async throws {
+        var number = 0
+        while true {
+            try await Task.sleep(for: Self.heartbeatInterval)
+            if heartbeat.withLock({ $0.isStalled(at: .now) }) { throw ListenerStalled(limit: Self.listenerLagLimit) }
+            number += 1
+            let payload = "\(Self.heartbeatPrefix)\(heartbeatToken) \(number)"
+            do {
+                // Bounded: a statement sent on a connection that just closed would never be answered.
+                let (client, logger) = (client, logger)
+                _ = try await WaitTimedOut.run(within: Self.pollAnswerWait) {
+                    try await client.query("SELECT pg_catalog.pg_notify(\(Self.channel), \(payload))", logger: logger).collect()
+                }
+                // Committed: PostgreSQL delivers it to every connection listening now.
+                let (sent, now) = (number, ContinuousClock.now)
+                heartbeat.withLock { $0.sent(sent, at: now) }
+            } catch {
+                // The database is unreachable: the listening connection finds that out itself.
+                logger.debug("PostgreSQL heartbeat not sent: \(String(reflecting: error))")
+            }
+        }
+    }
+
+    /// The start of a heartbeat's payload, before the sending instance's token and its number.
+    private static let heartbeatPrefix = "tablepages-heartbeat "
+
     /// Notifies the feed of the table a trigger named; anything unexpected re-reads everything.
     private func route(_ payload: String) {
+        if payload.hasPrefix(Self.heartbeatPrefix) {
+            let parts = payload.dropFirst(Self.heartbeatPrefix.count).split(separator: " ")
+            if parts.count == 2, parts[0] == heartbeatToken, let number = Int(parts[1]) {
+                heartbeat.withLock { $0.heard(number) }
+            }
+            // Another instance's heartbeat says nothing about the tables.
+            return
+        }
         guard let names = try? JSONDecoder().decode([String].self, from: Data(payload.utf8)), names.count == 2 else {
             notifyAll()
             return

@@ -3,6 +3,8 @@ checked against PostgreSQL's own answers (filters, keyset paging), live by trigg
 (`--watch`) and by polling, through a dropped listening connection, read-only, and bounded by
 `--query-time-limit`."""
 import json
+import os
+import signal
 import statistics
 import subprocess
 import time
@@ -12,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from conftest import BINARY, PsqlSession, psql, start_server, stop_server
+from conftest import BINARY, PsqlSession, psql, start_server, stop_server, wait_until
 from test_database_live import Events, ops, page_json
 from test_database_query import all_ids, get
 
@@ -325,6 +327,60 @@ def test_a_dropped_listening_connection_loses_no_change(live_database, tmp_path)
             events.close()
         assert page_json(base, "/pages/items.json")["sections"][0]["rowCount"] == ROWS + 2
     finally:
+        stop_server(process)
+
+
+def readyz(base):
+    try:
+        with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_listening_connection_that_stops_delivering_is_noticed_by_its_heartbeat(live_database, tmp_path):
+    """--watch on a user's database has no version clock to compare: the instance notifies itself a
+    heartbeat every second and gives the listening connection up when one goes unheard for 5 s."""
+    process, base = start_server(tmp_path, "--database", live_database, "--watch")
+    name = live_database.rsplit("/", 1)[1]
+    admin = live_database.rsplit("/", 1)[0] + "/postgres"
+    writer = PsqlSession(live_database)
+    stopped = None
+    try:
+        assert wait_until(lambda: readyz(base) == 200, 10), "not ready with --watch"
+        events = Events(base + "/pages/items/events?format=json")
+        try:
+            listener = "SELECT pid FROM pg_stat_activity WHERE application_name = 'tablepages listener'"
+            assert wait_until(lambda: pg_ids(live_database, listener), 5), "no listening connection"
+            [stopped] = map(int, pg_ids(live_database, listener))
+            # The listening connection stays open but delivers nothing; new connections are refused
+            # for now, so that the instance's state while it cannot listen can be looked at.
+            os.kill(stopped, signal.SIGSTOP)
+            psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            try:
+                writer.run("INSERT INTO items VALUES (8000, 'while the listener was stopped');")
+                start = time.monotonic()
+                # A heartbeat every second (over the pool's open connections), 5 s to arrive.
+                assert wait_until(lambda: "delivered no heartbeat" in (tmp_path / "server.log").read_text(), 12), \
+                    "the server did not notice that its listening connection delivers nothing"
+                assert time.monotonic() - start < 9
+                # Given up, and unable to listen again for now: not ready.
+                assert wait_until(lambda: readyz(base) == 503, 3), "/readyz stayed 200 while nothing listens"
+            finally:
+                psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            # Listening again, every page re-reads: the insert reaches the subscriber.
+            wait_for_count(events, ROWS + 1, 15)
+            assert wait_until(lambda: readyz(base) == 200, 10), "/readyz did not come back after the listener reconnected"
+            start = time.monotonic()
+            psql(live_database, "INSERT INTO items VALUES (8001, 'after')")
+            event = wait_for_count(events, ROWS + 2, 3)
+            assert event["at"] - start < 1.0
+        finally:
+            events.close()
+    finally:
+        writer.close()
+        if stopped:
+            os.kill(stopped, signal.SIGCONT)
         stop_server(process)
 
 
