@@ -1,16 +1,17 @@
 """Jumping anywhere in a big table (issue 20, item 5), in Chromium with JavaScript on at a laptop's
-and a phone's width: a person opens a table of 1,000,000 rows, drags the scrollbar to the middle,
+and a phone's width, on SQLite and on PostgreSQL (`--database postgresql://…`): a person opens a
+table of 1,000,000 rows, drags the scrollbar to the middle,
 and within a second sees the rows that are there — the same rows, in the same order, with the same
 values as SQLite's at that position — while the rows above and below stay placeholders. The same
 with a filter and a sort. The time from the scroll to the rows on screen is printed and appended to
 `jump-times.txt` beside the screenshots."""
 import os
 import sqlite3
-import time
+import subprocess
 
 import pytest
 
-from conftest import wait_until
+from conftest import psql, start_server, stop_server, wait_until
 from journey import SHOTS, SIZE_IDS, SIZES, check_step, live, read_only_database_site, set_size
 
 ROWS = 1_000_000
@@ -29,9 +30,39 @@ def make_big(path):
         """)
 
 
-@pytest.fixture(scope="module")
-def big(tmp_path_factory):
-    yield from read_only_database_site(tmp_path_factory, "journey-jump", make_big)
+POSTGRES_SQL = f"""
+    CREATE TABLE readings (id integer PRIMARY KEY, sensor text NOT NULL, level integer NOT NULL);
+    INSERT INTO readings SELECT 2 * i, 'sensor-' || (i % 97), (i::bigint * 7919) % 1000 FROM generate_series(1, {ROWS}) AS i;
+    -- PostgreSQL's index holds no key beside the value: a sort pages by (level, id).
+    CREATE INDEX readings_level ON readings (level, id);
+    VACUUM ANALYZE readings;
+"""
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def big(request, tmp_path_factory):
+    """(base URL, a function running a query on the served database and returning rows as text,
+    the database's name)."""
+    if request.param == "sqlite":
+        for base, database, _ in read_only_database_site(tmp_path_factory, "journey-jump", make_big):
+            def query(sql, arguments=()):
+                with sqlite3.connect(database) as db:
+                    return [[str(value) for value in row] for row in db.execute(sql, arguments)]
+            yield base, query, "SQLite"
+        return
+    from test_postgres_tables import drop_database, fresh_database
+    cluster = request.getfixturevalue("postgres_cluster")
+    url = fresh_database(cluster, "pg_jump")
+    subprocess.run(["psql", url, "-X", "-q", "-v", "ON_ERROR_STOP=1"], input=POSTGRES_SQL, text=True, check=True, capture_output=True)
+
+    def query(sql, arguments=()):
+        for argument in arguments:
+            sql = sql.replace("?", str(int(argument)), 1)
+        return [line.split("|") for line in psql(url, sql).splitlines() if line]
+    process, base = start_server(tmp_path_factory.mktemp("journey-jump-pg"), "--database", url, anonymous_writes=False)
+    yield base, query, "PostgreSQL"
+    stop_server(process)
+    drop_database(cluster, "pg_jump")
 
 
 VISIBLE_ROWS = """
@@ -54,17 +85,13 @@ VISIBLE_ROWS = """
     };"""
 
 
-def sqlite_rows(database, where, order, offset, count):
-    with sqlite3.connect(database) as db:
-        return [[str(value) for value in row] for row in db.execute(
-            f"SELECT id, sensor, level FROM readings {where} ORDER BY {order} LIMIT ? OFFSET ?", (count, offset))]
+def database_rows(query, where, order, offset, count):
+    return query(f"SELECT id, sensor, level FROM readings {where} ORDER BY {order} LIMIT ? OFFSET ?", (count, offset))
 
 
-def position_of(database, where, order, key, count):
-    """Where the row with `key` is in the order (by walking SQLite's own ordered keys)."""
-    with sqlite3.connect(database) as db:
-        keys = [row[0] for row in db.execute(f"SELECT id FROM readings {where} ORDER BY {order}")]
-    return keys.index(int(key))
+def position_of(query, where, order, key):
+    """Where the row with `key` is in the order (by walking the database's own ordered keys)."""
+    return [row[0] for row in query(f"SELECT id FROM readings {where} ORDER BY {order}")].index(key)
 
 
 def record(figure):
@@ -80,9 +107,8 @@ def record(figure):
     ("?level__lt=800&_sort_desc=level", "WHERE level < 800", "level DESC, id DESC"),
 ], ids=["key-order", "filtered-sorted"])
 def test_a_scrollbar_dragged_to_the_middle_shows_the_rows_there_within_a_second(big, browser, size, query, where, order):
-    base, database, _ = big
-    with sqlite3.connect(database) as db:
-        total = db.execute(f"SELECT count(*) FROM readings {where}").fetchone()[0]
+    base, sql, engine = big
+    total = int(sql(f"SELECT count(*) FROM readings {where}")[0][0])
     set_size(browser, size)
     browser.get(base + "/pages/readings" + query)
     assert wait_until(lambda: live(browser), 10)
@@ -104,23 +130,23 @@ def test_a_scrollbar_dragged_to_the_middle_shows_the_rows_there_within_a_second(
     assert wait_until(shown, 5), f"the middle of the table stayed blank: {seen}"
     elapsed = seen["elapsed"] / 1000
     label = "key order" if not query else query
-    record(f"jump to the middle of {total:,} rows ({label}) at {size[0]}x{size[1]}: rows on screen after {elapsed:.3f} s")
+    record(f"{engine}: jump to the middle of {total:,} rows ({label}) at {size[0]}x{size[1]}: rows on screen after {elapsed:.3f} s")
     assert elapsed < 1.0, f"the rows took {elapsed:.2f} s to show"
 
     # Those are SQLite's rows at that position, in order and whole; the position is the middle.
     rows = seen["rows"]
-    first = position_of(database, where, order, rows[0][0], total)
+    first = position_of(sql, where, order, rows[0][0])
     assert 0.45 * total < first < 0.55 * total, (first, total)
-    assert rows == sqlite_rows(database, where, order, first, len(rows))
+    assert rows == database_rows(sql, where, order, first, len(rows))
     # Only the rows near the viewport were read: the rest are placeholders.
     assert seen["loaded"] <= 400, seen["loaded"]
-    check_step(browser, f"jump-middle{'-filtered' if query else ''}", size)
+    check_step(browser, f"jump-middle-{engine}{'-filtered' if query else ''}", size)
 
     # Scrolling on from there shows the rows that follow, placeholders filling as they come.
     browser.execute_script("window.jumpStarted = performance.now(); window.scrollBy(0, innerHeight * 3)")
     assert wait_until(shown, 5), f"the rows after the jump stayed blank: {seen}"
     rows = seen["rows"]
-    at = position_of(database, where, order, rows[0][0], total)
-    assert rows == sqlite_rows(database, where, order, at, len(rows))
+    at = position_of(sql, where, order, rows[0][0])
+    assert rows == database_rows(sql, where, order, at, len(rows))
     assert at > first
     assert live(browser)

@@ -56,7 +56,7 @@ struct DatabaseTableReader: Sendable {
             var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
             if let group = query.group {
                 let column = SQLIdentifier.quoted(group)
-                let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.dialect.nullOrder(descending: false)) LIMIT \(Self.maxSections)"
+                let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.nullOrder(of: group, descending: false)) LIMIT \(Self.maxSections)"
                 for row in try db.fetchAll(sql: sql, arguments: filter.arguments) {
                     let value = row[0]
                     sections.append((SectionID(DatabaseValueCoding.encode([value])), value, Int.fromDatabaseValue(row[1]) ?? 0))
@@ -268,6 +268,9 @@ struct DatabaseTableReader: Sendable {
             return SQLClause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
         case (false, false):
             return SQLClause(sql: "(\(column) >= \(placeholder) AND (\(column) > \(placeholder) OR \(keyAfter)))", arguments: [value, value] + position.key)
+        case (false, true) where schema.nullOrder(of: sort, descending: true).isEmpty && schema.dialect == .postgresql:
+            // A column without NULLs: no `OR … IS NULL`, which keeps PostgreSQL from using an index on it.
+            return SQLClause(sql: "(\(column) <= \(placeholder) AND (\(column) < \(placeholder) OR \(keyAfter)))", arguments: [value, value] + position.key)
         case (false, true):
             return SQLClause(sql: "((\(column) <= \(placeholder) AND (\(column) < \(placeholder) OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
         }
@@ -283,9 +286,8 @@ struct DatabaseTableReader: Sendable {
 
     func orderBy(reversed: Bool = false) -> String {
         let descending = query.descending != reversed
-        let direction = (descending ? " DESC" : "") + schema.dialect.nullOrder(descending: descending)
-        let terms = ((query.sort.map { [$0] } ?? []) + schema.key).map(schema.ordered)
-        return " ORDER BY " + terms.map { $0 + direction }.joined(separator: ", ")
+        let terms = (query.sort.map { [$0] } ?? []) + schema.key
+        return " ORDER BY " + terms.map { schema.ordered($0) + (descending ? " DESC" : "") + schema.nullOrder(of: $0, descending: descending) }.joined(separator: ", ")
     }
 
     private func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
