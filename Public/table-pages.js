@@ -130,13 +130,41 @@
     for (const link of root.querySelectorAll("a.tk-next[data-remaining][data-estimated-row-height]")) sizePlaceholder(link);
     observeNextLinks(root);
     rove(root);
+    nameColumns(root);
+  }
+
+  // A database table's rows and the names of its columns are one table to assistive technology:
+  // each group of rows (the section's, and each group jumped to) starts with a row of column
+  // headers, out of sight (the header above the rows shows the names, with their sort links).
+  // Without this script each value's cell still says its column's name.
+  function nameColumns(root) {
+    const names = [...(table()?.querySelectorAll(".tk-db-columns-row > .tk-db-column") ?? [])].map((column) => column.textContent.trim());
+    if (names.length === 0) return;
+    const groups = root.matches?.(".tk-rows, .tk-jump") ? [root] : [...(root.querySelectorAll?.(".tk-rows, .tk-jump") ?? [])];
+    for (const group of groups) {
+      if (!group.querySelector(':scope > .tk-row[data-kind="record"]') || group.firstElementChild?.matches(".tk-column-names")) continue;
+      const row = document.createElement("div");
+      row.className = "tk-column-names";
+      row.setAttribute("role", "row");
+      for (const name of names) {
+        const header = document.createElement("span");
+        header.setAttribute("role", "columnheader");
+        header.textContent = name;
+        row.append(header);
+      }
+      group.prepend(row);
+    }
   }
 
   // Where an op puts an element: [neighbour, "after" | "before" | "prepend" | "append"], or null
   // when the place lies past the loaded part of a partly loaded container (`partial`).
   function position(op, container, siblingOf, partial) {
     if (op.after !== undefined) {
-      if (op.after === null) return [container, "prepend"];
+      if (op.after === null) {
+        // After the row of column names, when the rows have one.
+        const names = container.firstElementChild?.matches(".tk-column-names") ? container.firstElementChild : null;
+        return names ? [names, "after"] : [container, "prepend"];
+      }
       const neighbour = siblingOf(op.after);
       if (neighbour) return [neighbour, "after"];
     } else if (op.before !== undefined && op.before !== null) {
