@@ -233,6 +233,7 @@
       link = op.html ? fragment(op.html) : null;
       if (!link) return;
       // Shown, not loaded as it scrolls by: the reader asked for what was loaded.
+      link.dataset.manual = "true";
       section.querySelector(":scope > .tk-rows")?.after(link);
     }
     const fresh = Math.min(remaining, Math.max(0, (Number(link.dataset.newRows) || 0) + remaining - before));
@@ -554,7 +555,7 @@
 
   function fillViewport() {
     for (const placeholder of table()?.querySelectorAll(".tk-section > a.tk-next[data-remaining], .tk-section > .tk-gap") ?? []) {
-      if (placeholder.dataset.loading) continue;
+      if (placeholder.dataset.loading || placeholder.dataset.manual) continue;
       const box = placeholder.getBoundingClientRect();
       if (box.height < 1 || box.bottom < -reach || box.top > window.innerHeight + reach) continue;
       // Near its top, the link loads the next rows in order.
