@@ -150,3 +150,15 @@ def test_a_scrollbar_dragged_to_the_middle_shows_the_rows_there_within_a_second(
     assert rows == database_rows(sql, where, order, at, len(rows))
     assert at > first
     assert live(browser)
+
+    if not query:
+        # Still live after the jump: a row at the top changed by another program shows changed
+        # when the person scrolls back up, and the rows jumped to stay where they are.
+        jumped = browser.execute_script("return document.querySelectorAll('.tk-jump .tk-row').length")
+        sql("UPDATE readings SET sensor = 'changed' WHERE id = 4")
+        browser.execute_script("window.scrollTo(0, 0)")
+        assert wait_until(lambda: browser.execute_script(
+            "return document.querySelector(\"#row-4 .tk-field[data-field='sensor'] .tk-field-value\")?.textContent") == "changed", 5)
+        assert browser.execute_script("return document.querySelectorAll('.tk-jump .tk-row').length") == jumped
+        sql("UPDATE readings SET sensor = 'sensor-2' WHERE id = 4")
+        check_step(browser, f"jump-back-to-top-{engine}", size)
