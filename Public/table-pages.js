@@ -130,13 +130,41 @@
     for (const link of root.querySelectorAll("a.tk-next[data-remaining][data-estimated-row-height]")) sizePlaceholder(link);
     observeNextLinks(root);
     rove(root);
+    nameColumns(root);
+  }
+
+  // A database table's rows and the names of its columns are one table to assistive technology:
+  // each group of rows (the section's, and each group jumped to) starts with a row of column
+  // headers, out of sight (the header above the rows shows the names, with their sort links).
+  // Without this script each value's cell still says its column's name.
+  function nameColumns(root) {
+    const names = [...(table()?.querySelectorAll(".tk-db-columns-row > .tk-db-column") ?? [])].map((column) => column.textContent.trim());
+    if (names.length === 0) return;
+    const groups = root.matches?.(".tk-rows, .tk-jump") ? [root] : [...(root.querySelectorAll?.(".tk-rows, .tk-jump") ?? [])];
+    for (const group of groups) {
+      if (!group.querySelector(':scope > .tk-row[data-kind="record"]') || group.firstElementChild?.matches(".tk-column-names")) continue;
+      const row = document.createElement("div");
+      row.className = "tk-column-names";
+      row.setAttribute("role", "row");
+      for (const name of names) {
+        const header = document.createElement("span");
+        header.setAttribute("role", "columnheader");
+        header.textContent = name;
+        row.append(header);
+      }
+      group.prepend(row);
+    }
   }
 
   // Where an op puts an element: [neighbour, "after" | "before" | "prepend" | "append"], or null
   // when the place lies past the loaded part of a partly loaded container (`partial`).
   function position(op, container, siblingOf, partial) {
     if (op.after !== undefined) {
-      if (op.after === null) return [container, "prepend"];
+      if (op.after === null) {
+        // After the row of column names, when the rows have one.
+        const names = container.firstElementChild?.matches(".tk-column-names") ? container.firstElementChild : null;
+        return names ? [names, "after"] : [container, "prepend"];
+      }
       const neighbour = siblingOf(op.after);
       if (neighbour) return [neighbour, "after"];
     } else if (op.before !== undefined && op.before !== null) {
@@ -162,11 +190,29 @@
   // A section that ends with a "More rows" link holds only its first rows.
   const isPartial = (sectionId) => nextLinkOf(sectionElement(sectionId)) !== null;
 
+  // Placeholders stand for rows not loaded, each row as tall as the estimate, or shorter in a
+  // section so long that its rows would pass the height browsers allow an element (near 33
+  // million pixels): a scrollbar dragged to the middle of the placeholders is then at the middle
+  // row. The "More rows" link stands for the rows after those loaded, up to the first rows the
+  // reader jumped to (a `.tk-jump`); a `.tk-gap` for the rows between two of those.
+  const maxPlaceholderHeight = 10000000;
+  function rowScale(link) {
+    const section = link.closest(".tk-section");
+    const total = (section ? loadedRows(section).length : 0) + (Number(link.dataset.remaining) || 0);
+    return Math.min(Number(link.dataset.estimatedRowHeight) || 44, maxPlaceholderHeight / Math.max(1, total));
+  }
+
   function sizePlaceholder(link) {
     if (!link.dataset.estimatedRowHeight) return;
-    const space = Number(link.dataset.remaining) * Number(link.dataset.estimatedRowHeight);
-    // Browsers cap element heights near 33 million pixels.
-    link.style.minHeight = `${Math.min(space, 10000000)}px`;
+    const section = link.parentElement;
+    const jumped = link.nextElementSibling?.matches(".tk-jump") ? link.nextElementSibling : null;
+    const loaded = section ? loadedRows(section).length : 0;
+    const covered = jumped ? Math.max(0, Number(jumped.dataset.from) - loaded) : Number(link.dataset.remaining);
+    const scale = rowScale(link);
+    link.style.minHeight = `${covered * scale}px`;
+    for (let gap = jumped?.nextElementSibling; gap; gap = gap.nextElementSibling) {
+      if (gap.matches(".tk-gap")) gap.style.minHeight = `${Number(gap.dataset.count) * scale}px`;
+    }
   }
 
   // A section's counts changed (rows inserted or deleted past what is loaded, or anywhere in a
@@ -187,6 +233,7 @@
       link = op.html ? fragment(op.html) : null;
       if (!link) return;
       // Shown, not loaded as it scrolls by: the reader asked for what was loaded.
+      link.dataset.manual = "true";
       section.querySelector(":scope > .tk-rows")?.after(link);
     }
     const fresh = Math.min(remaining, Math.max(0, (Number(link.dataset.newRows) || 0) + remaining - before));
@@ -458,37 +505,185 @@
       if (!response.ok) throw new Error(`status ${response.status}`);
       const section = fragment(await response.text());
       const target = link.closest(".tk-section")?.querySelector(".tk-rows");
+      let reached = false;
       for (const row of [...(section?.querySelectorAll(".tk-row") ?? [])]) {
         if (!rowElement(row.dataset.row)) target?.append(row);
+        else if (rowElement(row.dataset.row).closest(".tk-jump")) reached = true;
       }
       const following = section?.querySelector("a.tk-next");
+      const moved = target ? joinJumped(link, target, reached) : 0;
+      nearViewport?.unobserve(link);
       if (following) {
+        following.dataset.remaining = String(Math.max(0, Number(following.dataset.remaining) - moved));
         link.replaceWith(following);
+        settleNextLinks();
         applyHeights(following.parentElement ?? following);
       } else {
         link.remove();
       }
       if (target) applyHeights(target);
       sizeColumns();
+      fillViewport();
     } catch (error) {
       delete link.dataset.loading;
     }
   }
 
+  // The rows loaded in order have reached the rows the reader jumped to (`reached`: a row just
+  // loaded is among them, or as many rows are loaded as come before them): those become loaded
+  // rows too, with the placeholder after them. Returns how many rows were moved.
+  function joinJumped(link, target, reached) {
+    const jumped = link.nextElementSibling?.matches(".tk-jump") ? link.nextElementSibling : null;
+    if (!jumped || !(reached || target.querySelectorAll(":scope > .tk-row").length >= Number(jumped.dataset.from))) return 0;
+    const rows = [...jumped.querySelectorAll(":scope > .tk-row")];
+    target.append(...rows);
+    // The link stands for the rows from the gap on, up to the next rows jumped to.
+    if (jumped.nextElementSibling?.matches(".tk-gap")) jumped.nextElementSibling.remove();
+    jumped.remove();
+    return rows.length;
+  }
+
+  // Jumping anywhere. Rows load in order as the "More rows" link nears the viewport; when the
+  // viewport is deep inside a placeholder (a scrollbar dragged, a jump to row N), the rows at that
+  // position are asked for instead (`_at`, the row's position from the section's first) and put in
+  // the placeholder's place, between a placeholder for the rows before them and one for the rows
+  // after. So the rows in view come in one request wherever they are, and no more are loaded.
+  const reach = 800;
+  // Rows asked for above the viewport's top, so a little scrolling up shows rows rather than a gap.
+  const rowsAbove = 20;
+  const jumpRows = 100;
+
+  function fillViewport() {
+    for (const placeholder of table()?.querySelectorAll(".tk-section > a.tk-next[data-remaining], .tk-section > .tk-gap") ?? []) {
+      if (placeholder.dataset.loading || placeholder.dataset.manual) continue;
+      const box = placeholder.getBoundingClientRect();
+      if (box.height < 1 || box.bottom < -reach || box.top > window.innerHeight + reach) continue;
+      // Near its top, the link loads the next rows in order.
+      if (placeholder.matches("a.tk-next") && box.top > -reach) loadMore(placeholder);
+      else jumpTo(placeholder, box);
+    }
+  }
+
+  let fillTimer = null;
+  function scheduleFill() {
+    clearTimeout(fillTimer);
+    // A scrollbar dragged sends scroll events all the way; ask once it rests a moment.
+    fillTimer = setTimeout(fillViewport, 40);
+  }
+
+  // The range of positions a placeholder stands for: [from, from + count).
+  function rangeOf(placeholder) {
+    if (placeholder.matches(".tk-gap")) return [Number(placeholder.dataset.from), Number(placeholder.dataset.count)];
+    const section = placeholder.parentElement;
+    const loaded = loadedRows(section).length;
+    const jumped = placeholder.nextElementSibling?.matches(".tk-jump") ? placeholder.nextElementSibling : null;
+    return [loaded, jumped ? Number(jumped.dataset.from) - loaded : Number(placeholder.dataset.remaining)];
+  }
+
+  async function jumpTo(placeholder, box) {
+    const section = placeholder.parentElement;
+    const link = nextLinkOf(section);
+    if (!link) return;
+    const [from, count] = rangeOf(placeholder);
+    if (!(count > 0)) return;
+    const scale = rowScale(link);
+    const inView = from + Math.min(count - 1, Math.floor(Math.max(0, -box.top) / scale));
+    const start = Math.max(from, inView - rowsAbove);
+    const url = new URL(placeholder.dataset.href ?? link.href, location.href);
+    url.searchParams.delete("after");
+    url.searchParams.delete("_next");
+    url.searchParams.set("_at", String(start));
+    url.searchParams.set("limit", String(jumpRows));
+    placeholder.dataset.loading = "true";
+    let rows;
+    let rowsElement;
+    try {
+      const response = await fetch(url, { headers: { Accept: "text/html" } });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const fetched = fragment(await response.text());
+      rowsElement = fetched?.querySelector(".tk-rows");
+      rows = [...(rowsElement?.querySelectorAll(":scope > .tk-row") ?? [])];
+    } catch (error) {
+      // Left as it is: scrolling on asks again.
+      delete placeholder.dataset.loading;
+      return;
+    }
+    delete placeholder.dataset.loading;
+    // The placeholder changed meanwhile (rows loaded in order, a patch, a reload): ask again.
+    if (!placeholder.isConnected || rangeOf(placeholder).join() !== [from, count].join()) {
+      scheduleFill();
+      return;
+    }
+    // Rows already shown end the new ones: they are the next rows jumped to.
+    const fresh = [];
+    for (const row of rows.slice(0, from + count - start)) {
+      if (rowElement(row.dataset.row)) break;
+      fresh.push(row);
+    }
+    const jumped = document.createElement("div");
+    jumped.className = "tk-jump";
+    for (const name of ["role", "aria-label"]) {
+      const value = rowsElement?.getAttribute(name);
+      if (value) jumped.setAttribute(name, value);
+    }
+    jumped.dataset.from = String(start);
+    jumped.append(...fresh);
+    // Rows put in above the viewport must not push the rows in view down: the first row in view
+    // stays where it is (the browser's own scroll anchoring is off here, see table-pages.css).
+    const anchor = firstRowInView();
+    const anchorTop = anchor?.getBoundingClientRect().top;
+    const end = from + count;
+    // Past the end the section was shorter than counted: nothing after these rows.
+    const after = fresh.length === 0 ? 0 : end - (start + fresh.length);
+    const gapAfter = after > 0 ? makeGap(start + fresh.length, after, link) : null;
+    if (placeholder.matches(".tk-gap")) {
+      if (start > from) placeholder.dataset.count = String(start - from);
+      placeholder.after(...[jumped, gapAfter].filter(Boolean));
+      if (start === from) placeholder.remove();
+    } else {
+      placeholder.after(...[jumped, gapAfter].filter(Boolean));
+    }
+    if (fresh.length === 0) jumped.remove();
+    applyHeights(jumped);
+    sizePlaceholder(link);
+    sizeColumns();
+    if (anchor?.isConnected) {
+      const shift = anchor.getBoundingClientRect().top - anchorTop;
+      if (Math.abs(shift) >= 1) window.scrollBy(0, shift);
+    }
+    scheduleFill();
+  }
+
+  function firstRowInView() {
+    for (const row of table()?.querySelectorAll(".tk-row") ?? []) {
+      const box = row.getBoundingClientRect();
+      if (box.bottom > 0 && box.height > 0) return box.top < window.innerHeight ? row : null;
+    }
+    return null;
+  }
+
+  function makeGap(from, count, link) {
+    const gap = document.createElement("div");
+    gap.className = "tk-gap";
+    gap.setAttribute("aria-hidden", "true");
+    gap.dataset.from = String(from);
+    gap.dataset.count = String(count);
+    gap.dataset.href = link.href;
+    return gap;
+  }
+
   const nearViewport = "IntersectionObserver" in window
     ? new IntersectionObserver((entries) => {
-        for (const entry of entries) {
-          if (entry.isIntersecting) {
-            nearViewport.unobserve(entry.target);
-            loadMore(entry.target);
-          }
-        }
-      }, { rootMargin: "800px 0px" })
+        if (entries.some((entry) => entry.isIntersecting)) scheduleFill();
+      }, { rootMargin: `${reach}px 0px` })
     : null;
 
   function observeNextLinks(root) {
     for (const link of root.querySelectorAll?.("a.tk-next") ?? []) nearViewport?.observe(link);
   }
+
+  window.addEventListener("scroll", scheduleFill, { passive: true });
+  window.addEventListener("resize", scheduleFill);
 
   page.addEventListener("click", (event) => {
     const link = event.target.closest?.("a.tk-next");

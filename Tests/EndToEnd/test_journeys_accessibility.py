@@ -26,7 +26,7 @@ AXE = os.path.join(os.path.dirname(_AXE_PACKAGE.origin), "axe.min.js") if _AXE_P
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The examples and a writable database of orders on one server (anonymous clients read,
-    signed-in ones write); yields (base URL, the sign-in link)."""
+    signed-in ones write); yields (base URL, the sign-in link, the database's path)."""
     directory = tmp_path_factory.mktemp("journey-accessibility")
     database = directory / "shop.sqlite"
     with sqlite3.connect(database) as db:
@@ -34,7 +34,7 @@ def site(tmp_path_factory):
         db.executemany("INSERT INTO orders VALUES (?, ?, ?, ?)",
                        [(n, f"Customer {n}", n * 1.25, "gift wrap" if n % 3 else None) for n in range(1, 41)])
     process, base = start_server(directory, "--database", str(database), "--writable", "--examples", anonymous_writes=False)
-    yield base, sign_in_url(directory)
+    yield base, sign_in_url(directory), database
     stop_server(process)
 
 
@@ -68,7 +68,7 @@ def pages_to_check(browser, base):
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
 def test_axe_finds_no_serious_violation_on_any_page(site, browser, size, signed_in):
-    base, link = site
+    base, link, _ = site
     open_as(browser, size, link if signed_in else None)
     found = {}
     for url in pages_to_check(browser, base):
@@ -89,9 +89,35 @@ def roles(browser, selector):
     return [element.aria_role for element in browser.find_elements(By.CSS_SELECTOR, selector)]
 
 
+def accessibility_tables(browser):
+    """The tables of the page as Chromium's accessibility tree gives them to a screen reader (CDP
+    `Accessibility.getFullAXTree`): for each, its rows, each a list of (role, name) of its cells.
+    Nodes a screen reader skips (ignored, `none`, `generic`) are looked through."""
+    nodes = {node["nodeId"]: node for node in browser.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]}
+    role = lambda node: node.get("role", {}).get("value", "")
+    name = lambda node: node.get("name", {}).get("value", "")
+
+    def children(node):
+        for child_id in node.get("childIds", []):
+            child = nodes.get(child_id)
+            if child is None:
+                continue
+            if child.get("ignored") or role(child) in ("none", "generic", "presentation", "rowgroup"):
+                yield from children(child)
+            else:
+                yield child
+
+    tables = []
+    for node in nodes.values():
+        if role(node) == "table" and not node.get("ignored"):
+            rows = [child for child in children(node) if role(child) == "row"]
+            tables.append([[(role(cell), name(cell).strip()) for cell in children(row)] for row in rows])
+    return tables
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_database_page_is_a_table_of_rows_and_cells(site, browser, size):
-    base, _ = site
+    base, _, _ = site
     set_size(browser, size)
     browser.get(base + "/pages/orders")
     assert wait_until(lambda: live(browser), 10)
@@ -99,13 +125,29 @@ def test_a_database_page_is_a_table_of_rows_and_cells(site, browser, size):
     assert len(rows) == 40
     assert set(roles(browser, ".tk-section .tk-row")) == {"row"}, "a record row is not a row to assistive technology"
     assert set(roles(browser, ".tk-section .tk-rows")) == {"table"}
-    # Every row holds cells, and only cells.
+    # Every row holds one cell per column, and only those (at the phone's width too, where each
+    # row's values are stacked).
     for row in rows[:5]:
-        cells = row.find_elements(By.XPATH, "./*")
-        assert cells and {cell.aria_role for cell in cells} == {"cell"}, row.get_attribute("outerHTML")[:300]
-        assert "Customer" in cells[0].text
+        cells = row.find_elements(By.CSS_SELECTOR, "[role='cell']")
+        assert [cell.get_attribute("data-field") for cell in cells] == ["id", "customer", "total", "notes"], row.get_attribute("outerHTML")[:300]
+        assert {cell.aria_role for cell in cells} == {"cell"}
     assert set(roles(browser, ".tk-db-column")) == {"columnheader"}
     assert len(roles(browser, ".tk-db-column")) == 4
+
+    # What a screen reader gets: one table whose first row is the column headers and whose other
+    # rows are one cell per column, each cell's text its value; no cell inside a cell.
+    tables = [table for table in accessibility_tables(browser) if len(table) > 1]
+    assert len(tables) == 1, tables
+    [table] = tables
+    assert [cell for cell in table[0]] == [("columnheader", name) for name in ("id", "customer", "total", "notes")], table[0]
+    assert len(table) == 41
+    with sqlite3.connect(site[2]) as db:
+        expected = [[str(value) if value is not None else "NULL" for value in row] for row in db.execute("SELECT id, customer, total, notes FROM orders ORDER BY id")]
+    for row, values in zip(table[1:], expected):
+        assert [role for role, _ in row] == ["cell"] * 4, row
+        # A cell's name is its column's name (for a reader without the page script's header row) and its value.
+        assert [text.split(" ", 1)[1] if " " in text else text for _, text in row] == values, row
+    shot(browser, "accessibility-table", size)
 
 
 def focused(browser):
@@ -118,7 +160,7 @@ def focused(browser):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_keyboard_skips_the_bar_and_tabs_from_row_to_row(site, browser, size):
-    base, link = site
+    base, link, _ = site
     open_as(browser, size, link)
     browser.get(base + "/pages/todo")
     assert wait_until(lambda: live(browser), 10)

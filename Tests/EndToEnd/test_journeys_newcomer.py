@@ -109,3 +109,29 @@ def test_a_newcomer_signs_in_sees_it_in_the_bar_and_signs_out(examples_site, bro
     navigate(browser, lambda: browser.get(base + "/pages/todo"))
     assert "Sign in to make changes" in bar_text(browser)
     assert browser.find_elements(By.CSS_SELECTOR, ".tk-row form") == []
+
+
+# Whether a signed-in person can change anything on the page (its own forms), so whether an
+# anonymous one is asked to sign in: People and the gallery only show.
+SIGN_IN_OFFERED = {
+    "checklist": True, "todo": True, "products": True, "product?id=1": True, "destination": True,
+    "people": False, "gallery": False,
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_only_pages_with_something_to_change_ask_to_sign_in(examples_site, browser, size):
+    base, link = examples_site
+    set_size(browser, size)
+    for page, offered in SIGN_IN_OFFERED.items():
+        browser.get(f"{base}/pages/{page}")
+        assert ("Sign in to make changes" in bar_text(browser)) == offered, page
+        check_step(browser, f"sign-in-offered-{page}", size)
+    # Signed in, the pages without a sign-in prompt still have nothing to change: no forms that post.
+    navigate(browser, lambda: browser.get(link))
+    for page, offered in SIGN_IN_OFFERED.items():
+        browser.get(f"{base}/pages/{page}")
+        posting = browser.execute_script(
+            "return document.querySelectorAll(\".tk-table form[method='post']\").length")
+        assert (posting > 0) == offered, (page, posting)
+    browser.delete_all_cookies()

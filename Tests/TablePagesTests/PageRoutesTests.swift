@@ -53,7 +53,28 @@ struct PageRoutesTests {
         }
     }
 
+    @Test func aPageWithoutAPositionalPagerStartsAtAPositionOfItsLiveTable() async throws {
+        try await withSite { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            // Six rows: item-1 … item-5, locked.
+            let third = try await connection.request("GET", "/pages/items/sections/items.json?_at=2&limit=2").text
+            #expect(third.contains(#""rows":[{"id":"item-3""#))
+            #expect(third.contains(#""next":"/pages/items/sections/items.json?after=item-4\u0026limit=2""#))
+            let first = try await connection.request("GET", "/pages/items.json?_at=0&limit=1").text
+            #expect(first.contains(#""rows":[{"id":"item-1""#))
+            for past in ["6", "7", "999999999999"] {
+                let empty = try await connection.request("GET", "/pages/items/sections/items.json?_at=\(past)").text
+                #expect(empty.contains(#""rows":[]"#), "\(past)")
+            }
+        }
+    }
+
     @Test(arguments: [
+        ("GET", "/pages/items/sections/items?_at=-1", 400),
+        ("GET", "/pages/items/sections/items?_at=1e3", 400),
+        ("GET", "/pages/items/sections/items?_at=1000000000000", 400),
+        ("GET", "/pages/items/sections/items?_at=1&after=item-1", 400),
+        ("GET", "/pages/items?_at=x", 400),
         ("GET", "/pages/nope", 404),
         ("GET", "/pages/items/rows/nope", 404),
         ("GET", "/pages/items/sections/nope", 404),

@@ -67,8 +67,14 @@ struct SQLDialectTests {
         #expect(schema.selected("id") == "\"id\"")
         let reader = DatabaseTableReader(executor: NoExecutor(), schema: schema, query: DatabaseTableQuery(sort: "n", descending: true))
         // Qualified: `"n"` alone would be the output column, the text `selected` makes of it.
-        #expect(reader.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC NULLS LAST, \"public\".\"t\"\"?\".\"id\" DESC NULLS LAST")
-        #expect(reader.orderBy(reversed: true) == " ORDER BY \"public\".\"t\"\"?\".\"n\" NULLS FIRST, \"public\".\"t\"\"?\".\"id\" NULLS FIRST")
+        // The key holds no NULL: its order says nothing of them, so its index serves it.
+        #expect(reader.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC NULLS LAST, \"public\".\"t\"\"?\".\"id\" DESC")
+        #expect(reader.orderBy(reversed: true) == " ORDER BY \"public\".\"t\"\"?\".\"n\" NULLS FIRST, \"public\".\"t\"\"?\".\"id\"")
+        // Nor does a column declared NOT NULL.
+        var notNull = schema
+        notNull.notNullColumns = ["n"]
+        let sorted = DatabaseTableReader(executor: NoExecutor(), schema: notNull, query: DatabaseTableQuery(sort: "n", descending: true))
+        #expect(sorted.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC, \"public\".\"t\"\"?\".\"id\" DESC")
         let sqlite = DatabaseTableReader(executor: NoExecutor(), schema: DatabaseTableSchema(name: "t", columns: ["n"], key: ["rowid"], keyIsRowID: true, defaultSort: nil), query: DatabaseTableQuery(sort: "n"))
         #expect(sqlite.orderBy() == " ORDER BY \"n\", \"rowid\"")
     }

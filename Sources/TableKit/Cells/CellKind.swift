@@ -19,6 +19,12 @@ public struct CellKind: Sendable {
     /// Writes the cell's inner HTML.
     public let render: @Sendable (CellContent, inout OutputBuffer) -> Void
 
+    /// Whether the kind writes a `role="cell"` element of its own for each value (as a database
+    /// record writes one per column), so that assistive technology reads a row as its values; the
+    /// renderer's element around them is then no cell itself (`role="none"`). False by default:
+    /// the cell is one table cell.
+    public var writesCells = false
+
     /// Writes the cell's inner HTML knowing where it is written (its row's URL).
     let renderPlaced: @Sendable (CellContent, CellPlacement, inout OutputBuffer) -> Void
 

@@ -2,8 +2,9 @@
 /// with `<header>`/`<footer>`, and forms for selection and editing.
 ///
 /// A section's rows are an ARIA table (`role="table"`, labelled by the section's title) of
-/// `role="row"` elements, each of them one `role="cell"` for the cell and one for its controls, so
-/// assistive technology reads rows and cells as a table. They are `<div>`s rather than
+/// `role="row"` elements, each of them one `role="cell"` for the cell (or, for a kind that
+/// ``CellKind/writesCells``, the cells it writes) and one for its controls, so assistive
+/// technology reads rows and cells as a table. They are `<div>`s rather than
 /// `<table>`/`<tr>`: a row's cell is laid out freely by its kind, and a `<ul>` or `<li>` may not
 /// take these roles.
 struct HTMLEmitter: TableEmitter {
@@ -187,10 +188,15 @@ struct HTMLEmitter: TableEmitter {
     private mutating func appendStaticCell(
         _ cell: TableCell, placement: CellPlacement = .unplaced, isTableCell: Bool = false, into out: inout OutputBuffer
     ) {
-        out.append(isTableCell ? "<div class=\"tk-cell\" role=\"cell\" data-kind=\"" : "<div class=\"tk-cell\" data-kind=\"")
+        let kind = kind(for: cell.reuseIdentifier)
+        switch (isTableCell, kind.writesCells) {
+        case (true, false): out.append("<div class=\"tk-cell\" role=\"cell\" data-kind=\"")
+        case (true, true): out.append("<div class=\"tk-cell\" role=\"none\" data-kind=\"")
+        case (false, _): out.append("<div class=\"tk-cell\" data-kind=\"")
+        }
         out.appendEscapedHTML(cell.reuseIdentifier)
         out.append("\">")
-        kind(for: cell.reuseIdentifier).renderPlaced(cell.content, placement, &out)
+        kind.renderPlaced(cell.content, placement, &out)
         out.append("</div>")
     }
 

@@ -41,7 +41,10 @@ extension PageContract {
         public static let size = "_size"
         /// Datasette's name for ``after``; on a page's own URL, the page's only section pages on.
         public static let next = "_next"
+        /// The position of a section's first row to show, counted from 0 (`_at=500000`): a page of
+        /// rows starting anywhere in the section, where ``after`` needs the row before it.
+        public static let at = "_at"
         /// All of them, which a page's variant must not claim.
-        public static let all: Set<String> = [after, limit, format, lastEventID, size, next]
+        public static let all: Set<String> = [after, limit, format, lastEventID, size, next, at]
     }
 }

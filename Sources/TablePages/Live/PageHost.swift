@@ -25,7 +25,7 @@ public actor PageHost {
     private let table: TableView
     private nonisolated let definition: PageDefinition
     private nonisolated let renderContext: RenderContext
-    // The root's ``RowPager`` as of its last re-read, for ``detachedSection(_:after:limit:as:controls:)``.
+    // The root's ``RowPager`` as of its last re-read, for ``detachedSection(_:after:at:limit:as:controls:)``.
     private nonisolated let pager = Mutex<(any RowPager)?>(nil)
     // The same, for viewers who may not write: no action controls.
     private var readOnlyContext: RenderContext {
@@ -206,18 +206,26 @@ public actor PageHost {
         table.numberOfSections == 1 ? table.sectionID(at: 0) : nil
     }
 
-    /// The work that reads and renders one section's rows after a row, away from the host, when its
-    /// root is a ``DetachedRowPagingSource``; nil otherwise (``renderSection(_:after:limit:as:controls:)``
+    /// The work that reads and renders one section's rows after a row (or from `position`, counted
+    /// from 0), away from the host, when its root is a ``DetachedRowPagingSource`` (whose pager is
+    /// a ``PositionalRowPager`` for a position); nil otherwise (``renderSection(_:after:at:limit:as:controls:)``
     /// answers). Not isolated: a request for a later page needs nothing of the host but its pager.
-    nonisolated func detachedSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
+    nonisolated func detachedSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
         guard let pager = pager.withLock({ $0 }) else { return nil }
+        let positional = pager as? any PositionalRowPager
+        if position != nil, positional == nil { return nil }
         let definition = definition
         var context = renderContext
         if !controls { context.showsControls = false }
         let renderContext = context
         return {
             var out = OutputBuffer()
-            let table = definition.makeRenderedOnceTable(root: try pager.root(ofRowsIn: id, after: after, limit: limit))
+            let root = if let position, let positional {
+                try positional.root(ofRowsIn: id, from: position, limit: limit)
+            } else {
+                try pager.root(ofRowsIn: id, after: after, limit: limit)
+            }
+            let table = definition.makeRenderedOnceTable(root: root)
             try TableRenderer(table: table, context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
             return out.bytes
         }
@@ -229,9 +237,16 @@ public actor PageHost {
         pager.withLock { $0 = current }
     }
 
-    /// One section, paged after a row; a ``RowPagingSource`` root is asked for the rows first.
-    /// HTML without action controls unless `controls`.
-    func renderSection(_ id: SectionID, after: RowID?, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
+    /// One section, paged after a row, or from `position` (counted from 0) as far as the live table
+    /// holds the section's rows; a ``RowPagingSource`` root is asked for the rows first. HTML
+    /// without action controls unless `controls`.
+    /// - Throws: 400 for a position past the rows held when more follow them (only a
+    ///   ``PositionalRowPager`` reaches those).
+    func renderSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
+        var after = after
+        if let position {
+            after = try rowBefore(position, inSection: id)
+        }
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
         if let source = table.root as? any RowPagingSource, let rows = try source.root(ofRowsIn: id, after: after, limit: limit) {
@@ -240,6 +255,20 @@ public actor PageHost {
             try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
         }
         return out.bytes
+    }
+
+    /// The row of the live table just before `position` in section `id`, which a page from that
+    /// position follows; nil for the first position (or an empty section); the last row held for a
+    /// position past the end of a section held whole.
+    private func rowBefore(_ position: Int, inSection id: SectionID) throws -> RowID? {
+        guard let section = table.sectionIndex(forSectionID: id) else { throw TableError.unknownSection(id) }
+        let held = table.numberOfRows(inSection: section)
+        let following = (table.root as? any TableWindowDataSource)?.numberOfRowsAfterWindow(inSection: section) ?? 0
+        if position > held, following > 0 {
+            throw HTTPError(400, "This page holds the first \(held) rows of section \u{201C}\(id)\u{201D} and cannot start past them: follow the section's next link.")
+        }
+        let start = min(position, held)
+        return start == 0 ? nil : table.rowID(at: TableIndexPath(section: section, row: start - 1))
     }
 
     /// One row; a ``RowDetailSource`` root is asked for it first; HTML without action controls unless `controls`.

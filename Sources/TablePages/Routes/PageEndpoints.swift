@@ -45,12 +45,14 @@ struct PageEndpoints: Sendable {
             return try await pageRefusing(request, message: message)
         }
         let (definition, host, actor) = try await resolve(request)
-        if let after = try Self.afterRow(request.query) {
-            // `?after=` (Datasette's `_next=`) on the page pages its only section, as that section's URL does.
+        let after = try Self.afterRow(request.query)
+        let position = try Self.startPosition(request.query, after: after)
+        if after != nil || position != nil {
+            // `?after=` (Datasette's `_next=`) or `?_at=` on the page pages its only section, as that section's URL does.
             guard let section = await host.onlySectionID else {
-                throw HTTPError(400, "\(PageContract.Query.after) and \(PageContract.Query.next) page one section: follow the next link of the section to page (this page has several).")
+                throw HTTPError(400, "\(PageContract.Query.after), \(PageContract.Query.next) and \(PageContract.Query.at) page one section: follow the next link of the section to page (this page has several).")
             }
-            return try await renderSection(section, after: after, request: request, definition: definition, host: host, actor: actor)
+            return try await renderSection(section, after: after, at: position, request: request, definition: definition, host: host, actor: actor)
         }
         let limit = try Self.rowLimit(request.query, settings: settings)
         let json = request.prefersJSON
@@ -105,8 +107,8 @@ struct PageEndpoints: Sendable {
               // A refusal is the async path's to answer.
               access.mayRead(actor, page: definition),
               case .success(let variant) = definition.variant(for: query, items: request.queryItems, viewer: actor),
-              // A page of rows after one (`after`, `_next`) is not the page.
-              query[PageContract.Query.after] == nil, query[PageContract.Query.next] == nil,
+              // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
+              query[PageContract.Query.after] == nil, query[PageContract.Query.next] == nil, query[PageContract.Query.at] == nil,
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
               case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
         let json = request.prefersJSON
@@ -123,18 +125,21 @@ struct PageEndpoints: Sendable {
 
     func section(_ request: Request) async throws -> Response {
         let (definition, host, actor) = try await resolve(request)
-        return try await renderSection(try Self.sectionID(request), after: try Self.afterRow(request.query), request: request, definition: definition, host: host, actor: actor)
+        let after = try Self.afterRow(request.query)
+        let position = try Self.startPosition(request.query, after: after)
+        return try await renderSection(try Self.sectionID(request), after: after, at: position, request: request, definition: definition, host: host, actor: actor)
     }
 
-    /// Rows of `section` after `after` (from the first when nil), `limit` (or `_size`) of them.
-    private func renderSection(_ section: SectionID, after: RowID?, request: Request, definition: PageDefinition, host: PageHost, actor: Actor?) async throws -> Response {
+    /// Rows of `section` after `after`, or from `position` (from the first when both are nil),
+    /// `limit` (or `_size`) of them.
+    private func renderSection(_ section: SectionID, after: RowID?, at position: RowPosition?, request: Request, definition: PageDefinition, host: PageHost, actor: Actor?) async throws -> Response {
         let controls = view(of: actor, definition: definition).controls
         let limit = try Self.rowLimit(request.query, settings: settings) ?? settings.pageRowLimit
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let bytes = try await mapTableErrors {
             do {
-                guard let work = host.detachedSection(section, after: after, limit: limit, as: format, controls: controls) else {
-                    return try await host.renderSection(section, after: after, limit: limit, as: format, controls: controls)
+                guard let work = host.detachedSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls) else {
+                    return try await host.renderSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls)
                 }
                 // Not on the host's lane: pages of one variant are read side by side, each lane
                 // still one database job at a time, and a busy lane refuses as for a host.
@@ -368,6 +373,17 @@ struct PageEndpoints: Sendable {
     private static func afterRow(_ query: [String: String]) throws(HTTPError) -> RowID? {
         guard let (name, text) = try aliased(PageContract.Query.after, PageContract.Query.next, in: query) else { return nil }
         return RowID(try validID(text, what: name))
+    }
+
+    /// The `_at` query value: where a page of a section starts; nil when not given.
+    /// - Throws: 400 when it is no position, or when `after` is given too (they say where to start
+    ///   in two ways).
+    private static func startPosition(_ query: [String: String], after: RowID?) throws(HTTPError) -> RowPosition? {
+        guard let position = try RowPosition.parse(query: query) else { return nil }
+        guard after == nil else {
+            throw HTTPError(400, "\(PageContract.Query.at) and \(PageContract.Query.after) (or \(PageContract.Query.next)) both say where the rows start; give one.")
+        }
+        return position
     }
 
     /// The value of `name` or of its alias, with the name it came by; both may be given only alike.

@@ -32,7 +32,7 @@ enum DatabaseRecordCell {
         case row
     }
 
-    /// `<span class="tk-field" data-field="{column}"><span class="tk-field-name">{column}</span>
+    /// `<span class="tk-field" role="cell" data-field="{column}"><span class="tk-field-name">{column}</span>
     /// <span class="tk-field-value">{value}</span></span>` per column, in column order, so a page
     /// lines the values up under its header's columns (`Public/table-pages.css`) and a row's own
     /// URL shows them as name | value lines. The value is an
@@ -40,9 +40,15 @@ enum DatabaseRecordCell {
     /// the whole value (see ``isPartial(_:)``): the row's URL shows it whole. In a row, the first
     /// value (the key's: the schema puts the primary key first) is an
     /// `<a class="tk-field-value tk-key …" href="{row URL}">`, as Datasette links a row's key.
-    static let kind = CellKind(reuseIdentifier: reuseIdentifier) { content, placement, out in
+    static let kind = {
+        var kind = CellKind(reuseIdentifier: reuseIdentifier, render: render)
+        kind.writesCells = true
+        return kind
+    }()
+
+    private static func render(_ content: CellContent, _ placement: CellPlacement, _ out: inout OutputBuffer) {
         for (position, field) in content.fields.enumerated() {
-            out.append("<span class=\"tk-field\" data-field=\"")
+            out.append("<span class=\"tk-field\" role=\"cell\" data-field=\"")
             out.appendEscapedHTML(field.name)
             out.append("\"><span class=\"tk-field-name\">")
             out.appendEscapedHTML(field.name)

@@ -105,7 +105,7 @@ final class DatabaseTableExporter: RowExporter {
             let term = value.isNull ? SQLClause(sql: "\(column) IS NOT NULL", arguments: []) : SQLClause(sql: "\(column) > \(reader.schema.placeholder(for: group))", arguments: [value])
             terms = SQLClause(sql: terms.sql.isEmpty ? " WHERE " + term.sql : terms.sql + " AND " + term.sql, arguments: terms.arguments + term.arguments)
         }
-        let sql = "SELECT \(reader.schema.selected(group)) FROM \(reader.schema.quotedName)\(terms.sql) ORDER BY \(reader.schema.ordered(group))\(reader.schema.dialect.nullOrder(descending: false)) LIMIT 1"
+        let sql = "SELECT \(reader.schema.selected(group)) FROM \(reader.schema.quotedName)\(terms.sql) ORDER BY \(reader.schema.ordered(group))\(reader.schema.nullOrder(of: group, descending: false)) LIMIT 1"
         return try db.fetchOne(sql: sql, arguments: terms.arguments)?[0]
     }
 }

@@ -56,7 +56,7 @@ struct DatabaseTableReader: Sendable {
             var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
             if let group = query.group {
                 let column = SQLIdentifier.quoted(group)
-                let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.dialect.nullOrder(descending: false)) LIMIT \(Self.maxSections)"
+                let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.nullOrder(of: group, descending: false)) LIMIT \(Self.maxSections)"
                 for row in try db.fetchAll(sql: sql, arguments: filter.arguments) {
                     let value = row[0]
                     sections.append((SectionID(DatabaseValueCoding.encode([value])), value, Int.fromDatabaseValue(row[1]) ?? 0))
@@ -94,14 +94,42 @@ struct DatabaseTableReader: Sendable {
                 guard let found = try self.position(ofKey: afterKey, in: db) else { throw TableError.unknownRow(after) }
                 position = found
             }
-            let rows = try fetchRows(db, groupValue: groupValue, after: position, limit: limit)
-            var rowsAfter = 0
-            if rows.count == limit, let last = rows.last, let lastKey = key(of: last.id),
-               let lastPosition = try self.position(ofKey: lastKey, in: db) {
-                rowsAfter = try estimateRows(after: lastPosition, groupValue: groupValue, total: total, in: db)
-            }
-            return DatabaseSection(id: section, headerTitle: headerTitle(groupValue), rows: rows, rowsAfter: rowsAfter, total: total)
+            return try self.section(section, groupValue: groupValue, after: position, limit: limit, total: total, in: db)
         }
+    }
+
+    /// The rows of `section` from `start` on (counted from 0 in the page's order), at most `limit`;
+    /// none when `start` is past the end. The row before `start` is found by `LIMIT 1 OFFSET` over
+    /// only the sort and key columns, so an index on them (the key's own b-tree in key order)
+    /// serves it without reading the rows, a walk of `start` index entries bounded by the query
+    /// time limit (about 50 ms to the middle of a million-row SQLite table in key order); the
+    /// rows are then read by keyset after it, as every other page is.
+    /// - Parameter total: the section's row count when known, to estimate the rows that follow.
+    /// - Throws: ``/TableKit/TableError/unknownSection(_:)`` when `section` names no section of this variant.
+    func page(of section: SectionID, from start: Int, limit: Int, total: Int?) throws -> DatabaseSection {
+        let groupValue = try self.groupValue(of: section)
+        return try readingSearch { db in
+            var position: Position?
+            if start > 0 {
+                guard let found = try self.position(at: start - 1, groupValue: groupValue, in: db) else {
+                    return DatabaseSection(id: section, headerTitle: headerTitle(groupValue), rows: [], rowsAfter: 0, total: total)
+                }
+                position = found
+            }
+            return try self.section(section, groupValue: groupValue, after: position, limit: limit, total: total, in: db)
+        }
+    }
+
+    /// The rows of `section` after `position` (from its first row when nil), at most `limit`, with
+    /// an estimate of the rows that follow them.
+    private func section(_ section: SectionID, groupValue: DatabaseValue?, after position: Position?, limit: Int, total: Int?, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection {
+        let rows = try fetchRows(db, groupValue: groupValue, after: position, limit: limit)
+        var rowsAfter = 0
+        if rows.count == limit, let last = rows.last, let lastKey = key(of: last.id),
+           let lastPosition = try self.position(ofKey: lastKey, in: db) {
+            rowsAfter = try estimateRows(after: lastPosition, groupValue: groupValue, total: total, in: db)
+        }
+        return DatabaseSection(id: section, headerTitle: headerTitle(groupValue), rows: rows, rowsAfter: rowsAfter, total: total)
     }
 
     /// The row with id `row`, every value shown as on the row's own URL (whole up to
@@ -182,6 +210,17 @@ struct DatabaseTableReader: Sendable {
         return Position(sortValue: row[0], key: key)
     }
 
+    /// The position of the row `index` rows after the section's first (counted from 0), or nil
+    /// when the section has no more rows than that.
+    private func position(at index: Int, groupValue: DatabaseValue?, in db: any DatabaseTableQueryRunner) throws -> Position? {
+        let clause = whereClause(groupValue: groupValue, after: nil)
+        let columns = (query.sort.map { [$0] } ?? []) + schema.key
+        let sql = "SELECT \(columns.map(schema.selected).joined(separator: ", ")) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT 1 OFFSET \(schema.dialect.placeholder(type: "bigint"))"
+        guard let row = try db.fetchOne(sql: sql, arguments: clause.arguments + [index.databaseValue], keepsPrepared: hasBoundedSQL) else { return nil }
+        guard query.sort != nil else { return Position(sortValue: nil, key: row) }
+        return Position(sortValue: row.first, key: Array(row.dropFirst()))
+    }
+
     /// `WHERE` with the filters, or nothing.
     func filterClause() -> SQLClause {
         SQLClause(whereAll: filterTerms())
@@ -229,6 +268,9 @@ struct DatabaseTableReader: Sendable {
             return SQLClause(sql: "(\(column) IS NULL AND \(keyAfter))", arguments: position.key)
         case (false, false):
             return SQLClause(sql: "(\(column) >= \(placeholder) AND (\(column) > \(placeholder) OR \(keyAfter)))", arguments: [value, value] + position.key)
+        case (false, true) where schema.nullOrder(of: sort, descending: true).isEmpty && schema.dialect == .postgresql:
+            // A column without NULLs: no `OR … IS NULL`, which keeps PostgreSQL from using an index on it.
+            return SQLClause(sql: "(\(column) <= \(placeholder) AND (\(column) < \(placeholder) OR \(keyAfter)))", arguments: [value, value] + position.key)
         case (false, true):
             return SQLClause(sql: "((\(column) <= \(placeholder) AND (\(column) < \(placeholder) OR \(keyAfter))) OR \(column) IS NULL)", arguments: [value, value] + position.key)
         }
@@ -244,9 +286,8 @@ struct DatabaseTableReader: Sendable {
 
     func orderBy(reversed: Bool = false) -> String {
         let descending = query.descending != reversed
-        let direction = (descending ? " DESC" : "") + schema.dialect.nullOrder(descending: descending)
-        let terms = ((query.sort.map { [$0] } ?? []) + schema.key).map(schema.ordered)
-        return " ORDER BY " + terms.map { $0 + direction }.joined(separator: ", ")
+        let terms = (query.sort.map { [$0] } ?? []) + schema.key
+        return " ORDER BY " + terms.map { schema.ordered($0) + (descending ? " DESC" : "") + schema.nullOrder(of: $0, descending: descending) }.joined(separator: ", ")
     }
 
     private func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {

@@ -10,7 +10,7 @@ extension DatabaseTableSchema {
         // Once, at startup, and not a client's query: the query time limit is not for it.
         try runner.forEachRow(sql: "SET LOCAL statement_timeout = 0", arguments: []) { _ in }
         let columns = try runner.fetchAll(sql: """
-            SELECT c.relname, a.attname, format_type(a.atttypid, NULL), coalesce((SELECT k.n FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) WHERE k.attnum = a.attnum), 0)
+            SELECT c.relname, a.attname, format_type(a.atttypid, NULL), coalesce((SELECT k.n FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) WHERE k.attnum = a.attnum), 0), CASE WHEN a.attnotnull THEN 1 ELSE 0 END
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -43,6 +43,7 @@ extension DatabaseTableSchema {
             var schema = DatabaseTableSchema(name: name, columns: names, key: key, keyIsRowID: integerKey, defaultSort: nil)
             schema.dialect = .postgresql
             schema.columnTypes = types
+            schema.notNullColumns = Set(rows.filter { Int.fromDatabaseValue($0[4]) == 1 }.map { String.fromDatabaseValue($0[1]) ?? "" })
             schema.namespace = namespace
             // Ascending by a single-column key is the default order, as by SQLite's rowid.
             schema.rowIDColumn = key.count == 1 ? key[0] : nil

@@ -38,6 +38,9 @@ struct DatabaseTableSchema: Sendable {
     /// (`integer`, `character varying`, `timestamp with time zone`): what a value compared with
     /// the column is cast to. Empty for SQLite, whose columns take any value.
     var columnTypes: [String: String] = [:]
+    /// PostgreSQL: the columns declared `NOT NULL`, whose order needs no `NULLS FIRST` or `NULLS
+    /// LAST` (see ``nullOrder(of:descending:)``). Empty for SQLite, which needs neither.
+    var notNullColumns: Set<String> = []
     /// PostgreSQL: the schema (namespace) the table is in, nil for SQLite.
     var namespace: String? = nil
 
@@ -59,6 +62,15 @@ struct DatabaseTableSchema: Sendable {
         let quoted = SQLIdentifier.quoted(column)
         guard dialect == .postgresql, let type = columnTypes[column], !Self.postgresValueTypes.contains(type) else { return quoted }
         return quoted + "::text"
+    }
+
+    /// Where NULL goes in `column`'s order (``SQLDialect/nullOrder(descending:)``), or nothing for a
+    /// column that holds no NULL (a key column, one declared `NOT NULL`). Why: PostgreSQL's btree
+    /// index serves `ORDER BY c` and `ORDER BY c DESC` but not `c NULLS FIRST`, so spelling the NULL
+    /// order of a key made every page a scan and sort of the rows after it (280 ms from the middle
+    /// of a million rows, where the key's index answers in under 1 ms).
+    func nullOrder(of column: String, descending: Bool) -> String {
+        key.contains(column) || notNullColumns.contains(column) ? "" : dialect.nullOrder(descending: descending)
     }
 
     /// `column` in `ORDER BY`: in PostgreSQL qualified by the table, since an unqualified name

@@ -7,7 +7,11 @@ import TableStore
 /// its real height, to every open page.
 enum GalleryPage {
     static func definition(store: any SQLStore, thumbnails: ThumbnailService, changes: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "gallery", title: "Gallery", summary: "Thumbnails made asynchronously; rows grow to their real height.", changes: changes) { _ in
+        PageDefinition(
+            name: "gallery", title: "Gallery", summary: "Thumbnails made asynchronously; rows grow to their real height.",
+            // Nothing on it can be changed through the web, so nobody is asked to sign in.
+            changes: changes, access: .everyoneReads
+        ) { _ in
             try GalleryRoot(store: store, thumbnails: thumbnails)
         }
     }
