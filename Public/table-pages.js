@@ -398,7 +398,7 @@
           reply(source?.readyState === EventSource.CLOSED ? { type: "failed" } : { type: "state", state: "reconnecting" });
         });
       },
-      leave() {
+      leave(_follow) {
         source?.close();
         source = null;
       },
@@ -410,6 +410,7 @@
     const port = worker.port;
     port.addEventListener("message", (event) => onLive(event.data));
     port.start();
+    // After this tab's lock is held: the hub waits for the lock to learn that the tab is gone.
     port.postMessage({ type: "hello", tab });
     worker.addEventListener("error", () => {
       // The worker could not start (its script failed to load): follow the page by itself.
@@ -418,7 +419,7 @@
     });
     return {
       follow: (message) => port.postMessage(message),
-      leave: () => port.postMessage({ type: "leave", follow: followId }),
+      leave: (follow) => port.postMessage({ type: "leave", follow }),
     };
   }
 
@@ -462,20 +463,35 @@
     }).catch(() => {});
     return {
       follow: send,
-      leave: () => send({ type: "leave", follow: followId }),
+      leave: (follow) => send({ type: "leave", follow }),
     };
   }
 
-  // Held while the tab lives, so that the hub learns when it is gone without saying so.
-  navigator.locks?.request(`tablepages-tab-${tab}`, () => new Promise(() => {})).catch(() => {});
-  let transport;
-  if ("SharedWorker" in window) transport = workerTransport();
-  else if ("BroadcastChannel" in window && navigator.locks) transport = leaderTransport();
-  else transport = pageStreamTransport();
+  // Held while the tab lives, so that the hub learns when it is gone without saying so. The hub
+  // hears of the tab only once it is held: a hub that asked first would get it at once.
+  const tabLockHeld = new Promise((resolve) => {
+    if (!navigator.locks) return resolve();
+    navigator.locks.request(`tablepages-tab-${tab}`, () => {
+      resolve();
+      return new Promise(() => {});
+    }).catch(resolve);
+    // A lock manager that does not answer (it should at once) must not keep the page offline.
+    setTimeout(resolve, 1000);
+  });
+  let transport = null;
+  const waiting = [];
+  tabLockHeld.then(() => {
+    if ("SharedWorker" in window) transport = workerTransport();
+    else if ("BroadcastChannel" in window && navigator.locks) transport = leaderTransport();
+    else transport = pageStreamTransport();
+    for (const action of waiting.splice(0)) action(transport);
+  });
+  const withTransport = (action) => (transport ? action(transport) : waiting.push(action));
 
   function disconnect() {
     if (!following) return;
-    transport.leave();
+    const follow = followId;
+    withTransport((chosen) => chosen.leave(follow));
     following = false;
     followId += 1;
   }
@@ -490,7 +506,8 @@
   function connect() {
     disconnect();
     following = true;
-    transport.follow(followMessage());
+    const message = followMessage();
+    withTransport((chosen) => chosen.follow(message));
   }
 
   function showError(message) {
