@@ -48,11 +48,13 @@ def open_stream_count(base):
     return int(float(re.search(r"^tablepages_http_open_event_streams (\S+)$", text, re.M).group(1)))
 
 
-def open_tab(driver, url, first=False, script=None):
-    """Opens `url` in a new tab (in the current one when `first`); returns the seconds until the
-    page had loaded and said "live"."""
+def open_tab(driver, url, first=False, script=None, size=DESKTOP):
+    """Opens `url` in a new tab (in the current one when `first`) at `size`; returns the seconds
+    until the page had loaded and said "live"."""
     if not first:
         driver.switch_to.new_window("tab")
+    # Each tab is a target of its own: the screen size is set in each.
+    set_size(driver, size)
     if script:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     started = time.monotonic()
@@ -101,7 +103,6 @@ def test_twenty_tabs_are_live_a_change_reaches_each_within_a_second_and_a_21st_p
     driver = new_browser()
     try:
         driver.set_page_load_timeout(15)
-        set_size(driver, DESKTOP)
         handles, loads = [], []
         for index, url in enumerate(TABS):
             loads.append(open_tab(driver, site + url, first=index == 0))
@@ -161,7 +162,6 @@ def test_without_shared_workers_one_tab_leads_and_another_takes_over_when_it_clo
     driver = new_browser()
     try:
         driver.set_page_load_timeout(15)
-        set_size(driver, DESKTOP)
         handles = []
         for index, url in enumerate(urls):
             open_tab(driver, site + url, first=index == 0, script=NO_SHARED_WORKER)
