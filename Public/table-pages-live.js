@@ -53,6 +53,8 @@
       streams = [];
     }
 
+    const pageValue = (entry) => `page=${encodeURIComponent(`${entry.lastId}:${entry.url}`)}`;
+
     function reopen() {
       clearTimeout(reopenTimer);
       reopenTimer = null;
@@ -61,7 +63,7 @@
       let chunk = [];
       let length = 0;
       for (const entry of entries) {
-        const value = `page=${encodeURIComponent(`${entry.lastId}:${entry.url}`)}`;
+        const value = pageValue(entry);
         if (chunk.length > 0 && (chunk.length >= maxEntriesPerStream || length + value.length > maxURLLength)) {
           open(chunk);
           chunk = [];
@@ -74,7 +76,7 @@
     }
 
     function open(chunk) {
-      const query = chunk.map((entry) => `page=${encodeURIComponent(`${entry.lastId}:${entry.url}`)}`).join("&");
+      const query = chunk.map(pageValue).join("&");
       const source = new EventSource(`${origin}/-/events?${query}`);
       const stream = { source, chunk };
       streams.push(stream);

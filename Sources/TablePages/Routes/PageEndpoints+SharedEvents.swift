@@ -1,4 +1,3 @@
-import Escaping
 import MicroHTTP
 import TableKit
 
@@ -57,7 +56,8 @@ extension PageEndpoints {
         // Reconnect quickly after a drop; the first line also gets the response under way.
         stream.write(Array("retry: 2000\n\n".utf8))
         for (tag, error) in refused {
-            let body = #"{"error":{"status":"# + String(error.status) + #","message":""# + JSONEscaping.escape(error.message) + "\"}}"
+            // The body a script would have got from the page's own stream.
+            let body = String(decoding: Response.error(error.status, error.message, json: true).bodyBytes, as: UTF8.self)
             stream.write(contentsOf: [tag, EventStream.encode(event: Self.refusedEvent, data: body)])
         }
         for page in followed {
