@@ -361,6 +361,8 @@
   const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let followId = 0;
   let following = false;
+  // Whether this tab, hidden for long, stopped following its page (see "visibilitychange").
+  let handedBack = false;
 
   const followMessage = () => ({
     type: "follow",
@@ -505,6 +507,7 @@
 
   function connect() {
     disconnect();
+    handedBack = false;
     following = true;
     const message = followMessage();
     withTransport((chosen) => chosen.follow(message));
@@ -626,6 +629,26 @@
     if (!link) return;
     event.preventDefault();
     loadMore(link);
+  });
+
+  // A tab left hidden for long hands its share of the stream back: the server stops sending its
+  // page's patches, which nobody sees. Shown again, it follows from the version it shows, and
+  // gets what it missed (or refetches the page when too much was missed).
+  const hiddenGrace = Number(window.TablePagesHiddenGrace ?? 10 * 60 * 1000);
+  let hiddenTimer = null;
+  document.addEventListener("visibilitychange", () => {
+    clearTimeout(hiddenTimer);
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        if (!document.hidden || !following) return;
+        disconnect();
+        handedBack = true;
+        setState("paused");
+      }, hiddenGrace);
+    } else if (handedBack) {
+      handedBack = false;
+      connect();
+    }
   });
 
   window.addEventListener("pagehide", disconnect);

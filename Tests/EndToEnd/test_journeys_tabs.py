@@ -190,3 +190,38 @@ def test_without_shared_workers_one_tab_leads_and_another_takes_over_when_it_clo
         shot(driver, "tabs-todo-after-the-leader-left", DESKTOP)
     finally:
         driver.quit()
+
+
+def live_subscribers(base):
+    """Subscribers of every page variant on the server now (its /metrics gauge)."""
+    text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()
+    return int(float(re.search(r"^tablepages_live_subscribers (\S+)$", text, re.M).group(1)))
+
+
+def test_a_tab_hidden_for_long_hands_its_share_back_and_catches_up_when_shown(site):
+    # The grace a hidden tab keeps following its page, 10 minutes by default, made short.
+    short_grace = "window.TablePagesHiddenGrace = 300;"
+    driver = new_browser()
+    try:
+        open_tab(driver, site + "/pages/todo", first=True, script=short_grace)
+        hidden = driver.current_window_handle
+        driver.execute_script("window.__sameDocument = true")
+        before = live_subscribers(site)
+        open_tab(driver, site + "/pages/checklist?hidden=1", script=short_grace)
+        assert wait_until(lambda: live_subscribers(site) == before + 1, 3)
+        # The to-do tab, hidden behind the new one, stops following its page within the grace and
+        # the hub's one-second lag in leaving (the server notices the old stream at a heartbeat).
+        assert wait_until(lambda: live_subscribers(site) == before, 5), f"{live_subscribers(site)} subscribers, {before} expected"
+        assert post(site + "/pages/todo/sections/todos/rows", '{"title": "Added while the tab was hidden"}')[0] == 201
+
+        driver.switch_to.window(hidden)
+        driver.execute_cdp_cmd("Page.bringToFront", {})
+        started = time.monotonic()
+        assert wait_until(lambda: "Added while the tab was hidden" in visible_text(driver), 2), "the hidden tab did not catch up"
+        print(f"\nhidden tab shown again, caught up in {(time.monotonic() - started) * 1000:.0f} ms")
+        assert live(driver)
+        assert driver.execute_script("return window.__sameDocument === true"), "the tab reloaded"
+        assert console_errors(driver) == []
+        shot(driver, "tabs-hidden-tab-caught-up", DESKTOP)
+    finally:
+        driver.quit()
