@@ -1,5 +1,5 @@
 // TablePages browser client: keeps an open page live. No build step, no inline script (the CSP
-// forbids it). It subscribes to the page's event stream, applies each patch's ops atomically by
+// forbids it). It follows the page's events (over one stream for all the browser's tabs), applies each patch's ops atomically by
 // data-row / data-section, refetches on `reset`, sends selections and actions with fetch, and
 // loads more rows as a section's "More rows" link nears the viewport, and gives each row one tab
 // stop (its other controls are reached with the arrow keys).
@@ -13,7 +13,6 @@
   const page = document.querySelector(".tp-page");
   if (!page) return;
   const indicator = document.querySelector(".tp-live");
-  let source = null;
   let retryTimer = null;
 
   const table = () => page.querySelector(".tk-table");
@@ -399,12 +398,155 @@
     }
   }
 
+  // The live connection. A browser opens at most six HTTP/1.1 connections per host, so one
+  // stream per tab would leave a seventh tab unable to load. Every tab's pages are followed over one
+  // stream instead (`/-/events`, see table-pages-live.js): by a SharedWorker where the browser has
+  // them, else by one tab elected leader over Web Locks, the others talking to it on a
+  // BroadcastChannel; only without either does a tab open its page's own stream.
+  const hubURL = new URL("table-pages-live.js", document.currentScript?.src ?? new URL("/public/", location.href)).href;
+  // Names this tab to the hub, which learns from the tab's lock that it is gone.
+  const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  let followId = 0;
+  let following = false;
+  // Whether this tab, hidden for long, stopped following its page (see "visibilitychange").
+  let handedBack = false;
+
+  const followMessage = () => ({
+    type: "follow",
+    follow: followId,
+    url: page.dataset.url,
+    version: version(),
+    view: document.querySelector('meta[name="csrf-token"]')?.content ?? "",
+  });
+
+  function onLive(message) {
+    if (!following || message?.follow !== followId) return;
+    switch (message.type) {
+      case "state": setState(message.state); break;
+      case "patch": applyPatch(JSON.parse(message.data)); break;
+      case "reset": refetch(); break;
+      case "failed": scheduleReconnect(); break;
+    }
+  }
+
+  // This page's own stream: the last resort, and what curl and scripts use.
+  function pageStreamTransport() {
+    let source = null;
+    return {
+      follow(message) {
+        const url = new URL(page.dataset.events, location.href);
+        url.searchParams.set("lastEventId", message.version);
+        source = new EventSource(url);
+        const reply = (fields) => onLive({ follow: message.follow, ...fields });
+        reply({ type: "state", state: "connecting" });
+        source.addEventListener("open", () => reply({ type: "state", state: "live" }));
+        source.addEventListener("patch", (event) => reply({ type: "patch", data: event.data }));
+        source.addEventListener("reset", () => reply({ type: "reset" }));
+        source.addEventListener("error", () => {
+          // EventSource retries by itself (sending Last-Event-ID) unless the server refused outright.
+          reply(source?.readyState === EventSource.CLOSED ? { type: "failed" } : { type: "state", state: "reconnecting" });
+        });
+      },
+      leave(_follow) {
+        source?.close();
+        source = null;
+      },
+    };
+  }
+
+  function workerTransport() {
+    const worker = new SharedWorker(hubURL, { name: "tablepages-live" });
+    const port = worker.port;
+    port.addEventListener("message", (event) => onLive(event.data));
+    port.start();
+    // After this tab's lock is held: the hub waits for the lock to learn that the tab is gone.
+    port.postMessage({ type: "hello", tab });
+    worker.addEventListener("error", () => {
+      // The worker could not start (its script failed to load): follow the page by itself.
+      transport = pageStreamTransport();
+      if (following) transport.follow(followMessage());
+    });
+    return {
+      follow: (message) => port.postMessage(message),
+      leave: (follow) => port.postMessage({ type: "leave", follow }),
+    };
+  }
+
+  function leaderTransport() {
+    const channel = new BroadcastChannel("tablepages-live");
+    let hub = null;
+    const here = { post: (message) => queueMicrotask(() => onLive(message)) };
+    const ports = new Map();
+    const portOf = (id) => {
+      if (!ports.has(id)) {
+        const port = { post: (message) => channel.postMessage({ to: id, message }) };
+        ports.set(id, port);
+        window.TablePagesLiveHub.watchTab(hub, port, id);
+      }
+      return ports.get(id);
+    };
+    const send = (message) => {
+      if (hub) hub.receive(here, message);
+      else channel.postMessage({ to: "leader", from: tab, message });
+    };
+    channel.addEventListener("message", ({ data }) => {
+      if (hub && data?.to === "leader") hub.receive(portOf(data.from), data.message);
+      else if (data?.to === tab) onLive(data.message);
+      // A new leader (the last one's tab closed) follows nothing yet: follow again from here.
+      else if (data?.type === "leader" && !hub && following) send(followMessage());
+    });
+    const loaded = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = hubURL;
+      script.addEventListener("load", resolve);
+      script.addEventListener("error", reject);
+      document.head.append(script);
+    });
+    // Held for the tab's life; the next tab waiting gets it when this one closes.
+    navigator.locks.request("tablepages-live-leader", async () => {
+      await loaded;
+      hub = window.TablePagesLiveHub.createHub(location.origin);
+      if (following) hub.receive(here, followMessage());
+      channel.postMessage({ type: "leader" });
+      await new Promise(() => {});
+    }).catch(() => {});
+    return {
+      follow: send,
+      leave: (follow) => send({ type: "leave", follow }),
+    };
+  }
+
+  // Held while the tab lives, so that the hub learns when it is gone without saying so. The hub
+  // hears of the tab only once it is held: a hub that asked first would get it at once.
+  const tabLockHeld = new Promise((resolve) => {
+    if (!navigator.locks) return resolve();
+    navigator.locks.request(`tablepages-tab-${tab}`, () => {
+      resolve();
+      return new Promise(() => {});
+    }).catch(resolve);
+    // A lock manager that does not answer (it should at once) must not keep the page offline.
+    setTimeout(resolve, 1000);
+  });
+  let transport = null;
+  const waiting = [];
+  tabLockHeld.then(() => {
+    if ("SharedWorker" in window) transport = workerTransport();
+    else if ("BroadcastChannel" in window && navigator.locks) transport = leaderTransport();
+    else transport = pageStreamTransport();
+    for (const action of waiting.splice(0)) action(transport);
+  });
+  const withTransport = (action) => (transport ? action(transport) : waiting.push(action));
+
   function disconnect() {
-    source?.close();
-    source = null;
+    if (!following) return;
+    const follow = followId;
+    withTransport((chosen) => chosen.leave(follow));
+    following = false;
+    followId += 1;
   }
 
   function scheduleReconnect() {
+    disconnect();
     setState("offline");
     clearTimeout(retryTimer);
     retryTimer = setTimeout(refetch, 3000);
@@ -412,18 +554,10 @@
 
   function connect() {
     disconnect();
-    const url = new URL(page.dataset.events, location.href);
-    url.searchParams.set("lastEventId", version());
-    source = new EventSource(url);
-    setState("connecting");
-    source.addEventListener("open", () => setState("live"));
-    source.addEventListener("patch", (event) => applyPatch(JSON.parse(event.data)));
-    source.addEventListener("reset", () => refetch());
-    source.addEventListener("error", () => {
-      // EventSource retries by itself (sending Last-Event-ID) unless the server refused outright.
-      if (source?.readyState === EventSource.CLOSED) scheduleReconnect();
-      else setState("reconnecting");
-    });
+    handedBack = false;
+    following = true;
+    const message = followMessage();
+    withTransport((chosen) => chosen.follow(message));
   }
 
   function showError(message) {
@@ -690,6 +824,26 @@
     if (!link) return;
     event.preventDefault();
     loadMore(link);
+  });
+
+  // A tab left hidden for long hands its share of the stream back: the server stops sending its
+  // page's patches, which nobody sees. Shown again, it follows from the version it shows, and
+  // gets what it missed (or refetches the page when too much was missed).
+  const hiddenGrace = Number(window.TablePagesHiddenGrace ?? 10 * 60 * 1000);
+  let hiddenTimer = null;
+  document.addEventListener("visibilitychange", () => {
+    clearTimeout(hiddenTimer);
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        if (!document.hidden || !following) return;
+        disconnect();
+        handedBack = true;
+        setState("paused");
+      }, hiddenGrace);
+    } else if (handedBack) {
+      handedBack = false;
+      connect();
+    }
   });
 
   window.addEventListener("pagehide", disconnect);

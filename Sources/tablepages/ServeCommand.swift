@@ -119,6 +119,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Estimated bytes all live page variants may hold (rows and patch logs); past it, unwatched ones are dropped.")
     var liveVariantsSize = LiveSettings().liveVariantsByteLimit
 
+    @Option(help: "Most pages one shared event stream (/-/events) may follow (400 beyond).")
+    var maxPagesPerStream = LiveSettings().maxPagesPerStream
+
     @Option(help: "Most variants of one page kept live when nobody watches them.")
     var maxVariantsPerPage = LiveSettings().maxVariantsPerPage
 
@@ -212,8 +215,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0, idempotencyCacheSize >= 0 else {
             throw ValidationError("--render-cache-size, --live-variants-size, --patch-log-size and --idempotency-cache-size must not be negative.")
         }
-        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1 else {
-            throw ValidationError("--max-live-variants, --max-variants-per-page and --max-exports must be at least 1.")
+        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1, maxPagesPerStream >= 1 else {
+            throw ValidationError("--max-live-variants, --max-variants-per-page, --max-exports and --max-pages-per-stream must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
@@ -255,6 +258,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxLiveVariants = maxLiveVariants
         settings.liveVariantsByteLimit = liveVariantsSize
         settings.maxVariantsPerPage = maxVariantsPerPage
+        settings.maxPagesPerStream = maxPagesPerStream
         settings.patchLogByteLimit = patchLogSize
         settings.idempotencyByteLimit = idempotencyCacheSize
         settings.exportBufferBytes = exportBufferSize

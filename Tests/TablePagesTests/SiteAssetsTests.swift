@@ -19,6 +19,7 @@ struct SiteAssetsTests {
 
     @Test(arguments: [
         ("/public/table-pages.js", "table-pages.js", "text/javascript; charset=utf-8"),
+        ("/public/table-pages-live.js", "table-pages-live.js", "text/javascript; charset=utf-8"),
         ("/public/table-pages.css", "table-pages.css", "text/css; charset=utf-8"),
         ("/public/favicon.svg", "favicon.svg", "image/svg+xml"),
         ("/openapi.json", "openapi.json", "application/json; charset=utf-8"),

@@ -77,6 +77,22 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// Sends several chunks as one write: no other writer's bytes come between them. A stream that
+    /// carries several sources' events prefixes each shared event with a line of its own this way,
+    /// without copying the event. Returns false when the stream is closed.
+    @discardableResult
+    public func write(contentsOf chunks: [[UInt8]]) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed, !state.isFinished else { return false }
+            for chunk in chunks where !chunk.isEmpty {
+                state.chunks.append(chunk)
+                state.bufferedByteCount += chunk.count
+            }
+            wake(&state)
+            return true
+        }
+    }
+
     /// Ends the stream once what is buffered has been sent.
     public func finish() {
         state.withLock { state in

@@ -7,15 +7,26 @@ import TableKit
 ///
 /// Subscribing (with its replay) and publishing take the same lock, so a patch is delivered to a new
 /// subscriber exactly once: either in its replay or live, never both, never neither.
+///
+/// A subscriber is a stream of this variant alone, or one page of a stream that carries several
+/// (`/-/events`): there each event goes out after the subscriber's `tag`, a `data:` line naming the
+/// page, and a `reset` ends only that page's subscription, not the stream.
 final class LiveChannel: Sendable {
     struct Subscriber {
         let stream: EventStream
         let format: PatchFormat
+        let tag: [UInt8]?
+    }
+
+    // One stream may hold several subscriptions to one variant (two tabs showing it at different versions).
+    struct Key: Hashable {
+        let stream: ObjectIdentifier
+        let tag: [UInt8]?
     }
 
     struct State {
         var log: PatchLog
-        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        var subscribers: [Key: Subscriber] = [:]
     }
 
     /// Bytes a subscriber may have unread before it is sent `reset` and dropped.
@@ -37,51 +48,64 @@ final class LiveChannel: Sendable {
     /// Adds `stream` as a subscriber. With `lastSeenID` it first gets the patches it missed, or a
     /// `reset` (and no subscription) when they are gone or would not fit in what the subscriber may
     /// have unread (``subscriberBufferLimit``): a replay is bounded like live patches are.
-    func subscribe(_ stream: EventStream, format: PatchFormat, lastSeenID: Int?) {
-        let key = ObjectIdentifier(stream)
+    /// With a `tag` (one page of a shared stream) every event goes out after it, and a `reset`
+    /// leaves the stream open for its other pages. Returns whether it subscribed.
+    @discardableResult
+    func subscribe(_ stream: EventStream, format: PatchFormat, lastSeenID: Int?, tag: [UInt8]? = nil) -> Bool {
+        let key = Key(stream: ObjectIdentifier(stream), tag: tag)
+        let tagBytes = tag?.count ?? 0
         let subscribed = state.withLock { state -> Bool in
             if let lastSeenID {
                 switch state.log.replay(after: lastSeenID) {
                 case .upToDate:
                     metrics?.replayed(bytes: 0)
                 case .entries(let missed) where stream.bufferedByteCount
-                    + missed.reduce(0, { $0 + $1.bytes(for: format).count }) <= subscriberBufferLimit:
+                    + missed.reduce(0, { $0 + tagBytes + $1.bytes(for: format).count }) <= subscriberBufferLimit:
                     var bytes = 0
                     for entry in missed {
                         let patch = entry.bytes(for: format)
-                        stream.write(patch)
+                        Self.write(patch, to: stream, tag: tag)
                         bytes += patch.count
                     }
                     metrics?.replayed(bytes: bytes)
                 case .entries, .reset:
-                    stream.write(Self.resetEvent(latestID: state.log.latestID))
-                    stream.finish()
+                    Self.write(Self.resetEvent(latestID: state.log.latestID), to: stream, tag: tag)
+                    if tag == nil { stream.finish() }
                     metrics?.resets.increment()
                     return false
                 }
             }
-            state.subscribers[key] = Subscriber(stream: stream, format: format)
+            state.subscribers[key] = Subscriber(stream: stream, format: format, tag: tag)
             return true
         }
-        guard subscribed else { return }
+        guard subscribed else { return false }
         stream.onTermination { [weak self] in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
         }
+        return true
+    }
+
+    /// Writes `event` to `stream`, after `tag` when it has one, as one write: another page's event
+    /// must not come between a shared stream's tag and the event it names.
+    @discardableResult
+    private static func write(_ event: [UInt8], to stream: EventStream, tag: [UInt8]?) -> Bool {
+        guard let tag else { return stream.write(event) }
+        return stream.write(contentsOf: [tag, event])
     }
 
     /// Records a patch and writes it to every subscriber; a subscriber too far behind is sent `reset`
     /// and dropped instead, so a slow reader never makes memory grow without bound.
     func publish(_ entry: PatchLog.Entry) {
-        let (dropped, sent) = state.withLock { state -> ([EventStream], Int) in
+        let (dropped, sent) = state.withLock { state -> ([Subscriber], Int) in
             state.log.append(entry)
-            var dropped: [EventStream] = []
+            var dropped: [Subscriber] = []
             var sent = 0
             for (key, subscriber) in state.subscribers {
                 let bytes = entry.bytes(for: subscriber.format)
-                if subscriber.stream.bufferedByteCount + bytes.count > subscriberBufferLimit {
-                    dropped.append(subscriber.stream)
+                if subscriber.stream.bufferedByteCount + (subscriber.tag?.count ?? 0) + bytes.count > subscriberBufferLimit {
+                    dropped.append(subscriber)
                     state.subscribers[key] = nil
-                } else if subscriber.stream.write(bytes) {
+                } else if Self.write(bytes, to: subscriber.stream, tag: subscriber.tag) {
                     sent += bytes.count
                 } else {
                     state.subscribers[key] = nil
@@ -91,10 +115,12 @@ final class LiveChannel: Sendable {
         }
         metrics?.published(bytesSent: sent, dropped: dropped.count)
         let reset = Self.resetEvent(latestID: entry.id)
-        for stream in dropped {
+        for subscriber in dropped {
             // Past its limit, but the reset is tiny and tells the client to refetch and reconnect.
-            stream.write(reset)
-            stream.finish()
+            // A shared stream ends too: its reader is slow for all of its pages, and reconnects
+            // with each page's own id, replayed where the log still has it.
+            Self.write(reset, to: subscriber.stream, tag: subscriber.tag)
+            subscriber.stream.finish()
         }
     }
 

@@ -8,6 +8,10 @@ public struct LiveSettings: Sendable {
     public var patchLogByteLimit = 1 << 20
     /// Unread bytes a subscriber may have before it is sent `reset` and dropped.
     public var subscriberBufferLimit = 256 * 1024
+    /// The most pages one shared event stream (`/-/events`) may follow; a request for more is
+    /// answered 400. Each page costs a subscription and its replay; the browser's page script opens
+    /// a second stream past 40 pages (or a 3,000-byte URL) anyway, so 64 leaves room.
+    public var maxPagesPerStream = 64
     /// Bytes of a CSV or NDJSON export waiting for a slow client before reading pauses.
     public var exportBufferBytes = 256 * 1024
     /// Bytes of answers kept for inserts sent with an `Idempotency-Key` (for 24 hours each, oldest

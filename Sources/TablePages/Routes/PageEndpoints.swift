@@ -27,6 +27,7 @@ struct PageEndpoints: Sendable {
         router.on(.get, PageContract.sectionPattern, use: section)
         router.on(.get, PageContract.rowPattern, use: row)
         router.on(.get, PageContract.eventsPattern, use: events)
+        router.on(.get, Self.sharedEventsPath, use: sharedEvents)
         let gate = WriteGate(access: access, registry: registry, logger: logger)
         router.on(.post, PageContract.selectPattern, use: gate.guarding("select", select))
         router.on(.post, PageContract.actionPattern, use: gate.guarding(nil, action))
