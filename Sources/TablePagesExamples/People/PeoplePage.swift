@@ -1,13 +1,12 @@
-import TableKit
 import TablePages
-import TableStore
+import TablePagesDatabase
 
 /// People and pets: one reusable cell kind, two data providers. Users have no picture, so their
 /// image area collapses; pets show an avatar, breed, owner and weight.
 enum PeoplePage {
-    static func definition(store: any SQLStore, changes: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "people", title: "People & pets", summary: "One reusable cell, two data providers.", changes: changes) { variant in
-            try PeopleDataSource(store: store)
+    static func definition(data: ObservableSQLStore) -> PageDefinition {
+        PageDefinition(name: "people", title: "People & pets", summary: "One reusable cell, two data providers.") { variant in
+            ObservedSource(data, fetch: Profile.all, kind: .subtitle, section: { (id: $0.group, title: $0.group) }, cell: \.content)
         }
     }
 }
