@@ -17,12 +17,11 @@ private final class EntryRow: ObservedRow<Entry> {
 
 @Suite("Observed sections: rows kept by identity")
 struct ObservedSectionTests {
-    /// A list of entries with distinct ids (a store's rows), in a random order, with random titles.
-    private static let entries = Gen.int(in: 0...11).array(of: 0...12).flatMap { ids in
-        Gen.int(in: 0...2).array(of: ids.count).map { titles in
-            var seen = Set<Int>()
-            return zip(ids, titles).compactMap { id, title in seen.insert(id).inserted ? Entry(id: id, title: "t\(title)") : nil }
-        }
+    /// A list of entries with distinct ids (a store's rows), in a random order, with random titles:
+    /// each code names an id (its remainder by 12) and one of three titles.
+    private static let entries = Gen.int(in: 0...35).array(of: 0...12).map { codes in
+        var seen = Set<Int>()
+        return codes.compactMap { code in seen.insert(code % 12).inserted ? Entry(id: code % 12, title: "t\(code / 12)") : nil }
     }
 
     /// A table over one observed section showing `entries`.
@@ -88,11 +87,13 @@ struct ObservedSectionTests {
 
     private static func position(_ placement: RowPlacement, in rows: [String]) -> Int {
         switch placement {
-        case .start: 0
-        case .end: rows.count
+        case .start:
+            return 0
+        case .end:
+            return rows.count
         case .after(let id), .before(let id):
             guard let neighbour = rows.firstIndex(of: id.rawValue) else {
-                Issue.record("a row placed by \(id), which the client does not hold")
+                Issue.record("a row placed by \(id.rawValue), which the client does not hold")
                 return rows.count
             }
             if case .after = placement { return neighbour + 1 }
