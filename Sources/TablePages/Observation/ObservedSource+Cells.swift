@@ -9,7 +9,9 @@ extension ObservedSource {
     ///     } select: { product in try store.markSeen(product.id) }
     ///
     /// - Parameters:
-    ///   - store, fetch, local: as in ``init(_:fetch:local:sections:)``.
+    ///   - store: the data, and where its changes are announced.
+    ///   - fetch: reads the items, in one snapshot.
+    ///   - local: a feed of state of this process the rows also show (see ``init(_:fetch:local:sections:)``).
     ///   - kind: the cell kind of every row.
     ///   - section: the identifier and header title of an item's section; one section for all by default.
     ///   - cell: what an item's row shows.
