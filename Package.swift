@@ -121,7 +121,7 @@ let package = Package(
         // `make test` checks the example's manifest separately (`show-dependencies`).
         .executableTarget(
             name: "Bookshelf",
-            dependencies: ["TablePages", "TableKit", "MicroHTTP"],
+            dependencies: ["TablePages"],
             path: "Examples/Bookshelf/Sources/Bookshelf"
         ),
         .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),

@@ -19,8 +19,6 @@ let package = Package(
             name: "Bookshelf",
             dependencies: [
                 .product(name: "TablePages", package: checkout),
-                .product(name: "TableKit", package: checkout),
-                .product(name: "MicroHTTP", package: checkout),
             ]
         ),
     ],

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import TablePages
 import TableStore
+import TablePagesDatabase
 import TableStorePostgres
 
 /// The example pages `tablepages serve` shows out of the box: products, to-do (shared, and each
@@ -50,21 +51,19 @@ public enum ExamplePages {
     public static let publicFiles = BuiltInFiles(base64Encoded: generatedPublicFiles)
 
     /// Registers every example page over `store` (SQLite's ``/TableStore/Store`` or a
-    /// ``/TableStorePostgres/PostgresStore``), with the pictures they show, and connects the
-    /// store's change signal to the pages so that a change from any writer reaches every open page.
+    /// ``/TableStorePostgres/PostgresStore``), with the pictures they show. Every page observes the
+    /// store, so that a change from any writer reaches every open page; with the store's version
+    /// clock, every instance numbers the pages' states alike.
     public static func register(store: any SQLStore, in registry: inout PageRegistry) throws {
-        // With a clock (PostgreSQL's), every instance numbers the pages' states alike.
-        let changes = ChangeFeed(clock: { try store.dataVersion() })
-        store.onChange { changes.notify() }
+        let data = ObservableSQLStore(store)
         let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/")
-        let catalog = ProductCatalog(store: store)
-        registry.register(ProductsPage.definition(catalog: catalog, changes: changes))
-        registry.register(try ProductDetailPage.definition(store: store, changes: changes))
-        registry.register(TodoPage.definition(list: TodoList(store: store), changes: changes))
-        registry.register(TodoPage.personalDefinition(store: store, changes: changes))
-        registry.register(PeoplePage.definition(store: store, changes: changes))
-        registry.register(GalleryPage.definition(store: store, thumbnails: thumbnails, changes: changes))
-        registry.register(DestinationPage.definition(guide: DestinationGuide(store: store), changes: changes))
+        registry.register(ProductsPage.definition(data: data))
+        registry.register(try ProductDetailPage.definition(data: data))
+        registry.register(TodoPage.definition(list: TodoList(data: data)))
+        registry.register(TodoPage.personalDefinition(data: data))
+        registry.register(PeoplePage.definition(data: data))
+        registry.register(GalleryPage.definition(data: data, thumbnails: thumbnails))
+        registry.register(DestinationPage.definition(guide: DestinationGuide(data: data)))
         register(in: &registry)
     }
 

@@ -30,9 +30,21 @@ public protocol SQLStore: Sendable {
     ///
     ///     let feed = ChangeFeed(clock: { try store.dataVersion() })
     func dataVersion() throws -> Int?
+
+    /// Reads in one snapshot, and the data's version in that same snapshot: the version of
+    /// exactly the data `body` saw, however many writers commit meanwhile. Nil as the version when
+    /// the store keeps no counter (the default reads the snapshot alone).
+    ///
+    ///     let (todos, version) = try store.versionedSnapshot { db in try Todo.all(db) }
+    func versionedSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> (value: T, version: Int?)
 }
 
 extension SQLStore {
     /// No version counter.
     public func dataVersion() throws -> Int? { nil }
+
+    /// The snapshot, with no version.
+    public func versionedSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> (value: T, version: Int?) {
+        (try snapshot(body), nil)
+    }
 }

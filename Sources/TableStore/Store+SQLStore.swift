@@ -18,6 +18,14 @@ extension Store: SQLStore {
     public func dataVersion() throws -> Int? {
         try reader.read { db in try SQLiteChangeClock.version(in: db) }
     }
+
+    /// Reads through an ``SQLSession`` and the ``SQLiteChangeClock`` in one read transaction.
+    public func versionedSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> (value: T, version: Int?) {
+        try read { db in
+            let value = try body(db)
+            return (value, try SQLiteChangeClock.version(in: db))
+        }
+    }
 }
 
 extension Database: SQLSession {

@@ -58,6 +58,9 @@ public enum PostgresChangeClock {
         ]
     }
 
+    /// Whether the clock is installed: reading a missing table would abort the caller's transaction.
+    public static let clockExistsQuery = "SELECT to_regclass('tablepages_version') IS NOT NULL"
+
     /// Reads the clock, in the caller's snapshot.
     public static let currentVersionQuery = "SELECT version FROM tablepages_version WHERE id = 1"
 }

@@ -84,6 +84,16 @@ public final class PostgresStore: SQLStore {
         return try inTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", setup: limit > 0 ? "SET LOCAL statement_timeout = \(limit)" : nil, body)
     }
 
+    /// Reads in one snapshot, as ``snapshot(_:)``, and the version clock in the same transaction (nil
+    /// before the clock's migration ran).
+    public func versionedSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> (value: T, version: Int?) {
+        try snapshot { db in
+            let value = try body(db)
+            guard try db.row(PostgresChangeClock.clockExistsQuery)?.bool(0) == true else { return (value, nil) }
+            return (value, try db.row(PostgresChangeClock.currentVersionQuery).map { Int(try $0.int64(0)) })
+        }
+    }
+
     /// Writes in one transaction, blocking this thread; when it returns the commit is durable
     /// (as PostgreSQL's `synchronous_commit` makes it: on, by default), and this instance's pages
     /// are told at once rather than when the notification comes back.

@@ -5,69 +5,64 @@ import TableKit
 @testable import TablePages
 import Testing
 
-/// Titles with a version clock, as a database whose write transactions advance a counter.
-final class ClockedTitles: Sendable {
-    let titles: SharedTitles
-    private let version: Atomic<Int>
-    private let writesDuringNextRead = Atomic<Bool>(false)
+/// Titles with a version clock, as a database whose write transactions advance a counter that
+/// a read sees in the same snapshot as the titles. Each instance of a site gets a view of its own
+/// (``instance()``), whose feed the test notifies, as each server has its own change listener.
+final class ClockedTitles: ObservableStore {
+    private final class Data: Sendable {
+        let state: Mutex<(titles: [String], version: Int)>
+        init(_ titles: [String], version: Int) { state = Mutex((titles, version)) }
+    }
+
+    private let data: Data
+    private let unversionedReads = Atomic<Int>(0)
+    let changes = ChangeFeed()
 
     init(_ titles: [String], version: Int) {
-        self.titles = SharedTitles(titles)
-        self.version = Atomic(version)
+        data = Data(titles, version: version)
     }
 
-    /// One write transaction.
+    private init(data: Data) {
+        self.data = data
+    }
+
+    /// Another view of the same data, with a feed of its own.
+    func instance() -> ClockedTitles { ClockedTitles(data: data) }
+
+    /// One write transaction; the test tells the views that see it.
     func write(_ titles: [String]) {
-        self.titles.set(titles)
-        version.add(1, ordering: .relaxed)
+        data.state.withLock { $0 = (titles, $0.version + 1) }
     }
 
-    /// The next re-read of a page, halfway through, sees a write to other data commit.
-    func writeDuringNextRead() { writesDuringNextRead.store(true, ordering: .relaxed) }
+    /// The next read cannot say which version it saw (a clock that could not be read).
+    func loseTheVersionOfTheNextRead() { unversionedReads.add(1, ordering: .relaxed) }
 
-    /// What a page's re-read gets: the titles, with the clock moving meanwhile when asked to.
-    func read() -> [String] {
-        let current = titles.current
-        if writesDuringNextRead.exchange(false, ordering: .relaxed) { version.add(1, ordering: .relaxed) }
-        return current
+    func versionedRead<Value: Sendable>(_ fetch: ([String]) throws -> Value) throws -> (value: Value, version: Int?) {
+        let (titles, version) = data.state.withLock { $0 }
+        let lost = unversionedReads.load(ordering: .relaxed) > 0 && unversionedReads.subtract(1, ordering: .relaxed).oldValue > 0
+        return (try fetch(titles), lost ? nil : version)
     }
 
-    var clock: ChangeFeed.Clock {
-        { [self] in version.load(ordering: .relaxed) }
-    }
-
-    /// An instance's pages over these titles, with its own feed: `clocked`, whose root is a
-    /// ``VersionedDataSource``, and `cached`, whose root is only reloadable.
-    func pages(feed: ChangeFeed) -> PageRegistry {
+    /// An instance's pages over these titles: `clocked`, which shows only what it reads, and
+    /// `cached`, which also shows a state of its own (its `local` feed).
+    func pages() -> PageRegistry {
         var registry = PageRegistry()
-        registry.register(PageDefinition(name: "clocked", title: "Clocked", changes: feed) { [self] _ in VersionedTitles(self) })
-        registry.register(PageDefinition(name: "cached", title: "Cached", changes: feed) { [titles] _ in ReloadableTitles(titles) })
+        registry.register(PageDefinition(name: "clocked", title: "Clocked") { [self] _ in Self.titles(self) })
+        let local = ChangeFeed()
+        registry.register(PageDefinition(name: "cached", title: "Cached") { [self] _ in Self.titles(self, local: local) })
         return registry
+    }
+
+    /// A list of `store`'s titles.
+    static func titles<Store: ObservableStore>(_ store: Store, local: ChangeFeed? = nil) -> ObservedSource<[TestItem]> where Store.Reader == [String] {
+        ObservedSource(store, fetch: { titles in titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) } }, local: local, section: { _ in (id: "titles", title: "Titles") }) { item in
+            CellContent(title: item.title)
+        }
     }
 
     /// The id a state read at clock `version` takes on a site with default settings.
     static func id(_ version: Int) -> Int {
         PageVersions.clockID(version, fingerprint: PageVersions.fingerprint(rowLimit: LiveSettings().pageRowLimit))
-    }
-}
-
-/// A list of ``ClockedTitles``, all it shows read in `reloadFromSource`.
-final class VersionedTitles: ListDataSource<TestItem>, VersionedDataSource {
-    private let source: ClockedTitles
-
-    init(_ source: ClockedTitles) {
-        self.source = source
-        super.init(models: Self.items(source.read()), sectionID: "titles", title: "Titles") { item, _ in
-            TableCell(.basic, CellContent(title: item.title))
-        }
-    }
-
-    func reloadFromSource() {
-        models = Self.items(source.read())
-    }
-
-    private static func items(_ titles: [String]) -> [TestItem] {
-        titles.enumerated().map { TestItem(id: "t\($0.offset)", title: $0.element) }
     }
 }
 
@@ -82,9 +77,9 @@ struct PageVersionTests {
 
     @Test func twoInstancesNameTheSameStatesAlikeAndReplayEachOthersIds() async throws {
         let data = ClockedTitles(["a", "b"], version: 41)
-        let (feedA, feedB) = (ChangeFeed(clock: data.clock), ChangeFeed(clock: data.clock))
-        try await withSite(pages: data.pages(feed: feedA)) { serverA, _ in
-            try await withSite(pages: data.pages(feed: feedB)) { serverB, _ in
+        let (viewA, viewB) = (data.instance(), data.instance())
+        try await withSite(pages: viewA.pages()) { serverA, _ in
+            try await withSite(pages: viewB.pages()) { serverB, _ in
                 let (a, b) = (try await TestConnection(port: serverA.port), try await TestConnection(port: serverB.port))
                 #expect(try await pageVersion(a, "/pages/clocked.json") == ClockedTitles.id(41))
                 #expect(try await pageVersion(b, "/pages/clocked.json") == ClockedTitles.id(41))
@@ -92,8 +87,8 @@ struct PageVersionTests {
                 for stream in [streamA, streamB] { _ = try await stream.readStream(until: { $0.contains("retry:") }) }
                 for (count, titles) in [["a", "c"], ["a", "d"]].enumerated() {
                     data.write(titles)
-                    feedA.notify()
-                    feedB.notify()
+                    viewA.changes.notify()
+                    viewB.changes.notify()
                     let onA = events(in: try await streamA.readStream(until: { events(in: $0).count > count }))
                     let onB = events(in: try await streamB.readStream(until: { events(in: $0).count > count }))
                     // The same state, the same id and (both read every version) the same patch.
@@ -111,11 +106,11 @@ struct PageVersionTests {
 
                 // A version only A showed (B read the next one first): B resets its client.
                 data.write(["a", "e"])
-                feedA.notify()
+                viewA.changes.notify()
                 _ = try await streamA.readStream(until: { events(in: $0).count >= 3 })
                 data.write(["a", "f"])
-                feedA.notify()
-                feedB.notify()
+                viewA.changes.notify()
+                viewB.changes.notify()
                 let onB = events(in: try await streamB.readStream(until: { events(in: $0).count >= 3 }))
                 #expect(onB.last.flatMap(eventID) == ClockedTitles.id(45))
                 let stranger = try await Self.stream(serverB, lastEventID: ClockedTitles.id(44))
@@ -129,49 +124,49 @@ struct PageVersionTests {
         }
     }
 
-    @Test func aReadThatAWriteCommittedDuringGetsAnIdOfTheHostAndTheNextSteadyReadTheClocks() async throws {
+    @Test func aReadThatCannotNameItsVersionGetsAnIdOfTheHostAndTheNextVersionedReadTheClocks() async throws {
         let data = ClockedTitles(["a"], version: 7)
-        let feed = ChangeFeed(clock: data.clock)
-        try await withSite(pages: data.pages(feed: feed)) { server, _ in
+        try await withSite(pages: data.pages()) { server, _ in
             let client = try await TestConnection(port: server.port)
             #expect(try await pageVersion(client, "/pages/clocked.json") == ClockedTitles.id(7))
             let stream = try await Self.stream(server)
             _ = try await stream.readStream(until: { $0.contains("retry:") })
 
             data.write(["b"])
-            data.writeDuringNextRead()
-            feed.notify()
+            data.loseTheVersionOfTheNextRead()
+            data.changes.notify()
             let first = events(in: try await stream.readStream(until: { events(in: $0).count >= 1 }))
             let firstID = try #require(first.first.flatMap(eventID))
             #expect(PageVersions.localIDs.contains(firstID))
 
             data.write(["c"])
-            feed.notify()
+            data.changes.notify()
             let second = events(in: try await stream.readStream(until: { events(in: $0).count >= 2 }))
-            #expect(eventID(second[1]) == ClockedTitles.id(10))
-            #expect(try await pageVersion(client, "/pages/clocked.json") == ClockedTitles.id(10))
+            #expect(eventID(second[1]) == ClockedTitles.id(9))
+            #expect(try await pageVersion(client, "/pages/clocked.json") == ClockedTitles.id(9))
         }
     }
 
-    @Test func aRootThatIsOnlyReloadableGetsIdsOfItsHostEvenWithAClock() async throws {
+    @Test func aSourceThatAlsoShowsLocalStateGetsIdsOfItsHostEvenWithAClock() async throws {
         let data = ClockedTitles(["a"], version: 7)
-        let feed = ChangeFeed(clock: data.clock)
-        try await withSite(pages: data.pages(feed: feed)) { server, _ in
+        try await withSite(pages: data.pages()) { server, _ in
             let client = try await TestConnection(port: server.port)
             let start = try await pageVersion(client, "/pages/cached.json")
             #expect(PageVersions.localIDs.contains(start))
             let stream = try await Self.stream(server, "/pages/cached/events?format=json")
             _ = try await stream.readStream(until: { $0.contains("retry:") })
             data.write(["b"])
-            feed.notify()
+            data.changes.notify()
             let patch = events(in: try await stream.readStream(until: { events(in: $0).count >= 1 }))
             #expect(patch.first.flatMap(eventID) == start + 1)
         }
     }
 
-    @Test func aPageWithoutAClockStartsAtARandomIdOfItsOwn() async throws {
-        let data = ClockedTitles(["a"], version: 7)
-        let version = try await withSite(pages: data.pages(feed: ChangeFeed())) { server, _ in
+    @Test func aPageOverAStoreWithoutAClockStartsAtARandomIdOfItsOwn() async throws {
+        let store = MemoryStore(["a"])
+        var pages = PageRegistry()
+        pages.register(PageDefinition(name: "clocked", title: "Clocked") { _ in ClockedTitles.titles(store) })
+        let version = try await withSite(pages: pages) { server, _ in
             try await pageVersion(try await TestConnection(port: server.port), "/pages/clocked.json")
         }
         #expect(PageVersions.localIDs.contains(version))

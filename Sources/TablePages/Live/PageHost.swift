@@ -40,14 +40,14 @@ public actor PageHost {
     private var rereadFailed = false
     // While an insert runs: the rows its changes added, so its answer can name the new row.
     private var insertedRows: [(row: RowID, section: SectionID)]?
-    // How the table's states are numbered, and the clock they may follow.
+    // How the table's states are numbered, by the versions an observed source reads or by the host.
     private var versions: PageVersions
-    private nonisolated let clock: ChangeFeed.Clock?
-    // The feed observation, removed when the host goes (``PageHosts`` drops unwatched variants).
+    // The feed observations, removed when the host goes (``PageHosts`` drops unwatched variants).
     private nonisolated let changes: ChangeFeed?
     private nonisolated let changesToken: UInt64?
+    private nonisolated let sourceObservations: [(feed: ChangeFeed, token: UInt64)]
 
-    /// Builds the variant's table, numbering its first state by the page's clock when it has one
+    /// Builds the variant's table, numbering its first state by the version an observed source read
     /// (see ``PageVersions``); call it on `lane`, since the page's factory may read a database.
     init(definition: PageDefinition, variant: PageVariant, lane: DatabaseLane, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) throws {
         self.variant = variant
@@ -59,27 +59,27 @@ public actor PageHost {
         self.refresh = refresh
         let token = definition.changes?.observe { refresh.request() }
         self.changesToken = token
-        let clock = definition.changes?.clock
         let table: TableView
         var versions: PageVersions
+        var sourceObservations: [(feed: ChangeFeed, token: UInt64)] = []
         do {
-            let before = clock.flatMap(Self.read)
             let root = try definition.makeRoot(variant)
-            // Only a root whose whole state comes from what it read shows a state that the clock
-            // read around that read can name.
-            versions = PageVersions(
-                followsClock: clock != nil && root is any VersionedDataSource,
-                fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit)
-            )
-            versions.beginRead(at: Self.stableVersion(before, clock.flatMap(Self.read)))
+            // An observed source reads once its feeds are observed, for the same reason.
+            let source = root as? any SnapshotSource
+            for feed in source?.changeFeeds ?? [] {
+                sourceObservations.append((feed, feed.observe { refresh.request() }))
+            }
+            versions = PageVersions(followsClock: source != nil, fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit))
+            versions.beginRead(at: try source?.readSnapshot())
             table = definition.makeTable(root: root, version: versions.next())
             versions.endRead()
         } catch {
             if let token { definition.changes?.removeObserver(token) }
+            for (feed, token) in sourceObservations { feed.removeObserver(token) }
             throw error
         }
+        self.sourceObservations = sourceObservations
         self.versions = versions
-        self.clock = clock
         self.table = table
         self.definition = definition
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
@@ -110,6 +110,7 @@ public actor PageHost {
 
     deinit {
         if let changesToken { changes?.removeObserver(changesToken) }
+        for (feed, token) in sourceObservations { feed.removeObserver(token) }
     }
 
     /// Re-reads the table's data soon, once however many changes were announced meanwhile.
@@ -117,7 +118,7 @@ public actor PageHost {
         refresh.request()
     }
 
-    /// Re-reads the table's data (a ``ReloadableDataSource`` root reads its source first) and
+    /// Re-reads the table's data (an ``ObservedSource`` or a `ReloadableDataSource` root reads its source first) and
     /// publishes the rows that differ, if a change was announced since the last re-read. Actions
     /// call it before they return, so that an action whose delegate wrote to the store answers with
     /// (and redirects to) the page it changed.
@@ -127,13 +128,16 @@ public actor PageHost {
         // new version; a new generation keeps a page rendered before from being served after,
         // even one stored in the cache once this re-read is done.
         renderGeneration.store(RenderCache.newGeneration(), ordering: .releasing)
-        let clock = versions.followsClock ? clock : nil
         do {
-            let before = clock.flatMap(Self.read)
-            // A root that is not reloadable may still read shared data as it answers: comparing its
-            // answers with what was sent is what a change feed can do for it.
-            try (table.root as? any ReloadableDataSource)?.reloadFromSource()
-            versions.beginRead(at: Self.stableVersion(before, clock.flatMap(Self.read)))
+            var version: Int?
+            if let source = table.root as? any SnapshotSource {
+                version = try source.readSnapshot()
+            } else {
+                // A root that is not reloadable may still read shared data as it answers: comparing
+                // its answers with what was sent is what a change feed can do for it.
+                try (table.root as? any ReloadableDataSource)?.reloadFromSource()
+            }
+            versions.beginRead(at: version)
             defer { versions.endRead() }
             table.reconcileData()
             updatePager()
@@ -153,18 +157,6 @@ public actor PageHost {
 
     /// How long a page waits before it tries again a re-read that failed.
     static let rereadRetryDelay = Duration.seconds(1)
-
-    /// The clock's value now; nil when it has none or cannot be read (the state read then gets an
-    /// id of this host: see ``PageVersions``).
-    private static func read(_ clock: ChangeFeed.Clock) -> Int? {
-        try? clock()
-    }
-
-    /// The version a read between two clock readings saw, when they agree.
-    private static func stableVersion(_ before: Int?, _ after: Int?) -> Int? {
-        guard let before, before == after else { return nil }
-        return before
-    }
 
     /// The table's current version: the id of the last patch published.
     public var version: Int { table.version }

@@ -7,16 +7,15 @@ import Darwin
 /// How a page host numbers its table's states: the `version` of its renders and the event id of
 /// the patch that led to each.
 ///
-/// A page whose ``ChangeFeed`` has a clock and whose root is a ``VersionedDataSource`` names a
-/// state read while the clock stood still (the clock read before and after the read agree, so the
-/// read saw exactly that version of the data) by that version. Every instance of the same build
+/// A page whose root is an ``ObservedSource`` names a state it read by the version of the data it
+/// read, which the store reads in the same snapshot as the data. Every instance of the same build
 /// and render settings that reads the same version names the same state alike, so a client moving
 /// between instances, or reconnecting after a restart, with `Last-Event-ID` is replayed rather than
 /// reset. The id is the version plus a ``fingerprint`` of the build and settings times 2⁴¹: a
 /// client holding a page of another build (whose rows may be drawn differently) is reset.
 ///
 /// Any other state gets an id of this host alone, from a random start in ``localIDs``: a state
-/// read while the clock moved, one changed by something other than a re-read (an action that
+/// read without a version, one changed by something other than a re-read (an action that
 /// updates the table itself, a background update), and every state of a page without a clock.
 /// Local ids lie above any clock id and below 2⁵³, so JavaScript reads them exactly; an id from
 /// another instance or an earlier run is, but for a chance of about one in 2⁵², unknown here.

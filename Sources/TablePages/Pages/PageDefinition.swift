@@ -8,8 +8,8 @@ import TableKit
 ///     }
 ///
 /// The page's host makes the variant's ``/TableKit/TableView`` over the root the factory returns:
-/// it titles it with ``title``, registers ``cellKinds`` and numbers its states by the data's clock
-/// when ``changes`` has one, by ids of its own otherwise, so a client's `Last-Event-ID` from before a
+/// it titles it with ``title``, registers ``cellKinds`` and numbers its states by the data's version
+/// when the root is an ``ObservedSource`` over a store with a version clock, by ids of its own otherwise, so a client's `Last-Event-ID` from before a
 /// restart or from another instance is replayed only when it names the same state, and answered with
 /// `reset` otherwise.
 public struct PageDefinition: Sendable {

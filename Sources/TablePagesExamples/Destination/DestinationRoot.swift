@@ -1,10 +1,8 @@
-import TableKit
 import TablePages
 
 /// The destination page, a long page of different sections as in CascadingTableDelegate's
 /// sample: each section is its own delegate, each info line its own row delegate.
-final class DestinationRoot: CascadingRootTableDelegate, VersionedDataSource {
-    private let guide: DestinationGuide
+final class DestinationRoot: ObservedSource<DestinationGuide.Reading?> {
     private let header = StaticSection(id: "header")
     private let map = StaticSection(id: "map")
     private let contact = StaticSection(id: "contact", header: "Information")
@@ -12,11 +10,10 @@ final class DestinationRoot: CascadingRootTableDelegate, VersionedDataSource {
     private let reviews = StaticSection(id: "reviews", header: "Reviews")
     private let loadMore: LoadMoreRow
 
-    init(guide: DestinationGuide) throws {
-        self.guide = guide
+    init(guide: DestinationGuide) {
         loadMore = LoadMoreRow(guide: guide)
-        super.init(childDelegates: [header, map, contact, rating, reviews])
-        try reloadFromSource()
+        super.init(guide.data, fetch: DestinationGuide.read)
+        childDelegates = [header, map, contact, rating, reviews]
     }
 
     // The destination's name heads the page; nil (the page's title) until there is one.
@@ -24,13 +21,13 @@ final class DestinationRoot: CascadingRootTableDelegate, VersionedDataSource {
 
     override func titleForTable() -> String? { destinationName }
 
-    func reloadFromSource() throws {
-        guard let data = try guide.read() else {
+    override func show(_ reading: DestinationGuide.Reading?) {
+        guard let reading else {
             destinationName = nil
             for section in [header, map, contact, rating, reviews] { section.childDelegates = [] }
             return
         }
-        let (place, shown, reviewCount) = data
+        let (place, shown, reviewCount) = (reading.destination, reading.reviews, reading.reviewCount)
         destinationName = place.name
         header.childDelegates = [
             StaticRow(id: "photo", cell: TableCell(.image, CellContent(

@@ -1,11 +1,17 @@
 import TableStore
 
 /// A picture of the gallery; `file` names an SVG under `Public/images/gallery/`.
-struct GalleryImage: Hashable, Sendable {
+struct GalleryImage: Identifiable, Hashable, Sendable {
     var id: Int64?
     var title: String
     var file: String
     var photographer: String
+    /// The picture's thumbnail when this instance has made it; not stored.
+    var thumbnail: Thumbnail?
+
+    init(id: Int64?, title: String, file: String, photographer: String, thumbnail: Thumbnail? = nil) {
+        (self.id, self.title, self.file, self.photographer, self.thumbnail) = (id, title, file, photographer, thumbnail)
+    }
 
     /// Every picture, in the order they were added.
     static func all(_ db: any SQLSession) throws -> [GalleryImage] {

@@ -1,38 +1,33 @@
-import TableKit
 import TablePages
-import TableStore
+import TablePagesDatabase
 
-/// The gallery's root: one row per picture in the database, read again when the page's change
-/// feed says the database changed. Thumbnails do not go through the feed: each row's arrives
-/// from its own background task through the table's updater (see ``GalleryRow``). Not a
-/// `VersionedDataSource`: its rows show the thumbnails this instance has made so far, so two
-/// instances at one database version can show different states.
-final class GalleryRoot: CascadingRootTableDelegate, ReloadableDataSource {
-    private let store: any SQLStore
+/// The gallery's root: one row per picture in the database, each with the thumbnail this instance
+/// has made of it so far. A thumbnail is made in the background; the service announces it on its
+/// feed, given as the source's `local` feed, and the page reads again. Since the rows show what
+/// this instance made, two instances at one database version can show different states: the page
+/// numbers its states itself.
+final class GalleryRoot: ObservedSource<[GalleryImage]> {
     private let thumbnails: ThumbnailService
-    private let pictures = StaticSection(id: "pictures", header: "Pictures", footer: "Thumbnails are made on the server and appear as they are ready.")
+    private let pictures: ObservedSection<GalleryImage>
 
-    init(store: any SQLStore, thumbnails: ThumbnailService) throws {
-        self.store = store
+    init(data: ObservableSQLStore, thumbnails: ThumbnailService) {
         self.thumbnails = thumbnails
-        super.init(childDelegates: [pictures])
-        try showPictures()
+        pictures = ObservedSection(id: "pictures", header: "Pictures", footer: "Thumbnails are made on the server and appear as they are ready.") { image in
+            GalleryRow(item: image)
+        }
+        super.init(data, fetch: { db in
+            try GalleryImage.all(db).map { image in
+                var image = image
+                image.thumbnail = thumbnails.thumbnail(for: image.file)
+                return image
+            }
+        }, local: thumbnails.changes, sections: [pictures])
     }
 
-    private var rows: [GalleryRow] { pictures.childDelegates.compactMap { $0 as? GalleryRow } }
-
-    func reloadFromSource() throws {
-        try showPictures()
-    }
-
-    private func showPictures() throws {
-        let images = try store.snapshot(GalleryImage.all)
-        var existing: [Int64?: GalleryRow] = [:]
-        for row in rows { existing[row.image.id] = row }
-        pictures.childDelegates = images.map { image in
-            guard let row = existing[image.id] else { return GalleryRow(image: image, thumbnails: thumbnails) }
-            row.image = image
-            return row
+    override func show(_ images: [GalleryImage]) {
+        pictures.show(images)
+        for image in images where image.thumbnail == nil {
+            thumbnails.startMaking(image.file)
         }
     }
 }

@@ -1,8 +1,9 @@
-import MicroHTTP
 import Synchronization
+import TablePages
 
 /// Makes the gallery's thumbnails, each with the delay real image work has, and keeps the ones it
-/// made. Rows read finished thumbnails synchronously; the work itself runs in a background task.
+/// made, announcing each on ``changes``. Pages read finished thumbnails synchronously; the work
+/// itself runs in a background task.
 ///
 ///     let thumbnails = ThumbnailService(pictures: ExamplePages.publicFiles, folder: "images/gallery/")
 ///     thumbnails.thumbnail(for: "alpine-lake.svg")        // nil: not made yet
@@ -10,8 +11,12 @@ import Synchronization
 final class ThumbnailService: Sendable {
     private struct State {
         var started = 0
+        var making: Set<String> = []
         var ready: [String: Thumbnail] = [:]
     }
+
+    /// Announces each thumbnail made.
+    let changes = ChangeFeed()
 
     private let pictures: BuiltInFiles
     private let folder: String
@@ -31,6 +36,17 @@ final class ThumbnailService: Sendable {
         state.withLock { $0.ready[file] }
     }
 
+    /// Starts making the thumbnail of `file` in a background task, unless it is made or being made.
+    func startMaking(_ file: String) {
+        let start = state.withLock { state in
+            guard state.ready[file] == nil, !state.making.contains(file) else { return false }
+            state.making.insert(file)
+            return true
+        }
+        guard start else { return }
+        Task.detached { [self] in _ = await make(file) }
+    }
+
     /// The thumbnail of `file`: the one made before, or a new one after a delay that scatters
     /// jobs so that they finish one by one, out of order.
     func make(_ file: String) async -> Thumbnail {
@@ -43,7 +59,11 @@ final class ThumbnailService: Sendable {
             try? await Task.sleep(for: Self.delay(forJob: order))
         }
         let thumbnail = thumbnail(for: file) ?? scaled(file)
-        state.withLock { $0.ready[file] = thumbnail }
+        let isNew = state.withLock { state in
+            state.making.remove(file)
+            return state.ready.updateValue(thumbnail, forKey: file) == nil
+        }
+        if isNew { changes.notify() }
         return thumbnail
     }
 

@@ -21,22 +21,20 @@ enum Profile: Identifiable, Sendable {
         }
     }
 
-    /// The same reusable cell kind for both, filled by different providers.
-    var cell: TableCell {
+    /// What the row shows, in the same reusable cell kind for both, filled by different providers.
+    var content: CellContent {
         switch self {
-        case .user(let user, let petCount): TableCell(.subtitle, UserProfile(user: user, petCount: petCount))
-        case .pet(let pet): TableCell(.subtitle, PetProfile(pet: pet.pet, owner: pet.owner))
+        case .user(let user, let petCount): CellContent(UserProfile(user: user, petCount: petCount))
+        case .pet(let pet): CellContent(PetProfile(pet: pet.pet, owner: pet.owner))
         }
     }
 
     /// People by name, then pets by name.
-    static func all(in store: any SQLStore) throws -> [Profile] {
-        try store.snapshot { db in
-            let pets = try PetWithOwner.all(db)
-            let people: [Profile] = try User.all(db).map { user in
-                .user(user, petCount: pets.count(where: { $0.owner.id == user.id }))
-            }
-            return people + pets.map(Profile.pet)
+    static func all(_ db: any SQLSession) throws -> [Profile] {
+        let pets = try PetWithOwner.all(db)
+        let people: [Profile] = try User.all(db).map { user in
+            .user(user, petCount: pets.count(where: { $0.owner.id == user.id }))
         }
+        return people + pets.map(Profile.pet)
     }
 }

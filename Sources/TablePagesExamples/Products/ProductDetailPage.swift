@@ -1,6 +1,5 @@
-import TableKit
 import TablePages
-import TableStore
+import TablePagesDatabase
 
 /// A product's detail, the page that selecting a product shows: `/pages/product?id=3`.
 ///
@@ -8,7 +7,7 @@ import TableStore
 /// while the server runs has its detail page at once. Only its form is checked when the variant is
 /// chosen: that runs on the server's event threads, which must never wait for a database.
 enum ProductDetailPage {
-    static func definition(store: any SQLStore, changes: ChangeFeed) throws -> PageDefinition {
+    static func definition(data: ObservableSQLStore) throws -> PageDefinition {
         PageDefinition(
             name: "product", title: "Product", summary: "One product's details; selecting a product leads here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
@@ -18,16 +17,15 @@ enum ProductDetailPage {
                     throw PageDefinition.VariantError(message: "id must name a product; got '\(given)'.")
                 }
                 return ["id": String(id)]
-            },
-            changes: changes
+            }
         ) { variant in
             let given = variant["id"]
-            let product = try store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
+            let product = try data.store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
             guard let product else {
                 // The factory's VariantError is a 404: the id is well formed but names nothing.
                 throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")
             }
-            return try ProductDetailDataSource(store: store, productID: product.id)
+            return ProductDetailSource(data: data, productID: product.id)
         }
     }
 

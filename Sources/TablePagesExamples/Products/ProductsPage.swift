@@ -1,18 +1,23 @@
-import TableKit
 import TablePages
+import TablePagesDatabase
 
-/// The products page: one page, two dedicated data sources. `?layout=list` shows a flat list,
-/// `?layout=sections` groups by category; the rows are the same, and a price changed in the
-/// database shows up live in both.
+/// The products page: one page, two layouts of the same rows. `?layout=list` shows a flat list,
+/// `?layout=sections` groups by category; a price changed in the database shows up live in both,
+/// and selecting a product leads to its detail page.
 enum ProductsPage {
-    static func definition(catalog: ProductCatalog, changes: ChangeFeed) -> PageDefinition {
+    static func definition(data: ObservableSQLStore) -> PageDefinition {
         PageDefinition(
-            name: "products", title: "Products", summary: "Dedicated data sources: a flat list or sections by category.",
-            variants: ["layout": ["list", "sections"]], changes: changes
+            name: "products", title: "Products", summary: "Two layouts of one source: a flat list or sections by category.",
+            variants: ["layout": ["list", "sections"]]
         ) { variant in
-            variant["layout"] == "sections"
-                ? try ProductSectionsDataSource(catalog: catalog)
-                : try ProductListDataSource(catalog: catalog)
+            let byCategory = variant["layout"] == "sections"
+            return ObservedSource(data, fetch: Product.all, kind: .subtitle, section: { product in
+                byCategory ? (id: product.category, title: product.category) : (id: "products", title: "All products")
+            }) { product in
+                CellContent(ProductCell(product: product))
+            } link: { product in
+                ProductDetailPage.url(of: product.id)
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ import TableStore
 
 /// An item of a persisted to-do list, ordered by `position`: the shared list's (no owner) or one
 /// person's (the id of the actor whose list it is).
-struct Todo: Hashable, Sendable {
+struct Todo: Identifiable, Hashable, Sendable {
     var id: Int64?
     var title: String
     var isDone: Bool

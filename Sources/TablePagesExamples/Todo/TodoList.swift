@@ -1,18 +1,17 @@
 import Foundation
-import TableKit
+import TablePagesDatabase
 import TableStore
 
 /// A to-do list's writes: the shared list's, or one person's (`owner`, an actor's id). Every change
 /// goes to the store; the page learns about it from the store's change signal, like any other
 /// writer's change. Each write touches only the list's own items, whatever id it is given.
 struct TodoList: Sendable {
-    let store: any SQLStore
+    /// The store, as the pages observe it.
+    let data: ObservableSQLStore
     /// Whose list this is; nil for the shared one.
     var owner: String? = nil
 
-    func todos() throws -> [Todo] {
-        try store.snapshot { db in try Todo.all(of: owner, db) }
-    }
+    private var store: any SQLStore { data.store }
 
     /// Runs `sql` on the list's item `id`: `sql` ends in a WHERE clause that the list's own
     /// condition is appended to.

@@ -1,28 +1,23 @@
-import TableKit
 import TablePages
 
-/// The to-do page's root: a progress summary section above the list. Both are re-read from the
-/// store when it changes, so a toggle sends the toggled row and the summary, nothing else. The
-/// list ends with a form that adds a to-do: the page says "add", so it has a place to do it.
-final class TodoRoot: CascadingRootTableDelegate, VersionedDataSource {
-    private let list: TodoList
+/// The to-do page's root: a progress summary section above the list. Both show the to-dos read
+/// in one snapshot, so a toggle sends the toggled row and the summary, nothing else. The list
+/// ends with a form that adds a to-do: the page says "add", so it has a place to do it.
+final class TodoRoot: ObservedSource<[Todo]> {
     private let progress = StaticRow(id: "progress", cell: .blank)
     private let items: TodoSection
 
-    init(list: TodoList) throws {
-        self.list = list
+    init(list: TodoList) {
         items = TodoSection(list: list)
         let summary = StaticSection(id: "summary", header: "Progress", rows: [progress])
         let add = AddSection(row: "add-todo", prompt: "New to-do") { title in
             guard let title = TodoList.cleanTitle(title) else { return }
             try list.add(title: title)
         }
-        super.init(childDelegates: [summary, items, add])
-        try reloadFromSource()
+        super.init(list.data, fetch: { db in try Todo.all(of: list.owner, db) }, sections: [summary, items, add])
     }
 
-    func reloadFromSource() throws {
-        let todos = try list.todos()
+    override func show(_ todos: [Todo]) {
         items.show(todos)
         // An empty list is not "0 of 0 done · 100 %": nothing is done, there is just nothing yet.
         guard !todos.isEmpty else {

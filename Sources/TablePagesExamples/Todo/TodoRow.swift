@@ -1,22 +1,20 @@
-import TableKit
+import TablePages
 
 /// The row delegate of one to-do. Selecting toggles it, "Rename" retitles it, deleting removes
-/// it: each writes to the store, and the page refreshes from the store's change signal. A write
-/// that fails throws, so the request that asked for it fails and no page shows the change.
-final class TodoRow: CascadingBareTableDelegate {
-    var todo: Todo
+/// it: each writes to the store, and the page reads the change back like any other writer's. A
+/// write that fails throws, so the request that asked for it fails and no page shows the change.
+final class TodoRow: ObservedRow<Todo> {
     private let list: TodoList
 
     init(todo: Todo, list: TodoList) {
-        self.todo = todo
         self.list = list
-        super.init()
+        super.init(item: todo)
     }
 
-    var id: Int64 { todo.id ?? 0 }
+    var id: Int64 { item.id ?? 0 }
 
     override func rowID(forRowAt indexPath: TableIndexPath) -> RowID { RowID("todo-\(id)") }
-    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.subtitle, TodoCell(todo: todo)) }
+    override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(.subtitle, TodoCell(todo: item)) }
 
     override func didSelectRow(at indexPath: TableIndexPath) throws {
         try list.toggle(id)
@@ -32,7 +30,7 @@ final class TodoRow: CascadingBareTableDelegate {
     }
 
     override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
-        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))]
+        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: item.title))]
     }
 
     override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {

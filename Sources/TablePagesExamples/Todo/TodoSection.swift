@@ -1,37 +1,20 @@
-import TableKit
+import TablePages
 
-/// The section of to-dos: one ``TodoRow`` per item. New items are committed here (the insert
-/// route addresses the section); moves reorder the rows here, where all of them are known.
-final class TodoSection: CascadingSectionTableDelegate {
+/// The section of to-dos: one ``TodoRow`` per item, kept across reads by the item's id. New items
+/// are committed here (the insert route addresses the section); moves reorder the rows here,
+/// where all of them are known.
+final class TodoSection: ObservedSection<Todo> {
     private let list: TodoList
 
     init(list: TodoList) {
         self.list = list
-        super.init()
-    }
-
-    var rows: [TodoRow] { childDelegates.compactMap { $0 as? TodoRow } }
-
-    /// Shows `todos`, keeping the row delegate of every to-do already shown.
-    func show(_ todos: [Todo]) {
-        var existing: [Int64: TodoRow] = [:]
-        for row in rows { existing[row.id] = row }
-        childDelegates = todos.map { todo in
-            guard let id = todo.id, let row = existing[id] else { return TodoRow(todo: todo, list: list) }
-            row.todo = todo
-            return row
-        }
-    }
-
-    override func sectionID(forSection section: Int) -> SectionID { "todos" }
-    override func titleForHeader(inSection section: Int) -> String? { "To do" }
-    override func titleForFooter(inSection section: Int) -> String? {
-        list.owner == nil
+        let footer = list.owner == nil
             ? "Select a to-do to tick it. Everyone watching sees the change."
             // A browser signed in with the link is an actor of its own (`session:…`), and the list
             // is kept per actor: say so, rather than promise the list in every browser.
             : "Your own list: select a to-do to tick it. It belongs to this sign-in: only this browser sees it, "
                 + "and another browser signed in with the link has a list of its own."
+        super.init(id: "todos", header: "To do", footer: footer) { todo in TodoRow(todo: todo, list: list) }
     }
 
     override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
@@ -52,9 +35,9 @@ final class TodoSection: CascadingSectionTableDelegate {
         // The store keeps the new order first: when it refuses, the rows stay as they were and
         // the table records no move. The table records the move itself, so the rows must be in
         // their new order when it reads them back.
-        var moved = childDelegates
+        var moved = rows
         moved.insert(moved.remove(at: source.row), at: destination.row)
-        try list.reorder(moved.compactMap { ($0 as? TodoRow)?.id })
-        childDelegates = moved
+        try list.reorder(moved.map { $0.item.id ?? 0 })
+        reorder(moved)
     }
 }

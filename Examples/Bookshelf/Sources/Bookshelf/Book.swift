@@ -1,5 +1,3 @@
-import TableKit
-
 /// One book on the shelf.
 struct Book: Identifiable, Sendable, Equatable {
     let id: String
@@ -11,7 +9,7 @@ struct Book: Identifiable, Sendable, Equatable {
     var cover: String?
 
     /// The genre's section identifier: `science-fiction` for "Science fiction".
-    var genreID: SectionID { SectionID(genre.lowercased().split(separator: " ").joined(separator: "-")) }
+    var genreID: String { genre.lowercased().split(separator: " ").joined(separator: "-") }
 
     /// The twenty books the example starts with.
     static let samples: [Book] = [
