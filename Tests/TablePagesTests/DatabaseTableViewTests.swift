@@ -253,7 +253,7 @@ struct DatabaseTableViewTests {
             #expect(text.hasPrefix("<!doctype html>") && text.contains(#"<link rel="stylesheet" href="/public/table-pages.css">"#))
             #expect(text.contains(#"<main class="tk-table tk-row-page"><p class="tk-back"><a href="/pages/a%20b?sort=-n">"#))
             #expect(text.contains(#"<h1 class="tk-title">a b: 7</h1>"#))
-            let expectedNote = #"<span class="tk-field" data-field="note"><span class="tk-field-name">note</span> <span class="tk-field-value">"# + String(repeating: "word ", count: 200) + "&lt;end&gt;</span></span>"
+            let expectedNote = #"<span class="tk-field" role="cell" data-field="note"><span class="tk-field-name">note</span> <span class="tk-field-value">"# + String(repeating: "word ", count: 200) + "&lt;end&gt;</span></span>"
             #expect(text.contains(expectedNote), "one line per column, the value whole")
             #expect(text.contains(#"<span class="tk-field-name">n</span> <span class="tk-field-value tk-null">NULL</span>"#))
             #expect(!text.contains("tk-cut"))
