@@ -1,11 +1,14 @@
 """A person's journey through a `--database` table in Chromium with JavaScript on, at a laptop's
-and a phone's width: search for a word, narrow the rows with the filter form, sort by a column,
-open a row and go back. Each step is checked by what the person sees (the URL, the row count the
+and a phone's width: search for a word, narrow the rows with the filter form, count a column's
+values (a facet) and pick one, sort by a column, download the rows as CSV, open a row and go back. Each step is checked by what the person sees (the URL, the row count the
 page states and the rows it shows, equal to SQLite's own answer), and the page never scrolls
 sideways, never logs a console error. The database is served read-only, so nobody is asked to
 sign in: not in the server's log, not in the bar."""
+import csv
+import io
 import sqlite3
 import urllib.parse
+import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -102,18 +105,47 @@ def test_search_filter_sort_open_a_row_and_go_back(shop, browser, size):
     assert [chip.text.split("\n")[0] for chip in browser.find_elements(By.CSS_SELECTOR, ".tk-db-filters li")]
     check_step(browser, "database-3-filtered", size)
 
+    # Count the customers among these rows (a facet), then pick the customer of the long-noted order.
+    form = browser.find_element(By.CSS_SELECTOR, "form.tk-db-facet-add")
+    Select(form.find_element(By.NAME, "_facet")).select_by_value("customer")
+    navigate(browser, form.find_element(By.CSS_SELECTOR, "button").click)
+    assert query(browser).get("_facet") == ["customer"] and query(browser).get("_search") == ["gift"]
+    with sqlite3.connect(database) as db:
+        counts = db.execute(f"SELECT customer, count(*) FROM orders WHERE {found} AND status = 'shipped' "
+                            "GROUP BY customer ORDER BY count(*) DESC, customer").fetchall()
+    facet = browser.find_element(By.CSS_SELECTOR, ".tk-db-facet[data-field='customer']")
+    shown_counts = [(item.find_element(By.CSS_SELECTOR, "a").text, int(item.find_element(By.CSS_SELECTOR, ".tk-db-facet-count").text))
+                    for item in facet.find_elements(By.CSS_SELECTOR, "li")]
+    assert sorted(shown_counts, key=lambda pair: (-pair[1], pair[0])) == counts
+    customer = CUSTOMERS[LONG_ID % len(CUSTOMERS)]
+    navigate(browser, facet.find_element(By.LINK_TEXT, customer).click)
+    where = found + f" AND status = 'shipped' AND customer = '{customer}'"
+    expected = sqlite_ids(database, where)
+    assert stated_count(browser) == len(expected) == dict(counts)[customer]
+    assert shown_ids(browser) == expected
+    check_step(browser, "database-3b-faceted", size)
+
     # Sort by total, highest first: a click on the header sorts ascending, a second descending.
     header = lambda: browser.find_element(By.CSS_SELECTOR, ".tk-db-column[data-field='total'] a")
     navigate(browser, header().click)
     navigate(browser, header().click)
     assert query(browser).get("_sort_desc") == ["total"]
-    sorted_ids = sqlite_ids(database, found + " AND status = 'shipped'", "total DESC, id DESC")
+    sorted_ids = sqlite_ids(database, where, "total DESC, id DESC")
     assert shown_ids(browser) == sorted_ids
     assert stated_count(browser) == len(sorted_ids)
     sorted_url = browser.current_url
     check_step(browser, "database-4-sorted", size)
 
+    # Download these rows as CSV: the same rows, in the same order, as a standard reader reads them.
+    link = browser.find_element(By.LINK_TEXT, "CSV").get_attribute("href")
+    with urllib.request.urlopen(link, timeout=10) as response:
+        assert response.headers.get("Content-Type", "").startswith("text/csv")
+        table = list(csv.DictReader(io.StringIO(response.read().decode("utf-8"))))
+    assert [row["id"] for row in table] == sorted_ids
+    assert {row["customer"] for row in table} == {customer}
+
     # Open the order whose notes are cut: its page shows them whole.
+    assert str(LONG_ID) in sorted_ids, "the long-noted order is among the rows"
     link = browser.find_element(By.CSS_SELECTOR, f".tk-row[data-row='{LONG_ID}'] a.tk-cut")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     navigate(browser, link.click)

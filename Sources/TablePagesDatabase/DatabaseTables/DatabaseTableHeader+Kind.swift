@@ -28,8 +28,10 @@ extension DatabaseTableHeader {
             out.append("<button type=\"submit\">Search</button></form>")
         }
         appendFilterForm(columns: columns, parameters: parameters, into: &out)
+        let facets = fields[Field.facets]?.json?.elements ?? []
+        appendFacetForm(columns: columns, facets: facets, parameters: parameters, into: &out)
         appendActiveFilters(fields[Field.filters]?.json?.elements ?? [], into: &out)
-        appendFacets(fields[Field.facets]?.json?.elements ?? [], into: &out)
+        appendFacets(facets, into: &out)
         if let exports = fields[Field.exports]?.json {
             out.append("<p class=\"tk-db-exports\">Download these rows: ")
             appendLink(exports[Field.csv]?.text, text: "CSV", into: &out)
@@ -70,6 +72,27 @@ extension DatabaseTableHeader {
         out.append("\" aria-label=\"Value\" placeholder=\"value\">")
         appendHiddenInputs(parameters, into: &out)
         out.append("<button type=\"submit\">Filter</button></form>")
+    }
+
+    /// `<form>` that adds a facet (`_facet`): a list of the columns not faceted yet, and the page's
+    /// parameters hidden (its facets among them, so they stay). None when every column is faceted.
+    private static func appendFacetForm(columns: [JSONValue], facets: [JSONValue], parameters: [(name: String, value: String)], into out: inout OutputBuffer) {
+        let faceted = Set(facets.compactMap { $0[Field.column]?.text })
+        let names = columns.compactMap { $0[Field.name]?.text }.filter { !faceted.contains($0) }
+        guard !names.isEmpty else { return }
+        out.append("<form class=\"tk-db-facet-add\" method=\"get\" aria-label=\"Count the values of a column\"><select name=\"")
+        out.appendEscapedHTML(DatasetteQuery.facet)
+        out.append("\" aria-label=\"Column to count\">")
+        for name in names {
+            out.append("<option value=\"")
+            out.appendEscapedHTML(name)
+            out.append("\">")
+            out.appendEscapedHTML(name)
+            out.append("</option>")
+        }
+        out.append("</select>")
+        appendHiddenInputs(parameters, into: &out)
+        out.append("<button type=\"submit\">Count values</button></form>")
     }
 
     /// Each active filter in words, with a link that removes it.
