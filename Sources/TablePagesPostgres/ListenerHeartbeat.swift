@@ -40,8 +40,10 @@ struct ListenerHeartbeat: Sendable {
         return instant - oldest.sentAt > limit
     }
 
-    /// Forgets every heartbeat, for a new listening connection (it hears none sent before it).
+    /// Forgets every heartbeat, for a new listening connection: it hears none sent before it, and
+    /// its sender numbers from 1 again.
     mutating func restart() {
         unheard = []
+        highestHeard = .min
     }
 }

@@ -21,6 +21,9 @@ struct ListenerHeartbeatTests {
         // A new connection owes nothing sent before it listened.
         heartbeat.restart()
         #expect(!heartbeat.isStalled(at: Self.start + .seconds(60)))
+        // The next connection's sender numbers from 1 again: its heartbeats count.
+        heartbeat.sent(1, at: Self.start + .seconds(60))
+        #expect(heartbeat.isStalled(at: Self.start + .seconds(66)))
     }
 
     @Test("A heartbeat heard before its send is recorded (the notification outran the answer) is no stall")
