@@ -17,6 +17,7 @@ import pytest
 from conftest import BINARY, PsqlSession, psql, start_server, stop_server, wait_until
 from test_database_live import Events, ops, page_json
 from test_database_query import all_ids, get
+from test_postgres_faults import status_of
 
 ROWS = 300
 HOSTILE = 'we=ird&,"q\'?'
@@ -297,6 +298,14 @@ def test_the_delay_from_a_psql_write_to_its_patch_with_watch(live_database, tmp_
     assert statistics.median(delays) < 1.0
 
 
+def assert_listening(url, events, new_id, count):
+    """A `psql` insert of row `new_id` reaches the subscriber, the page now `count` rows, within 1 s."""
+    start = time.monotonic()
+    psql(url, f"INSERT INTO items VALUES ({new_id}, 'after')")
+    event = wait_for_count(events, count, 3)
+    assert event["at"] - start < 1.0
+
+
 def test_a_dropped_listening_connection_loses_no_change(live_database, tmp_path):
     process, base = start_server(tmp_path, "--database", live_database, "--watch")
     try:
@@ -319,10 +328,7 @@ def test_a_dropped_listening_connection_loses_no_change(live_database, tmp_path)
                 assert time.monotonic() < deadline, "the listener did not come back"
                 time.sleep(0.05)
             # And the new connection listens.
-            start = time.monotonic()
-            psql(live_database, "INSERT INTO items VALUES (7001, 'after')")
-            event = wait_for_count(events, ROWS + 2, 3)
-            assert event["at"] - start < 1.0
+            assert_listening(live_database, events, 7001, ROWS + 2)
         finally:
             events.close()
         assert page_json(base, "/pages/items.json")["sections"][0]["rowCount"] == ROWS + 2
@@ -331,11 +337,7 @@ def test_a_dropped_listening_connection_loses_no_change(live_database, tmp_path)
 
 
 def readyz(base):
-    try:
-        with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
+    return status_of(base + "/readyz")
 
 
 def test_a_listening_connection_that_stops_delivering_is_noticed_by_its_heartbeat(live_database, tmp_path):
@@ -371,10 +373,7 @@ def test_a_listening_connection_that_stops_delivering_is_noticed_by_its_heartbea
             # Listening again, every page re-reads: the insert reaches the subscriber.
             wait_for_count(events, ROWS + 1, 15)
             assert wait_until(lambda: readyz(base) == 200, 10), "/readyz did not come back after the listener reconnected"
-            start = time.monotonic()
-            psql(live_database, "INSERT INTO items VALUES (8001, 'after')")
-            event = wait_for_count(events, ROWS + 2, 3)
-            assert event["at"] - start < 1.0
+            assert_listening(live_database, events, 8001, ROWS + 2)
         finally:
             events.close()
     finally:
