@@ -789,8 +789,8 @@ final class NoteTable {
 // MARK: Window data source
 
 /// A root that holds the first rows of each section and counts the rest, as a database page
-/// does: `after` is what ``TableWindowDataSource/numberOfRowsAfterWindow(inSection:)`` answers.
-final class WindowFixtureRoot: TableRoot, TableWindowDataSource {
+/// does: `after` is what ``TableDataSource/numberOfRowsAfterWindow(inSection:)`` answers.
+final class WindowFixtureRoot: TableRoot {
     struct Section {
         var id: String
         var rows: [String]
@@ -815,7 +815,7 @@ final class WindowFixtureRoot: TableRoot, TableWindowDataSource {
     }
     func headerViewForTable() -> TableCell? { header }
     func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { .points(40) }
-    func numberOfRowsAfterWindow(inSection section: Int) -> Int {
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int? {
         sections.indices.contains(section) ? sections[section].after : 0
     }
 

@@ -34,4 +34,6 @@ extension TableDataSource {
     public func jsonPropertiesForTable() -> [JSONProperty] { [] }
     /// Default: `index`, the title's position.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
+    /// Default: nil, the section is held whole.
+    public func numberOfRowsAfterWindow(inSection section: Int) -> Int? { nil }
 }
