@@ -19,7 +19,7 @@ struct SectionWindowTests {
     func renderedNextLink() {
         let windowed = WindowSection(id: "big", rows: ["a", "b"], after: 40)
         let whole = StaticSection(id: "small", rows: [StaticRow(id: "c", cell: TableCell(.basic, CellContent(title: "c")))])
-        let table = TableView(root: CascadingRootTableDelegate(childDelegates: [windowed, whole]))
+        let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [windowed, whole]))
         var out = OutputBuffer()
         TableRenderer(table: table, context: RenderContext(basePath: "/pages/p")).renderPage(as: .html, into: &out)
         #expect(out.string.contains(#"href="/pages/p/sections/big?after=b"#))
@@ -30,7 +30,7 @@ struct SectionWindowTests {
     @Test("a change of the section's count alone is published as its new counts")
     func countChangePublished() {
         let windowed = WindowSection(id: "big", rows: ["a"], after: 5)
-        let table = TableView(root: CascadingRootTableDelegate(childDelegates: [windowed]))
+        let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [windowed]))
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         windowed.after = 6

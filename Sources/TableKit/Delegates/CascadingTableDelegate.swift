@@ -3,7 +3,7 @@
 /// ``childDelegate(forSection:)`` or ``childDelegate(forRowAt:)`` names.
 ///
 ///     let root = CascadingRootTableDelegate(childDelegates: [openSection, doneSection])
-///     let table = TableView(root: root)
+///     let table = TableAdapter(root: root)
 ///
 /// Implementation requirements: setting ``childDelegates`` must set each child's ``index`` to
 /// its position and its ``parentDelegate`` to the receiver; ``prepare(table:)`` must store the

@@ -1,6 +1,6 @@
 /// The one walk over the delegate tree that every output format shares.
 struct TableWalker {
-    let table: TableView
+    let table: TableAdapter
 
     /// Walks every section, each limited to `rowLimit` rows.
     func walkTable<Emitter: TableEmitter>(rowLimit: Int?, emitter: inout Emitter, into out: inout OutputBuffer) {

@@ -22,7 +22,7 @@ public actor PageHost {
     private nonisolated let renderGeneration = Atomic<UInt64>(RenderCache.newGeneration())
     // Memory the table holds, estimated when it is made and after each re-read.
     private nonisolated let tableBytes: Atomic<Int>
-    private let table: TableView
+    private let table: TableAdapter
     // What the page can do besides its table: the root's declared abilities (none for a plain root).
     private let source: any PageSource
     private nonisolated let definition: PageDefinition
@@ -61,7 +61,7 @@ public actor PageHost {
         self.refresh = refresh
         let token = definition.changes?.observe { refresh.request() }
         self.changesToken = token
-        let table: TableView
+        let table: TableAdapter
         let source: any PageSource
         var versions: PageVersions
         var sourceObservations: [(feed: ChangeFeed, token: UInt64)] = []

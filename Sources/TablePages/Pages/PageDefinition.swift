@@ -7,7 +7,7 @@ import TableKit
 ///         variant["layout"] == "sections" ? bySection() : list()
 ///     }
 ///
-/// The page's host makes the variant's ``/TableKit/TableView`` over the root the factory returns
+/// The page's host makes the variant's ``/TableKit/TableAdapter`` over the root the factory returns
 /// (a ``PageSource``, whose abilities the page routes to, or a plain ``/TableKit/TableRoot``):
 /// it titles it with ``title``, registers ``cellKinds`` and numbers its states by the data's version
 /// when the root reads versioned snapshots (an ``ObservedSource`` over a store with a version clock), by ids of its own otherwise, so a client's `Last-Event-ID` from before a
@@ -135,17 +135,17 @@ public struct PageDefinition: Sendable {
     }
 
     /// A table over `root` as this page shows it: titled, knowing the page's cell kinds, at `version`.
-    func makeTable(root: any TableRoot, version: Int = 0) -> TableView {
-        configured(TableView(root: root, version: version))
+    func makeTable(root: any TableRoot, version: Int = 0) -> TableAdapter {
+        configured(TableAdapter(root: root, version: version))
     }
 
     /// A table of this page for one render of `root` (a page of rows, a row's own URL), not kept:
-    /// see ``/TableKit/TableView/init(renderingOnce:)``.
-    func makeRenderedOnceTable(root: any TableRoot) -> TableView {
-        configured(TableView(renderingOnce: root))
+    /// see ``/TableKit/TableAdapter/init(renderingOnce:)``.
+    func makeRenderedOnceTable(root: any TableRoot) -> TableAdapter {
+        configured(TableAdapter(renderingOnce: root))
     }
 
-    private func configured(_ table: TableView) -> TableView {
+    private func configured(_ table: TableAdapter) -> TableAdapter {
         table.title = title
         for kind in cellKinds { table.register(kind) }
         return table
