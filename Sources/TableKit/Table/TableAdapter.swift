@@ -99,7 +99,7 @@ public final class TableAdapter {
     }
 
     private func prepareRoot() {
-        (root as? any CascadingTableDelegate)?.prepare(table: self)
+        root.prepare(table: self)
     }
 
     /// Reads every identifier, every row's content and every section's content from the delegate tree.
