@@ -20,7 +20,7 @@ extension PageContract {
     public static let pagePattern = "\(pagesPath):\(Parameter.page)"
     /// `GET /pages/:page/sections/:section`: one section, paged; `POST` to its rows inserts.
     public static let sectionPattern = pagePattern + "\(sectionsPath):\(Parameter.section)"
-    /// `GET` (one row), `DELETE` (delete it) or a form's `POST` with ``Field/method`` `DELETE`.
+    /// `GET` (one row), `DELETE` (delete it) or a form's `POST` with ``/TableKit/PageContract/Field/method`` `DELETE`.
     public static let rowPattern = pagePattern + "\(rowsPath):\(Parameter.row)"
     /// `GET /pages/:page/events`: live patches.
     public static let eventsPattern = pagePattern + "\(eventsPath)"
