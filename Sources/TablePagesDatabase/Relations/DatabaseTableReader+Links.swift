@@ -1,0 +1,43 @@
+import GRDB
+import TableKit
+
+extension DatabaseTableReader {
+    /// Where each linked column's value is in a row as the reader reads it (the key's values,
+    /// then every column's).
+    var linkedValueIndexes: [Int] {
+        schema.linkedColumns.compactMap { link in schema.columns.firstIndex(of: link.column).map { schema.key.count + $0 } }
+    }
+
+    /// `rows` with each linked column's value labelled (``DatabaseRecordCell/labelled(_:label:expanded:extent:)``),
+    /// the labels read in one query (``DatabaseLabelReader``); `linkedValues[i]` are the values of
+    /// the `i`th linked column, one per row.
+    func labelled(_ rows: [DatabaseSection.Row], linkedValues: [[DatabaseValue]], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner) throws -> [DatabaseSection.Row] {
+        guard !schema.linkedColumns.isEmpty, !rows.isEmpty else { return rows }
+        let labels = try DatabaseLabelReader(linked: schema.linkedColumns, dialect: schema.dialect).labels(for: linkedValues, in: db)
+        let fields = schema.linkedColumns.map { schema.columns.firstIndex(of: $0.column) }
+        return rows.enumerated().map { position, row in
+            var cell = row.cell
+            for (column, field) in fields.enumerated() {
+                guard let field, cell.content.fields.indices.contains(field), linkedValues[column].indices.contains(position),
+                      let key = DatabaseLinkedColumn.text(of: linkedValues[column][position]), let label = labels[column][key] else { continue }
+                cell.content.fields[field] = DatabaseRecordCell.labelled(cell.content.fields[field], label: label, expanded: query.labels, extent: extent)
+            }
+            return DatabaseSection.Row(id: row.id, cell: cell)
+        }
+    }
+
+    /// The row read as `values` (key, then columns) on its own page: linked values labelled, and
+    /// the counts of the rows of other tables that refer to it (``DatabaseIncomingLink``).
+    func linked(_ values: [DatabaseValue], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner, id: RowID? = nil) throws -> DatabaseSection.Row {
+        let row = makeRow(values, extent: extent, id: id)
+        var labelled = try self.labelled([row], linkedValues: linkedValueIndexes.map { [values[$0]] }, extent: extent, in: db)[0]
+        guard !schema.incomingLinks.isEmpty else { return labelled }
+        let referenced = schema.incomingLinks.map { link in
+            schema.columns.firstIndex(of: link.referencedColumn).map { values[schema.key.count + $0] } ?? .null
+        }
+        var cell = labelled.cell
+        cell.content.jsonProperties.append(try DatabaseIncomingLink.counts(schema.incomingLinks, values: referenced, in: db))
+        labelled = DatabaseSection.Row(id: labelled.id, cell: cell)
+        return labelled
+    }
+}

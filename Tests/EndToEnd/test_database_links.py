@@ -1,0 +1,179 @@
+"""Foreign keys and views of a user's database, on SQLite and on PostgreSQL: a foreign-key value
+shows the referenced row's label linked to its row (HTML) and expands with `_labels=on` as
+Datasette does (JSON); a row page counts the rows of other tables that refer to it; labels are
+live (a rename by the `sqlite3` shell, or by `psql` with `--watch`, reaches an open orders page);
+views are listed, paged by position, read-only and live."""
+import html
+import sqlite3
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import psql, start_server, stop_server
+from test_database_live import Events, shell
+from test_database_query import all_ids, get
+
+ORDERS = 260
+CUSTOMERS = [(1, "Ida Meyer"), (2, 'Bo <b>&</b> "Co"'), (3, None), (4, "Ünal Çelik")]
+
+SCHEMA = """
+    CREATE TABLE customers (id integer PRIMARY KEY, name text, city text);
+    CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer REFERENCES customers(id), amount integer, note text);
+    CREATE VIEW big_orders AS SELECT id, customer_id, amount FROM orders WHERE amount >= 50;
+"""
+
+
+def order_rows():
+    # Every 10th order has no customer.
+    return [(x, None if x % 10 == 0 else 1 + x % 4, x % 100, f"order {x}") for x in range(1, ORDERS + 1)]
+
+
+def sql_literal(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + value.replace("'", "''") + "'"
+
+
+def inserts():
+    customers = ", ".join(f"({i}, {sql_literal(name)}, 'City {i}')" for i, name in CUSTOMERS)
+    orders = ", ".join("(" + ", ".join(sql_literal(v) for v in row) + ")" for row in order_rows())
+    return f"INSERT INTO customers VALUES {customers}; INSERT INTO orders VALUES {orders};"
+
+
+@pytest.fixture()
+def sqlite_site(tmp_path):
+    path = tmp_path / "shop.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.executescript(SCHEMA + inserts())
+    connection.commit()
+    connection.close()
+    process, base = start_server(tmp_path, "--database", str(path))
+    yield base, lambda sql: shell(path, sql)
+    stop_server(process)
+
+
+@pytest.fixture()
+def postgres_site(postgres_database, tmp_path):
+    psql(postgres_database, SCHEMA + inserts())
+    process, base = start_server(tmp_path, "--database", postgres_database, "--watch")
+    yield base, lambda sql: psql(postgres_database, sql)
+    stop_server(process)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def site(request):
+    return request.getfixturevalue(request.param + "_site")
+
+
+def text(base, path):
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return response.read().decode()
+
+
+def customer_of(order):
+    return None if order % 10 == 0 else 1 + order % 4
+
+
+def test_orders_show_customer_names_linked_to_their_rows_in_html(site):
+    base, _ = site
+    page = text(base, "/pages/orders")
+    for order in (1, 2, 3):
+        customer = customer_of(order)
+        name = dict(CUSTOMERS)[customer]
+        if name is None:
+            expected = f'<a class="tk-field-value tk-fk" href="/pages/customers/rows/{customer}" title="Show this row of customers">{customer}</a>'
+        else:
+            expected = (f'<a href="/pages/customers/rows/{customer}" title="Show this row of customers">{html.escape(name)}</a> '
+                        f'<span class="tk-fk-value">{customer}</span>')
+        assert expected in page, expected
+    assert "&lt;b&gt;&amp;&lt;/b&gt;" in page, "labels are escaped"
+
+
+def test_json_keeps_values_and_labels_on_expands_them_as_datasette_does(site):
+    base, _ = site
+    status, plain = get(base, "/pages/orders.json?_size=20")
+    assert status == 200
+    rows = plain["sections"][0]["rows"]
+    assert [row["fields"]["customer_id"] for row in rows] == [customer_of(x) for x in range(1, 21)]
+    status, labelled = get(base, "/pages/orders.json?_size=20&_labels=on")
+    assert status == 200
+    names = dict(CUSTOMERS)
+    for x, row in zip(range(1, 21), labelled["sections"][0]["rows"]):
+        customer = customer_of(x)
+        expected = {"value": customer, "label": names[customer]} if customer and names[customer] else customer
+        assert row["fields"]["customer_id"] == expected, x
+        assert row["fields"]["amount"] == x % 100
+    status, error = get(base, "/pages/orders.json?_labels=perhaps")
+    assert status == 400 and "_labels must be on or off" in str(error)
+
+
+def test_a_customers_row_page_counts_its_orders_and_links_to_them(site):
+    base, _ = site
+    expected = sum(1 for x in range(1, ORDERS + 1) if customer_of(x) == 1)
+    page = text(base, "/pages/customers/rows/1")
+    assert "Links from other tables" in page
+    assert f'<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">{expected} rows from customer_id in orders</a>' in page
+    status, row = get(base, "/pages/customers/rows/1.json")
+    assert status == 200
+    [link] = row["linksFromOtherTables"]
+    assert (link["table"], link["column"], link["count"]) == ("orders", "customer_id", expected)
+    ids = all_ids(base, link["href"] + "&_size=50")
+    assert ids == [str(x) for x in range(1, ORDERS + 1) if customer_of(x) == 1]
+
+
+def test_renaming_a_customer_updates_an_open_orders_page_within_a_second(site):
+    base, write = site
+    events = Events(base + "/pages/orders/events?format=json")
+    try:
+        start = time.monotonic()
+        write("UPDATE customers SET name = 'Ida Renamed' WHERE id = 1")
+        while True:
+            event = events.next(timeout=max(0.01, start + 3 - time.monotonic()))
+            replaced = [op for op in event["patch"]["ops"] if op["op"] == "replace" and "Ida Renamed" in str(op)]
+            if replaced:
+                break
+        delay = event["at"] - start
+        window = [x for x in range(1, ORDERS + 1) if customer_of(x) == 1]
+        assert sorted(int(op["row"]) for op in replaced) == window, "every order of that customer, and only those"
+        print(f"\nrename -> patch of {len(replaced)} order rows: {delay * 1000:.0f} ms (includes starting the writer)")
+        assert delay < 1.0
+    finally:
+        events.close()
+
+
+def test_a_view_is_listed_paged_by_position_read_only_and_live(site):
+    base, write = site
+    assert "/pages/big_orders" in text(base, "/")
+    expected = sorted(x for x in range(1, ORDERS + 1) if x % 100 >= 50)
+    status, first = get(base, "/pages/big_orders.json?_sort=id&_size=17")
+    assert status == 200
+    ids = all_ids(base, "/pages/big_orders.json?_sort=id&_size=17")
+    assert ids == [str(n) for n in range(len(expected))], "a view's row id is its position"
+    values = []
+    section = first["sections"][0]
+    while True:
+        values += [row["fields"]["id"] for row in section["rows"]]
+        if not section.get("next"):
+            break
+        status, section = get(base, section["next"])
+    assert values == expected
+    status, _ = get(base, "/pages/big_orders.json?group=amount")
+    assert status == 400
+    csv = text(base, "/pages/big_orders.csv?_sort=id")
+    assert len(csv.strip().split("\r\n")) == len(expected) + 1
+    events = Events(base + "/pages/big_orders/events?format=json&_sort=id")
+    try:
+        start = time.monotonic()
+        write("UPDATE orders SET amount = 4321 WHERE id = 51")
+        while True:
+            event = events.next(timeout=max(0.01, start + 3 - time.monotonic()))
+            if "4321" in event["data"]:
+                break
+        assert event["at"] - start < 1.0
+    finally:
+        events.close()
