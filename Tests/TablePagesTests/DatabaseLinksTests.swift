@@ -213,6 +213,57 @@ struct DatabaseLinksTests {
         }
     }
 
+    @Test func aHugeLabelIsReadCutAndShownCutInHTMLAndJSON() async throws {
+        let database = try TestDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id));
+                """)
+            try db.execute(sql: "INSERT INTO customers VALUES (1, ?)", arguments: [String(repeating: "Ida ", count: 250_000)])
+            try db.execute(sql: "INSERT INTO orders VALUES (1, 1)")
+        }
+        defer { database.remove() }
+        let store = try Store.openExisting(path: database.path, writable: false)
+        let schemas = try store.read { db in
+            DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders"], in: db))
+        }
+        let orders = try #require(schemas.first { $0.name == "orders" })
+        let counting = CountingExecutor(base: StoreTableExecutor(store: store))
+        var query = DatabaseTableQuery(variant: [:], schema: orders)
+        query.labels = true
+        let rows = try DatabaseTableReader(executor: counting, schema: orders, query: query).window()[0].rows
+        let field = try #require(rows.first?.cell.content.fields.first { $0.name == "customer_id" })
+        #expect(field.value.utf8.count == DatabaseRecordCell.maxShownBytes && field.value.hasSuffix("\u{2026}"))
+        #expect(field.json == .object([JSONProperty(name: "value", value: .integer(1)), JSONProperty(name: "label", value: .string(field.value))]), "JSON's label is cut as HTML's")
+        #expect(counting.queries.withLock { $0 }.contains { $0.contains("substr(\"name\", 1, \(DatabaseLabelReader.maxLabelCharacters))") }, "read cut, not whole")
+    }
+
+    @Test func aRowWhoseLinksCannotBeCountedInTimeStillShowsSayingSo() throws {
+        let database = try Self.shop()
+        defer { database.remove() }
+        let store = try Store.openExisting(path: database.path, writable: false)
+        let schemas = try store.read { db in
+            DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders", "products", "tags"], in: db))
+        }
+        let customers = try #require(schemas.first { $0.name == "customers" })
+        let slow = CountingExecutor(base: StoreTableExecutor(store: store), failing: "SELECT (SELECT count(*)")
+        let reader = DatabaseTableReader(executor: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
+        let row = try reader.record("1")
+        #expect(row.cell.content.fields.first { $0.name == "name" }?.value == "Ida Meyer")
+        let links = try #require(row.cell.content.jsonProperties.first { $0.name == DatabaseIncomingLink.jsonMember })
+        guard case .array(let entries) = links.value, case .object(let members) = entries.first else {
+            Issue.record("no links: \(links)")
+            return
+        }
+        #expect(members.first { $0.name == "count" }?.value == .null)
+        var out = OutputBuffer()
+        DatabaseRecordCell.kind.render(row.cell.content, &out)
+        #expect(!out.string.contains("too many to count"), "unplaced: no row page")
+        var placed = OutputBuffer()
+        DatabaseRecordCell.appendIncomingLinks(row.cell.content, into: &placed)
+        #expect(placed.string.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">Rows (too many to count in time) from customer_id in orders</a>"#))
+    }
+
     @Test func theLabelColumnIsNameOrTitleOrTheOtherOfTwoColumnsOrOneSetPerTable() {
         let rule = DatabaseLabelColumns()
         #expect(rule.column(of: "t", columns: ["id", "code", "Name", "title"]) == "Name")
@@ -253,8 +304,12 @@ final class CountingExecutor: DatabaseTableExecutor {
     let base: any DatabaseTableExecutor
     let queries = Mutex<[String]>([])
 
-    init(base: any DatabaseTableExecutor) {
+    /// SQL starting with this fails as a read past the query time limit.
+    let failing: String?
+
+    init(base: any DatabaseTableExecutor, failing: String? = nil) {
         self.base = base
+        self.failing = failing
     }
 
     var dialect: SQLDialect { base.dialect }
@@ -269,6 +324,7 @@ final class CountingExecutor: DatabaseTableExecutor {
 
         func forEachRow(sql: String, arguments: [DatabaseValue], keepsPrepared: Bool, _ body: ([DatabaseValue]) throws -> Void) throws {
             owner.queries.withLock { $0.append(sql) }
+            if let failing = owner.failing, sql.hasPrefix(failing) { throw QueryTimeLimitExceeded(limit: .seconds(1)) }
             try base.forEachRow(sql: sql, arguments: arguments, keepsPrepared: keepsPrepared, body)
         }
     }

@@ -148,13 +148,14 @@ struct DatabaseTableReader: Sendable {
     func record(_ row: RowID) throws -> DatabaseSection.Row {
         if schema.isView { return try viewRecord(row) }
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
-        return try executor.read { db in
+        let (record, values) = try executor.read { db in
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
             guard let found = try db.fetchOne(sql: sql, arguments: key) else {
                 throw TableError.unknownRow(row)
             }
-            return try linked(found, extent: .row, in: db)
+            return (try linked(found, extent: .row, in: db), found)
         }
+        return try withIncomingLinks(record, values: values)
     }
 
     /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
@@ -326,7 +327,7 @@ struct DatabaseTableReader: Sendable {
         try db.forEachRow(sql: sql, arguments: arguments, keepsPrepared: hasBoundedSQL) { row in
             let id = schema.isView ? RowID(String(offset + rows.count)) : nil
             rows.append(makeRow(row, extent: .page, id: id))
-            for (column, index) in linkedIndexes.enumerated() { linkedValues[column].append(row[index]) }
+            for (column, index) in linkedIndexes.enumerated() { linkedValues[column].append(DatabaseLabelReader.key(row[index])) }
         }
         return try labelled(rows, linkedValues: linkedValues, extent: .page, in: db)
     }

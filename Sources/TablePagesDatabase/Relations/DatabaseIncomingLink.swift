@@ -30,10 +30,8 @@ struct DatabaseIncomingLink: Sendable, Hashable {
     static let jsonMember = "linksFromOtherTables"
 
     /// How many rows of each link's table refer to the row whose referenced columns hold
-    /// `values` (one per link, in order), read in one query: `{"table", "column", "count",
-    /// "href"}` per link, `href` the referring table's page filtered to the row (nil for a NULL
-    /// or blob value, which no row refers to).
-    static func counts(_ links: [DatabaseIncomingLink], values: [DatabaseValue], in db: any DatabaseTableQueryRunner) throws -> JSONProperty {
+    /// `values` (one per link, in order), read in one query; 0 for a NULL, which no row refers to.
+    static func counts(_ links: [DatabaseIncomingLink], values: [DatabaseValue], in db: any DatabaseTableQueryRunner) throws -> [Int] {
         let counted = zip(links, values).filter { !$0.1.isNull }
         var counts: [Int] = []
         if !counted.isEmpty {
@@ -44,15 +42,23 @@ struct DatabaseIncomingLink: Sendable, Hashable {
             counts = row.map { Int.fromDatabaseValue($0) ?? 0 }
         }
         var next = counts.makeIterator()
-        let entries = zip(links, values).map { link, value -> JSONValue in
-            let count = value.isNull ? 0 : next.next() ?? 0
+        return values.map { $0.isNull ? 0 : next.next() ?? 0 }
+    }
+
+    /// The row cell's ``jsonMember``: `{"table", "column", "count", "href"}` per link, `count` from
+    /// `counts` (null when they could not be counted within the query time limit), `href` the
+    /// referring table's page filtered to the row (null for a NULL or blob value).
+    static func jsonProperty(_ links: [DatabaseIncomingLink], values: [DatabaseValue], counts: [Int]?) -> JSONProperty {
+        let entries = zip(links, values).enumerated().map { position, pair -> JSONValue in
+            let (link, value) = pair
+            let count = counts.flatMap { $0.indices.contains(position) ? $0[position] : nil }
             let href = DatabaseLinkedColumn.text(of: value).map {
                 PageContract.pagePath(named: link.table) + "?" + PercentEncoding.encode(link.column + "__exact") + "=" + PercentEncoding.encode($0)
             }
             return .object([
                 JSONProperty(name: "table", value: .string(link.table)),
                 JSONProperty(name: "column", value: .string(link.column)),
-                JSONProperty(name: "count", value: .integer(Int64(count))),
+                JSONProperty(name: "count", value: count.map { .integer(Int64($0)) } ?? .null),
                 JSONProperty(name: "href", value: href.map(JSONValue.string) ?? .null),
             ])
         }

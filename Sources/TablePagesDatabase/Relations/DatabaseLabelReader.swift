@@ -7,7 +7,27 @@ import TableStore
 /// label column, over the distinct values the page holds. Values match by their text (the integer
 /// 1599 and the text `1599` are one key, as SQLite's affinity makes them), and PostgreSQL reads
 /// both columns as text, so the branches of the union agree on their types.
+///
+/// Bounded: a label is read as its first ``maxLabelCharacters`` characters (a page shows at most
+/// ``DatabaseRecordCell/maxShownBytes`` of it), and a value longer than ``maxKeyBytes`` is not
+/// looked up (``key(_:)``), so a page of huge values holds no more than its cut cells.
 struct DatabaseLabelReader: Sendable {
+    /// The characters of a label read: one more than a page shows in bytes, so a longer label is
+    /// still cut with an ellipsis.
+    static let maxLabelCharacters = DatabaseRecordCell.maxShownBytes + 1
+    /// The longest text value (in UTF-8 bytes) whose label is looked up.
+    static let maxKeyBytes = 1024
+
+    /// `value` as a page keeps it to look its label up: NULL (no label) for a blob or a text longer
+    /// than ``maxKeyBytes``.
+    static func key(_ value: DatabaseValue) -> DatabaseValue {
+        switch value.storage {
+        case .string(let text) where text.utf8.count > maxKeyBytes: .null
+        case .blob: .null
+        default: value
+        }
+    }
+
     /// The page's linked columns.
     let linked: [DatabaseLinkedColumn]
     /// The SQL the database speaks.
@@ -28,7 +48,7 @@ struct DatabaseLabelReader: Sendable {
             guard !distinct.isEmpty else { continue }
             let placeholders = Array(repeating: column.referencedPlaceholder, count: distinct.count).joined(separator: ", ")
             let referenced = dialect == .postgresql ? "(\(column.selectedReferenced))::text" : column.selectedReferenced
-            let labelText = dialect == .postgresql ? "(\(label))::text" : label
+            let labelText = dialect == .postgresql ? "left((\(label))::text, \(Self.maxLabelCharacters))" : "substr(\(label), 1, \(Self.maxLabelCharacters))"
             branches.append("SELECT \(index), \(referenced), \(labelText) FROM \(column.quotedTable) WHERE \(SQLIdentifier.quoted(column.referencedColumn)) IN (\(placeholders))")
             arguments += distinct
         }

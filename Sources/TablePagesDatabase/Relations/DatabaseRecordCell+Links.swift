@@ -16,7 +16,7 @@ extension DatabaseRecordCell {
         let value = field.json ?? .string(field.value)
         let shown = self.field(field.name, label.databaseValue, extent: extent).value
         let json: JSONValue = expanded
-            ? .object([JSONProperty(name: "value", value: value), JSONProperty(name: "label", value: .string(label))])
+            ? .object([JSONProperty(name: "value", value: value), JSONProperty(name: "label", value: .string(shown))])
             : value
         return CellField(name: field.name, value: shown, json: json)
     }
@@ -84,10 +84,15 @@ extension DatabaseRecordCell {
         for (position, link) in links.enumerated() {
             guard case .object(let members) = link else { continue }
             func member(_ name: String) -> JSONValue? { members.first { $0.name == name }?.value }
-            guard case .string(let table)? = member("table"), case .string(let column)? = member("column"),
-                  case .integer(let count)? = member("count") else { continue }
+            guard case .string(let table)? = member("table"), case .string(let column)? = member("column") else { continue }
             if position > 0 { out.append("<br>") }
-            let text = DatabaseTableHeader.grouped(Int(count)) + (count == 1 ? " row" : " rows") + " from " + column + " in " + table
+            let counted: String
+            if case .integer(let count)? = member("count") {
+                counted = DatabaseTableHeader.grouped(Int(count)) + (count == 1 ? " row" : " rows")
+            } else {
+                counted = "Rows (too many to count in time)"
+            }
+            let text = counted + " from " + column + " in " + table
             if case .string(let href)? = member("href") {
                 out.append("<a class=\"tk-db-link\" href=\"")
                 out.appendEscapedHTML(href)

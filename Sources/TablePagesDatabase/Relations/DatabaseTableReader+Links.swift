@@ -1,5 +1,6 @@
 import GRDB
 import TableKit
+import TableStore
 
 extension DatabaseTableReader {
     /// Where each linked column's value is in a row as the reader reads it (the key's values,
@@ -26,18 +27,30 @@ extension DatabaseTableReader {
         }
     }
 
-    /// The row read as `values` (key, then columns) on its own page: linked values labelled, and
-    /// the counts of the rows of other tables that refer to it (``DatabaseIncomingLink``).
-    func linked(_ values: [DatabaseValue], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner, id: RowID? = nil) throws -> DatabaseSection.Row {
-        let row = makeRow(values, extent: extent, id: id)
-        var labelled = try self.labelled([row], linkedValues: linkedValueIndexes.map { [values[$0]] }, extent: extent, in: db)[0]
-        guard !schema.incomingLinks.isEmpty else { return labelled }
-        let referenced = schema.incomingLinks.map { link in
+    /// The row read as `values` (key, then columns) on its own page, its linked values labelled.
+    func linked(_ values: [DatabaseValue], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection.Row {
+        let row = makeRow(values, extent: extent)
+        return try labelled([row], linkedValues: linkedValueIndexes.map { [DatabaseLabelReader.key(values[$0])] }, extent: extent, in: db)[0]
+    }
+
+    /// `row`, read as `values`, with the counts of the rows of other tables that refer to it
+    /// (``DatabaseIncomingLink``), counted in a read of their own: a table without an index on
+    /// its referring column is scanned, and when that runs past the query time limit the row
+    /// still shows, its links uncounted.
+    func withIncomingLinks(_ row: DatabaseSection.Row, values: [DatabaseValue]) throws -> DatabaseSection.Row {
+        let links = schema.incomingLinks
+        guard !links.isEmpty else { return row }
+        let referenced = links.map { link in
             schema.columns.firstIndex(of: link.referencedColumn).map { values[schema.key.count + $0] } ?? .null
         }
-        var cell = labelled.cell
-        cell.content.jsonProperties.append(try DatabaseIncomingLink.counts(schema.incomingLinks, values: referenced, in: db))
-        labelled = DatabaseSection.Row(id: labelled.id, cell: cell)
-        return labelled
+        var counts: [Int]?
+        do {
+            counts = try executor.read { db in try DatabaseIncomingLink.counts(links, values: referenced, in: db) }
+        } catch is QueryTimeLimitExceeded {
+            counts = nil
+        }
+        var cell = row.cell
+        cell.content.jsonProperties.append(DatabaseIncomingLink.jsonProperty(links, values: referenced, counts: counts))
+        return DatabaseSection.Row(id: row.id, cell: cell)
     }
 }
