@@ -178,3 +178,45 @@ def test_a_view_is_listed_paged_by_position_read_only_and_live(site):
         assert event["at"] - start < 1.0
     finally:
         events.close()
+
+
+def test_postgresql_text_keys_views_of_views_and_watch_follow_what_each_page_reads(postgres_database, tmp_path):
+    """A text primary key links by its encoded key; a view of a view is re-read when the table
+    under both changes; a referring table's page when the referenced one does; and --watch puts
+    its triggers on the tables alone."""
+    psql(postgres_database, """
+        CREATE TABLE authors (code text PRIMARY KEY, title text NOT NULL);
+        INSERT INTO authors VALUES ('a,1', 'Ursula'), ('b 2', 'Octavia');
+        CREATE TABLE books (id integer PRIMARY KEY, author_code text REFERENCES authors(code), pages integer);
+        INSERT INTO books SELECT g, CASE g % 2 WHEN 0 THEN 'a,1' ELSE 'b 2' END, g * 10 FROM generate_series(1, 40) AS g;
+        CREATE VIEW long_books AS SELECT id, author_code, pages FROM books WHERE pages >= 200;
+        CREATE VIEW longest_books AS SELECT id, pages FROM long_books WHERE pages >= 300;
+    """)
+    process, base = start_server(tmp_path, "--database", postgres_database, "--watch")
+    try:
+        page = text(base, "/pages/books")
+        assert '<a href="/pages/authors/rows/h612c31" title="Show this row of authors">Ursula</a>' in page
+        assert '<a href="/pages/authors/rows/sb%202" title="Show this row of authors">Octavia</a>' in page
+        assert text(base, "/pages/authors/rows/sb%202").count("20 rows from author_code in books") == 1
+        status, longest = get(base, "/pages/longest_books.json?_sort=id")
+        assert status == 200
+        assert [row["fields"]["id"] for row in longest["sections"][0]["rows"]] == list(range(30, 41))
+        for path, write, expected in [
+            ("/pages/longest_books/events?_sort=id", "UPDATE books SET pages = 9999 WHERE id = 35", "9999"),
+            ("/pages/books/events", "UPDATE authors SET title = 'Ursula K.' WHERE code = 'a,1'", "Ursula K."),
+        ]:
+            events = Events(base + path)
+            try:
+                start = time.monotonic()
+                psql(postgres_database, write)
+                while True:
+                    event = events.next(timeout=max(0.01, start + 3 - time.monotonic()))
+                    if expected in event["data"]:
+                        break
+                assert event["at"] - start < 1.0, path
+            finally:
+                events.close()
+    finally:
+        stop_server(process)
+    triggers = psql(postgres_database, "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY 1) FROM pg_trigger WHERE tgname = 'tablepages_notify'").strip()
+    assert triggers == "authors,books"
