@@ -4,6 +4,7 @@ Datasette does (JSON); a row page counts the rows of other tables that refer to 
 live (a rename by the `sqlite3` shell, or by `psql` with `--watch`, reaches an open orders page);
 views are listed, paged by position, read-only and live."""
 import html
+import json
 import sqlite3
 import time
 import urllib.error
@@ -105,7 +106,8 @@ def test_json_keeps_values_and_labels_on_expands_them_as_datasette_does(site):
     names = dict(CUSTOMERS)
     for x, row in zip(range(1, 21), labelled["sections"][0]["rows"]):
         customer = customer_of(x)
-        expected = {"value": customer, "label": names[customer]} if customer and names[customer] else customer
+        # A found row whose label is NULL expands with "label": null, as Datasette does.
+        expected = {"value": customer, "label": names[customer]} if customer else customer
         assert row["fields"]["customer_id"] == expected, x
         assert row["fields"]["amount"] == x % 100
     status, error = get(base, "/pages/orders.json?_labels=perhaps")
@@ -220,3 +222,72 @@ def test_postgresql_text_keys_views_of_views_and_watch_follow_what_each_page_rea
         stop_server(process)
     triggers = psql(postgres_database, "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY 1) FROM pg_trigger WHERE tgname = 'tablepages_notify'").strip()
     assert triggers == "authors,books"
+
+
+DATASETTE_SHOP = """
+    CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT);
+    INSERT INTO customers VALUES (1, 'Ida Meyer', 'Bonn'), (2, '<b>Bo</b> & "Co"', 'Köln'), (3, NULL, 'Ulm'), (4, 42, 'Ulm');
+    CREATE TABLE products (code TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;
+    INSERT INTO products VALUES ('P 1', 'Kettle'), ('P,2', 'Teapot');
+    CREATE TABLE tags (id INTEGER PRIMARY KEY, slug TEXT UNIQUE, name TEXT);
+    INSERT INTO tags VALUES (1, 'red', 'Red things'), (2, 'blue', 'Blue things');
+    CREATE TABLE pairs (id INTEGER PRIMARY KEY, label TEXT);
+    INSERT INTO pairs VALUES (1, 'one'), (2, 'two');
+    CREATE TABLE unlabelled (id INTEGER PRIMARY KEY, a TEXT, b TEXT);
+    INSERT INTO unlabelled VALUES (1, 'x', 'y');
+    CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id),
+                         product TEXT REFERENCES products(code), tag TEXT REFERENCES tags(slug),
+                         pair INTEGER REFERENCES pairs(id), other INTEGER REFERENCES unlabelled(id), amount INTEGER);
+    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 120)
+    INSERT INTO orders SELECT x,
+        CASE WHEN x % 10 = 0 THEN NULL WHEN x % 17 = 0 THEN 999 ELSE 1 + x % 4 END,
+        CASE x % 3 WHEN 0 THEN 'P 1' WHEN 1 THEN 'P,2' ELSE 'P 9' END,
+        CASE x % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'blue' ELSE NULL END,
+        CASE WHEN x % 5 = 0 THEN '2' ELSE 1 + x % 2 END,
+        1, x FROM n;
+"""
+
+
+def test_labels_on_expands_every_value_as_datasette_0_65_does(tmp_path):
+    """The same file served by Datasette (from PyPI) and by TablePages: every foreign-key value
+    of every row with `_labels=on` is the same (a row found, its label or null; a row missing, or
+    a table without a label column, the value alone; the text '2' referring to the integer key 2)."""
+    datasette = pytest.importorskip("datasette")
+    import shutil
+    import socket
+    import subprocess
+    path = tmp_path / "shop.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(DATASETTE_SHOP)
+    connection.commit()
+    connection.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    binary = shutil.which("datasette")
+    if binary is None:
+        pytest.skip("no datasette command")
+    server = subprocess.Popen([binary, "serve", str(path), "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process, base = start_server(tmp_path, "--database", str(path))
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/shop/orders.json?_labels=on&_shape=objects&_size=max", timeout=5) as response:
+                    theirs = json.load(response)["rows"]
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "Datasette did not start"
+                time.sleep(0.2)
+        status, ours = get(base, "/pages/orders.json?_labels=on&_size=1000")
+        assert status == 200
+        rows = ours["sections"][0]["rows"]
+        assert len(rows) == len(theirs) == 120
+        columns = ["customer_id", "product", "tag", "pair", "other"]
+        differing = [(row["id"], column, row["fields"][column], their[column])
+                     for row, their in zip(rows, theirs) for column in columns if row["fields"][column] != their[column]]
+        assert differing == []
+    finally:
+        stop_server(process)
+        server.terminate()
+        server.wait(timeout=10)

@@ -34,9 +34,10 @@ struct DatabaseLabelReader: Sendable {
     let dialect: SQLDialect
 
     /// For each linked column (in order), the labels by the text of the value that refers to the
-    /// row; `values[i]` are the values of `linked[i]` in the page. Columns without a label column
-    /// get none.
-    func labels(for values: [[DatabaseValue]], in db: any DatabaseTableQueryRunner) throws -> [[String: String]] {
+    /// row; `values[i]` are the values of `linked[i]` in the page. A row found whose label is NULL
+    /// (or a blob) has a nil label, which Datasette expands as `"label": null`; a value whose row
+    /// is missing has no entry. Columns without a label column get none.
+    func labels(for values: [[DatabaseValue]], in db: any DatabaseTableQueryRunner) throws -> [[String: String?]] {
         var branches: [String] = []
         var arguments: [DatabaseValue] = []
         for (index, column) in linked.enumerated() {
@@ -52,12 +53,12 @@ struct DatabaseLabelReader: Sendable {
             branches.append("SELECT \(index), \(referenced), \(labelText) FROM \(column.quotedTable) WHERE \(SQLIdentifier.quoted(column.referencedColumn)) IN (\(placeholders))")
             arguments += distinct
         }
-        var labels = Array(repeating: [String: String](), count: linked.count)
+        var labels = Array(repeating: [String: String?](), count: linked.count)
         guard !branches.isEmpty else { return labels }
         try db.forEachRow(sql: branches.joined(separator: " UNION ALL "), arguments: arguments) { row in
             guard row.count == 3, let index = Int.fromDatabaseValue(row[0]), labels.indices.contains(index),
-                  let key = DatabaseLinkedColumn.text(of: row[1]), let label = DatabaseLinkedColumn.text(of: row[2]) else { return }
-            labels[index][key] = label
+                  let key = DatabaseLinkedColumn.text(of: row[1]) else { return }
+            labels[index][key] = .some(DatabaseLinkedColumn.text(of: row[2]))
         }
         return labels
     }

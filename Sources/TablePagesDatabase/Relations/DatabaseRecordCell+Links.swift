@@ -10,22 +10,25 @@ import TableKit
 /// `{"value": 1599, "label": "Ida Meyer"}`. A field without a label (no label column, no such
 /// row) is left as it is.
 extension DatabaseRecordCell {
-    /// `field`, of a linked column, showing `label` (cut as the extent cuts values) when there is one.
+    /// `field`, of a linked column whose referenced row was found, showing `label` (cut as the
+    /// extent cuts values); a nil label (NULL in the row) leaves the text as it is, and JSON
+    /// expanded says `"label": null`, as Datasette does.
     static func labelled(_ field: CellField, label: String?, expanded: Bool, extent: Extent) -> CellField {
-        guard let label else { return field }
         let value = field.json ?? .string(field.value)
-        let shown = self.field(field.name, label.databaseValue, extent: extent).value
-        let json: JSONValue = expanded
-            ? .object([JSONProperty(name: "value", value: value), JSONProperty(name: "label", value: .string(shown))])
-            : value
-        return CellField(name: field.name, value: shown, json: json)
+        let shown = label.map { self.field(field.name, $0.databaseValue, extent: extent).value }
+        guard expanded else {
+            return shown.map { CellField(name: field.name, value: $0, json: value) } ?? field
+        }
+        let json = JSONValue.object([JSONProperty(name: "value", value: value), JSONProperty(name: "label", value: shown.map(JSONValue.string) ?? .null)])
+        return CellField(name: field.name, value: shown ?? field.value, json: json)
     }
 
     /// The value a linked column's field holds and the label it shows, if any (see ``labelled(_:label:expanded:extent:)``).
     static func linkedParts(_ field: CellField) -> (value: DatabaseValue, label: String?) {
         if case .object(let members)? = field.json {
             let value = members.first { $0.name == "value" }?.value ?? .null
-            return (databaseValue(value, text: field.value), field.value)
+            let hasLabel = members.first { $0.name == "label" }?.value != .null
+            return (databaseValue(value, text: field.value), hasLabel ? field.value : nil)
         }
         let value = databaseValue(field.json ?? .string(field.value), text: field.value)
         return (value, shownText(of: value) == field.value ? nil : field.value)

@@ -20,7 +20,11 @@ extension DatabaseTableReader {
             var cell = row.cell
             for (column, field) in fields.enumerated() {
                 guard let field, cell.content.fields.indices.contains(field), linkedValues[column].indices.contains(position),
-                      let key = DatabaseLinkedColumn.text(of: linkedValues[column][position]), let label = labels[column][key] else { continue }
+                      let key = DatabaseLinkedColumn.text(of: linkedValues[column][position]) else { continue }
+                // `label` is nil for a row found whose label is NULL. A table without a label
+                // column labels every value with its own text, as Datasette's JSON does.
+                let noLabelColumn = schema.linkedColumns[column].labelColumn == nil
+                guard let label = noLabelColumn ? (query.labels ? .some(key) : nil) : labels[column][key] else { continue }
                 cell.content.fields[field] = DatabaseRecordCell.labelled(cell.content.fields[field], label: label, expanded: query.labels, extent: extent)
             }
             return DatabaseSection.Row(id: row.id, cell: cell)
