@@ -73,7 +73,7 @@ enum DatabaseRecordCell {
                 continue
             }
             // Writes nothing when the value refers to no row.
-            if let link = links[field.name], appendLinked(field, link: link, into: &out) {
+            if !links.isEmpty, let link = links[field.name], appendLinked(field, link: link, into: &out) {
                 out.append("</span>")
                 continue
             }
