@@ -44,19 +44,21 @@ extension DatabaseTableSchema {
             direct[String.fromDatabaseValue(row[0]) ?? "", default: []].insert(String.fromDatabaseValue(row[1]) ?? "")
         }
         var order: [String] = []
-        var byName: [String: DatabaseTableSchema] = [:]
+        var columnsByView: [String: [(name: String, type: String)]] = [:]
         for row in columns {
             let name = String.fromDatabaseValue(row[0]) ?? ""
-            let column = String.fromDatabaseValue(row[1]) ?? ""
-            if byName[name] == nil {
-                order.append(name)
-                var schema = DatabaseTableSchema(name: name, columns: [], key: [], keyIsRowID: false, defaultSort: nil)
-                schema.isView = true
-                schema.dialect = .postgresql
-                schema.namespace = namespace
-                byName[name] = schema
-            }
-            byName[name]?.appendColumn(column, type: String.fromDatabaseValue(row[2]))
+            if columnsByView[name] == nil { order.append(name) }
+            columnsByView[name, default: []].append((String.fromDatabaseValue(row[1]) ?? "", String.fromDatabaseValue(row[2]) ?? "text"))
+        }
+        var byName: [String: DatabaseTableSchema] = [:]
+        for name in order {
+            let viewColumns = columnsByView[name] ?? []
+            var schema = DatabaseTableSchema(name: name, columns: viewColumns.map(\.name), key: [], keyIsRowID: false, defaultSort: nil)
+            schema.isView = true
+            schema.dialect = .postgresql
+            schema.namespace = namespace
+            schema.columnTypes = Dictionary(viewColumns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+            byName[name] = schema
         }
         return order.compactMap { name in
             guard var schema = byName[name] else { return nil }
@@ -74,13 +76,5 @@ extension DatabaseTableSchema {
             schema.readTables = tables.sorted()
             return schema
         }
-    }
-
-    /// Adds a PostgreSQL column of `type` (``columnTypes``).
-    private mutating func appendColumn(_ column: String, type: String?) {
-        self = DatabaseTableSchema(
-            name: name, columns: columns + [column], affinities: affinities, key: key, keyIsRowID: keyIsRowID, defaultSort: defaultSort,
-            isView: isView, dialect: dialect, columnTypes: columnTypes.merging([column: type ?? "text"]) { $1 }, namespace: namespace
-        )
     }
 }
