@@ -28,13 +28,13 @@ extension DatabaseRecordCell {
         if case .object(let members)? = field.json {
             let value = members.first { $0.name == "value" }?.value ?? .null
             let hasLabel = members.first { $0.name == "label" }?.value != .null
-            return (databaseValue(value, text: field.value), hasLabel ? field.value : nil)
+            return (databaseValue(value), hasLabel ? field.value : nil)
         }
-        let value = databaseValue(field.json ?? .string(field.value), text: field.value)
+        let value = databaseValue(field.json ?? .string(field.value))
         return (value, shownText(of: value) == field.value ? nil : field.value)
     }
 
-    private static func databaseValue(_ json: JSONValue, text: String) -> DatabaseValue {
+    private static func databaseValue(_ json: JSONValue) -> DatabaseValue {
         switch json {
         case .integer(let integer): integer.databaseValue
         case .number(let number): number.databaseValue
