@@ -48,7 +48,7 @@ public final class PostgresTablePages: Sendable {
     /// The schema whose tables are served.
     public let namespace: String
     /// The tables served, by name.
-    public var tables: [String] { feeds.map(\.table) }
+    public var tables: [String] { servedTables }
     /// Tables left out because they have no primary key.
     public let tablesWithoutKey: [String]
     /// Whether changes arrive by `LISTEN` (else by polling).
@@ -64,7 +64,10 @@ public final class PostgresTablePages: Sendable {
     let executor: PostgresTableExecutor
     private let client: PostgresClient
     private let listenerClient: PostgresClient?
+    /// Each table's feeds: its own pages', and those of the pages that read it too (a table
+    /// showing its rows' labels, a view); a table may be named several times.
     private let feeds: [(table: String, feed: ChangeFeed)]
+    private let servedTables: [String]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
     // Whether a LISTEN is in effect (readiness fails otherwise), and its heartbeats.
@@ -73,13 +76,14 @@ public final class PostgresTablePages: Sendable {
     // Tells this instance's heartbeats from other instances' on the same channel.
     private let heartbeatToken = UUID().uuidString
 
-    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], tablesWithoutKey: [String], logger: Logger) {
+    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], servedTables: [String], tablesWithoutKey: [String], logger: Logger) {
         self.url = url
         self.executor = executor
         self.namespace = namespace
         self.client = client
         self.listenerClient = listenerClient
         self.feeds = feeds
+        self.servedTables = servedTables
         self.tablesWithoutKey = tablesWithoutKey
         self.watches = listenerClient != nil
         self.logger = logger
@@ -108,7 +112,7 @@ public final class PostgresTablePages: Sendable {
         let runTask = Task { await client.run() }
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
-            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String])
+            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
             do {
                 found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry)
             } catch {
@@ -125,7 +129,7 @@ public final class PostgresTablePages: Sendable {
                 listenerConfiguration.options.maximumConnections = 1
                 listenerClient = PostgresClient(configuration: listenerConfiguration, backgroundLogger: logger)
             }
-            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served, tablesWithoutKey: found.withoutKey, logger: logger)
+            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served + found.dependents, servedTables: found.served.map(\.table), tablesWithoutKey: found.withoutKey, logger: logger)
             pages.tasks.withLock { $0.append(runTask) }
             return pages
         } catch {

@@ -40,13 +40,22 @@ enum DatabaseRecordCell {
     /// the whole value (see ``isPartial(_:)``): the row's URL shows it whole. In a row, the first
     /// value (the key's: the schema puts the primary key first) is an
     /// `<a class="tk-field-value tk-key …" href="{row URL}">`, as Datasette links a row's key.
-    static let kind = {
-        var kind = CellKind(reuseIdentifier: reuseIdentifier, render: render)
+    static let kind = kind(linking: [])
+
+    /// The kind of a table whose `linked` columns link to other tables' rows: their values show
+    /// the referenced row's label, linked to it (``appendLinked(_:link:into:)``), and a row's own
+    /// page lists the links from other tables (``appendIncomingLinks(_:into:)``).
+    static func kind(linking linked: [DatabaseLinkedColumn]) -> CellKind {
+        let links = Dictionary(linked.map { ($0.column, $0) }, uniquingKeysWith: { first, _ in first })
+        var kind = CellKind(reuseIdentifier: reuseIdentifier) { content, placement, out in
+            render(content, placement, links, &out)
+        }
         kind.writesCells = true
         return kind
-    }()
+    }
 
-    private static func render(_ content: CellContent, _ placement: CellPlacement, _ out: inout OutputBuffer) {
+    private static func render(_ content: CellContent, _ placement: CellPlacement, _ links: [String: DatabaseLinkedColumn], _ out: inout OutputBuffer) {
+        defer { if placement.isRow { appendIncomingLinks(content, into: &out) } }
         for (position, field) in content.fields.enumerated() {
             out.append("<span class=\"tk-field\" role=\"cell\" data-field=\"")
             out.appendEscapedHTML(field.name)
@@ -61,6 +70,11 @@ enum DatabaseRecordCell {
                 out.append("\" title=\"Show this row\">")
                 out.appendEscapedHTML(field.value)
                 out.append("</a></span>")
+                continue
+            }
+            // Writes nothing when the value refers to no row.
+            if !links.isEmpty, let link = links[field.name], appendLinked(field, link: link, into: &out) {
+                out.append("</span>")
                 continue
             }
             if placement.isRow && isPartial(field) {

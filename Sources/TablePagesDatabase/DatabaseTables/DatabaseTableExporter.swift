@@ -25,6 +25,8 @@ final class DatabaseTableExporter: RowExporter {
         /// The group whose rows are being read; unset until the first group is found.
         var group: DatabaseValue??
         var after: DatabaseTableReader.Position?
+        /// A view's rows read so far: a view has no key, so it is read by offset.
+        var offset = 0
         var isDone = false
     }
 
@@ -70,7 +72,7 @@ final class DatabaseTableExporter: RowExporter {
             groupValue = current
         }
         let clause = reader.whereClause(groupValue: groupValue, after: progress.after)
-        let sql = "SELECT \(reader.selectedColumns) FROM \(reader.schema.quotedName)\(clause.sql)\(reader.orderBy()) LIMIT \(limit)"
+        let sql = "SELECT \(reader.selectedColumns) FROM \(reader.schema.quotedName)\(clause.sql)\(reader.orderBy()) LIMIT \(limit)" + (reader.schema.isView ? " OFFSET \(progress.offset)" : "")
         let keyCount = reader.schema.key.count
         let sortIndex = reader.query.sort.flatMap { reader.schema.columns.firstIndex(of: $0) }.map { keyCount + $0 }
         var count = 0
@@ -86,6 +88,7 @@ final class DatabaseTableExporter: RowExporter {
         }
         if count == limit {
             progress.after = DatabaseTableReader.Position(sortValue: sortIndex.map { last[$0] }, key: Array(last.prefix(keyCount)))
+            progress.offset += count
         } else if let groupValue {
             progress.after = nil
             progress.group = .some(try nextGroup(after: groupValue, in: db))

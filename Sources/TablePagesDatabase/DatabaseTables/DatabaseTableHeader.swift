@@ -120,7 +120,8 @@ struct DatabaseTableHeader {
             JSONProperty(name: Field.name, value: .string(name)),
             JSONProperty(name: Field.sort, value: current.map(JSONValue.string) ?? .null),
             JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))),
-            JSONProperty(name: Field.numeric, value: .bool(schema.holdsNumbers(name))),
+            // A linked column shows labels, which line up on the left.
+            JSONProperty(name: Field.numeric, value: .bool(schema.holdsNumbers(name) && !schema.linkedColumns.contains { $0.column == name })),
         ])
     }
 

@@ -32,14 +32,21 @@ import TableStore
 ///
 /// or, in one call, `try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)`.
 ///
-/// Tables are read once, when registered: tables created later need a restart. Views and
-/// SQLite's own tables are not served.
+/// Tables are read once, when registered: tables created later need a restart. SQLite's own
+/// tables are not served. Views are served read-only, paged by position (a view has no key; see
+/// `DatabaseTableReader+Views`), and re-read on every change of the database, as every page is.
+/// A column with a foreign key shows the label of the row it refers to, linked to it, and a row's
+/// own page counts the rows of other tables that refer to it.
 public enum DatabaseTablePages {
     /// Registers one page per table of `store`'s database, named after the table, and announces the
     /// store's changes on `feed`; returns the names of the pages, in registration order.
     @discardableResult
     public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
-        let schemas = try store.read { try DatabaseTableSchema.all(in: $0) }
+        let schemas = try store.read { db in
+            let tables = try DatabaseTableSchema.all(in: db)
+            let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
+            return DatabaseRelations.linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys)
+        }
         store.onChange { feed.notify() }
         let executor = StoreTableExecutor(store: store)
         for schema in schemas {
@@ -48,20 +55,31 @@ public enum DatabaseTablePages {
         return schemas.map(\.name)
     }
 
-    /// Registers one page per table of the PostgreSQL schema `namespace` that `executor` reaches,
-    /// with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect.
+    /// Registers one page per table and view of the PostgreSQL schema `namespace` that `executor`
+    /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
-    /// changes), and the tables left out because they have no primary key (keyset paging needs one).
+    /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
+    /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
+    /// out because they have no primary key (keyset paging needs one).
     /// - Throws: `executor`'s errors reading the catalog.
-    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String]) {
-        let found = try executor.read { try DatabaseTableSchema.allPostgres(in: namespace, runner: $0) }
+    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
+        let found = try executor.read { runner in
+            let tables = try DatabaseTableSchema.allPostgres(in: namespace, runner: runner)
+            let keys = try DatabaseForeignKey.allPostgres(in: namespace, runner: runner)
+            let views = try DatabaseTableSchema.postgresViews(in: namespace, runner: runner)
+            return (schemas: DatabaseRelations.linking(tables.tables + views, by: keys), unaddressable: tables.unaddressable)
+        }
         var served: [(table: String, feed: ChangeFeed)] = []
-        for schema in found.tables {
+        var dependents: [(table: String, feed: ChangeFeed)] = []
+        for schema in found.schemas {
             let feed = ChangeFeed()
             registry.register(page(for: schema, executor: executor, feed: feed))
-            served.append((schema.name, feed))
+            if !schema.isView { served.append((schema.name, feed)) }
+            for table in Set(schema.linkedColumns.map(\.table) + schema.readTables).sorted() where table != schema.name {
+                dependents.append((table, feed))
+            }
         }
-        return (served, found.unaddressable)
+        return (served, found.unaddressable, dependents)
     }
 
     /// Opens the SQLite file at `path` (read-only unless `writable`), registers a page per table,
@@ -93,12 +111,12 @@ public enum DatabaseTablePages {
         return PageDefinition(
             name: schema.name,
             title: schema.name,
-            summary: "Table with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
+            summary: "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
             resolveVariantItems: { query throws(PageDefinition.VariantError) in
                 try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
             },
             changes: feed,
-            cellKinds: [DatabaseRecordCell.kind, DatabaseTableHeader.kind],
+            cellKinds: [DatabaseRecordCell.kind(linking: schema.linkedColumns), DatabaseTableHeader.kind],
             // The pages only read, even with --writable (which lets other writers in): nobody
             // writes through them, so nobody is asked to sign in.
             access: .everyoneReads,

@@ -44,6 +44,9 @@ struct DatabaseTableQuery: Sendable, Hashable {
     var rawSearch = false
     /// The columns whose value counts the page shows (`_facet`, repeatable), in the order asked.
     var facets: [String] = []
+    /// Whether JSON expands each value of a linked column as Datasette's `_labels=on` does:
+    /// `{"value": 1599, "label": "Ida Meyer"}` (see ``DatabaseLinkedColumn``).
+    var labels = false
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
@@ -54,6 +57,8 @@ struct DatabaseTableQuery: Sendable, Hashable {
     static let searchParameter = "_search"
     static let searchModeParameter = "_searchmode"
     static let facetParameter = "_facet"
+    /// Datasette's switch for expanding linked values with their labels in JSON.
+    static let labelsParameter = "_labels"
     /// Two or more facets as one value (commas between names, `\` before a comma or backslash in
     /// a name): how a variant's own links carry a list that Datasette spells by repeating `_facet`.
     static let facetListParameter = "_facets"
@@ -97,6 +102,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         var search: String?
         var rawSearch = false
         var facets: [String] = []
+        var labels = false
         var filters: [FilterKey: (parameter: String, value: String)] = [:]
         for (name, value) in query where !routeParameters.contains(name) {
             switch name {
@@ -123,6 +129,11 @@ struct DatabaseTableQuery: Sendable, Hashable {
             case facetListParameter:
                 guard let names = facetNames(value) else { throw failure("_facets must list column names separated by commas, with \\ before a comma or backslash in a name.") }
                 for name in names { facets.append(try known(name, for: "a facet", in: schema)) }
+            case labelsParameter:
+                guard let on = DatasetteSwitch.value(value) else {
+                    throw failure("_labels must be on or off (also true/false, 1/0); got \(quote(value)).")
+                }
+                labels = on
             case _ where unsupportedParameters.contains(name) || name.hasPrefix("_search_"):
                 throw failure("\(name) is not supported on these pages: filter with col__op=value parameters and search with _search.")
             case _ where name.hasPrefix("_") && !name.contains("__"):
@@ -146,7 +157,11 @@ struct DatabaseTableQuery: Sendable, Hashable {
             result.sort = sort.column == schema.rowIDColumn && !sort.descending ? nil : sort.column
             result.descending = sort.descending
         }
+        if group != nil && schema.isView {
+            throw failure("\(quote(schema.name)) is a view, which is paged by position: group is not available on views.")
+        }
         result.group = group
+        result.labels = labels && !schema.linkedColumns.isEmpty
         result.filters = filters.sorted { ($0.key.column, $0.key.comparison.rawValue) < ($1.key.column, $1.key.comparison.rawValue) }
             .map { DatabaseFilter(column: $0.key.column, comparison: $0.key.comparison, value: $0.value.value) }
         if let search, !(rawSearch ? search.trimmingCharacters(in: .whitespacesAndNewlines) : DatabaseFullTextIndex.escapedQuery(search)).isEmpty {
@@ -223,6 +238,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
             }
         }
         if let group { chosen[Self.groupParameter] = group }
+        if labels { chosen[Self.labelsParameter] = "on" }
         for filter in filters {
             chosen[Self.parameterName(filter.column, filter.comparison, schema: schema)] = filter.value
         }

@@ -83,6 +83,9 @@ struct DatabaseTableReader: Sendable {
     ///   table, or (with `sort`) names no row. Without `sort` the key is only a keyset bound: rows
     ///   after a deleted (or another section's) key are still the rows that follow it in key order.
     func page(of section: SectionID, after: RowID?, limit: Int, total: Int?) throws -> DatabaseSection {
+        if schema.isView {
+            return try viewPage(of: section, after: after, limit: limit, total: total)
+        }
         let groupValue = try self.groupValue(of: section)
         let afterKey = try after.map { row in
             guard let key = key(of: row) else { throw TableError.unknownRow(row) }
@@ -108,6 +111,11 @@ struct DatabaseTableReader: Sendable {
     /// - Throws: ``/TableKit/TableError/unknownSection(_:)`` when `section` names no section of this variant.
     func page(of section: SectionID, from start: Int, limit: Int, total: Int?) throws -> DatabaseSection {
         let groupValue = try self.groupValue(of: section)
+        if schema.isView {
+            return try readingSearch { db in
+                try self.section(section, groupValue: groupValue, after: Position(key: [], offset: start), limit: limit, total: total, in: db)
+            }
+        }
         return try readingSearch { db in
             var position: Position?
             if start > 0 {
@@ -122,10 +130,12 @@ struct DatabaseTableReader: Sendable {
 
     /// The rows of `section` after `position` (from its first row when nil), at most `limit`, with
     /// an estimate of the rows that follow them.
-    private func section(_ section: SectionID, groupValue: DatabaseValue?, after position: Position?, limit: Int, total: Int?, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection {
+    func section(_ section: SectionID, groupValue: DatabaseValue?, after position: Position?, limit: Int, total: Int?, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection {
         let rows = try fetchRows(db, groupValue: groupValue, after: position, limit: limit)
         var rowsAfter = 0
-        if rows.count == limit, let last = rows.last, let lastKey = key(of: last.id),
+        if schema.isView {
+            rowsAfter = try viewRowsAfter(position?.offset ?? 0, read: rows.count, limit: limit, total: total, in: db)
+        } else if rows.count == limit, let last = rows.last, let lastKey = key(of: last.id),
            let lastPosition = try self.position(ofKey: lastKey, in: db) {
             rowsAfter = try estimateRows(after: lastPosition, groupValue: groupValue, total: total, in: db)
         }
@@ -136,19 +146,21 @@ struct DatabaseTableReader: Sendable {
     /// ``DatabaseRecordCell/maxRowValueBytes``), whichever section it is in.
     /// - Throws: ``/TableKit/TableError/unknownRow(_:)`` when no row of the table has that id.
     func record(_ row: RowID) throws -> DatabaseSection.Row {
+        if schema.isView { return try viewRecord(row) }
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
-        return try executor.read { db in
+        let (record, values) = try executor.read { db in
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
             guard let found = try db.fetchOne(sql: sql, arguments: key) else {
                 throw TableError.unknownRow(row)
             }
-            return makeRow(found, extent: .row)
+            return (try linked(found, extent: .row, in: db), found)
         }
+        return try withIncomingLinks(record, values: values)
     }
 
     /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
     /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
-    private func readingSearch<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
+    func readingSearch<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
         do {
             return try executor.read(body)
         } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
@@ -159,7 +171,7 @@ struct DatabaseTableReader: Sendable {
     // MARK: Identifiers
 
     /// The group value a section id stands for; nil for the ungrouped page's section.
-    private func groupValue(of section: SectionID) throws -> DatabaseValue? {
+    func groupValue(of section: SectionID) throws -> DatabaseValue? {
         if query.group == nil {
             guard section == Self.ungroupedSection else { throw TableError.unknownSection(section) }
             return nil
@@ -184,7 +196,7 @@ struct DatabaseTableReader: Sendable {
         return DatabaseValueCoding.decode(row.rawValue, count: schema.key.count)
     }
 
-    private func headerTitle(_ groupValue: DatabaseValue?) -> String? {
+    func headerTitle(_ groupValue: DatabaseValue?) -> String? {
         guard let group = query.group, let groupValue else { return nil }
         return DatabaseRecordCell.headerTitle(column: group, value: groupValue)
     }
@@ -195,6 +207,8 @@ struct DatabaseTableReader: Sendable {
     struct Position {
         var sortValue: DatabaseValue?
         var key: [DatabaseValue]
+        /// In a view, which has no key: the rows before the position in the page's order.
+        var offset = 0
     }
 
     private var quotedKey: [String] { schema.key.map(SQLIdentifier.quoted) }
@@ -245,7 +259,7 @@ struct DatabaseTableReader: Sendable {
         if let group = query.group {
             terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) \(schema.dialect.nullSafeEquals) \(schema.placeholder(for: group))", arguments: [groupValue ?? .null]))
         }
-        if let position {
+        if let position, !schema.isView {
             terms.append(keysetClause(after: position, descending: query.descending != reversed))
         }
         return SQLClause(whereAll: terms)
@@ -287,22 +301,35 @@ struct DatabaseTableReader: Sendable {
     func orderBy(reversed: Bool = false) -> String {
         let descending = query.descending != reversed
         let terms = (query.sort.map { [$0] } ?? []) + schema.key
+        // A view without a sort keeps its own order (its ORDER BY, if any).
+        guard !terms.isEmpty else { return "" }
         return " ORDER BY " + terms.map { schema.ordered($0) + (descending ? " DESC" : "") + schema.nullOrder(of: $0, descending: descending) }.joined(separator: ", ")
     }
 
-    private func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
+    func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
         let clause = whereClause(groupValue: groupValue, after: position)
         // The limit is bound, not spelled, so that every page of a variant is one SQL text (values
         // reach PostgreSQL as text, hence its cast there).
-        let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(schema.dialect.placeholder(type: "bigint"))"
+        let bigint = schema.dialect.placeholder(type: "bigint")
+        var sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(bigint)"
+        var arguments = clause.arguments + [limit.databaseValue]
+        let offset = schema.isView ? position?.offset ?? 0 : 0
+        if schema.isView {
+            sql += " OFFSET \(bigint)"
+            arguments.append(offset.databaseValue)
+        }
         var rows: [DatabaseSection.Row] = []
         rows.reserveCapacity(limit)
+        let linkedIndexes = linkedValueIndexes
+        var linkedValues = Array(repeating: [DatabaseValue](), count: linkedIndexes.count)
         // A cursor, row by row: each row's long values are cut as it is read, so only one row's
-        // whole values are ever held.
-        try db.forEachRow(sql: sql, arguments: clause.arguments + [limit.databaseValue], keepsPrepared: hasBoundedSQL) { row in
-            rows.append(makeRow(row, extent: .page))
+        // whole values are ever held (and the linked columns' values, to read their labels).
+        try db.forEachRow(sql: sql, arguments: arguments, keepsPrepared: hasBoundedSQL) { row in
+            let id = schema.isView ? RowID(String(offset + rows.count)) : nil
+            rows.append(makeRow(row, extent: .page, id: id))
+            for (column, index) in linkedIndexes.enumerated() { linkedValues[column].append(DatabaseLabelReader.key(row[index])) }
         }
-        return rows
+        return try labelled(rows, linkedValues: linkedValues, extent: .page, in: db)
     }
 
     /// Whether the variant's SQL texts are bounded by the schema: without filters, search or
@@ -315,10 +342,11 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// A row from its key values followed by its column values.
-    private func makeRow(_ values: some Collection<DatabaseValue>, extent: DatabaseRecordCell.Extent) -> DatabaseSection.Row {
+    /// `id` names a view's row, which has no key.
+    func makeRow(_ values: some Collection<DatabaseValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
         let keyCount = schema.key.count
         return DatabaseSection.Row(
-            id: rowID(key: Array(values.prefix(keyCount))),
+            id: id ?? rowID(key: Array(values.prefix(keyCount))),
             cell: DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
         )
     }

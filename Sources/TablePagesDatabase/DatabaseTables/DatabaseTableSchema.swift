@@ -32,6 +32,17 @@ struct DatabaseTableSchema: Sendable {
     /// which the index of pages does not list.
     var isFullTextShadow = false
 
+    /// Whether this is a view: read-only rows without a key, paged by their position in the
+    /// view's order (see ``DatabaseTableReader``).
+    var isView = false
+    /// The columns whose values refer to other served tables' rows (foreign keys).
+    var linkedColumns: [DatabaseLinkedColumn] = []
+    /// The other served tables' columns whose values refer to this table's rows.
+    var incomingLinks: [DatabaseIncomingLink] = []
+    /// PostgreSQL views: the tables of the schema the view reads (through other views too),
+    /// whose changes re-read its pages.
+    var readTables: [String] = []
+
     /// The SQL the table's database speaks.
     var dialect: SQLDialect = .sqlite
     /// PostgreSQL: each column's type by its name, as `format_type` spells it without a modifier

@@ -1,0 +1,60 @@
+import GRDB
+
+/// A single-column foreign key as the database declares it: `column` of one table holds values of
+/// `referencedColumn` of `referencedTable`. Keys over several columns are left out, as Datasette
+/// leaves them out: a value of one column does not name a row.
+struct DatabaseForeignKey: Sendable, Hashable {
+    /// The referencing table.
+    let table: String
+    /// The referencing column, in `table`.
+    let column: String
+    /// The referenced table.
+    let referencedTable: String
+    /// The referenced column, in `referencedTable`.
+    let referencedColumn: String
+
+    /// The single-column foreign keys of every table in `tables` of a SQLite database, from
+    /// `PRAGMA foreign_key_list`. A key declared without its column (`REFERENCES customers`) refers
+    /// to the referenced table's primary key, which must then be one column.
+    static func all(of tables: [String], in db: Database) throws -> [DatabaseForeignKey] {
+        var keys: [DatabaseForeignKey] = []
+        for table in tables {
+            let rows = try GRDB.Row.fetchAll(db, sql: "SELECT id, \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [table])
+            let byConstraint = Dictionary(grouping: rows) { $0["id"] as Int }
+            for id in byConstraint.keys.sorted() {
+                guard let parts = byConstraint[id], parts.count == 1 else { continue }
+                let referenced: String = parts[0]["table"]
+                var referencedColumn: String? = parts[0]["to"]
+                if referencedColumn == nil {
+                    let primaryKey = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE pk > 0", arguments: [referenced])
+                    referencedColumn = primaryKey.count == 1 ? primaryKey[0] : nil
+                }
+                guard let referencedColumn else { continue }
+                keys.append(DatabaseForeignKey(table: table, column: parts[0]["from"], referencedTable: referenced, referencedColumn: referencedColumn))
+            }
+        }
+        return keys
+    }
+
+    /// The single-column foreign keys whose referencing table is in the PostgreSQL schema
+    /// `namespace` and whose referenced table is in it too, from `pg_constraint`.
+    static func allPostgres(in namespace: String, runner: any DatabaseTableQueryRunner) throws -> [DatabaseForeignKey] {
+        let rows = try runner.fetchAll(sql: """
+            SELECT c.relname, a.attname, r.relname, ra.attname
+            FROM pg_constraint k
+            JOIN pg_class c ON c.oid = k.conrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_class r ON r.oid = k.confrelid
+            JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+            JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = k.confkey[1]
+            WHERE k.contype = 'f' AND cardinality(k.conkey) = 1 AND n.nspname = ? AND r.relnamespace = n.oid
+            ORDER BY c.relname COLLATE "C", k.conname COLLATE "C"
+            """, arguments: [namespace.databaseValue])
+        return rows.map { row in
+            DatabaseForeignKey(
+                table: String.fromDatabaseValue(row[0]) ?? "", column: String.fromDatabaseValue(row[1]) ?? "",
+                referencedTable: String.fromDatabaseValue(row[2]) ?? "", referencedColumn: String.fromDatabaseValue(row[3]) ?? ""
+            )
+        }
+    }
+}
