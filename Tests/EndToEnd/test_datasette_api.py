@@ -242,3 +242,35 @@ def test_the_html_url_leads_to_the_tables_page(servers):
     except urllib.error.HTTPError as error:
         assert error.code == 302
         assert error.headers["Location"] == "/pages/sortable?n__gt=2"
+
+
+@pytest.mark.parametrize("file_name", ["pages.db", "public.sqlite"])
+def test_a_database_named_like_a_route_keeps_its_pages_and_says_why_it_has_no_datasette_urls(tmp_path, file_name):
+    path = str(tmp_path / file_name)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        db.execute("INSERT INTO t VALUES (1, 'one')")
+    process, base = start_server(tmp_path, "--database", path)
+    try:
+        status, document = fetch(base, "/pages/t.json")
+        assert status == 200 and document["sections"][0]["rows"][0]["fields"]["v"] == "one"
+        name = file_name.split(".")[0]
+        log = open(tmp_path / "server.log").read()
+        assert f"/{name}/… are TablePages' own URLs" in log
+    finally:
+        stop_server(process)
+
+
+def test_a_database_with_an_odd_name_has_its_urls_tilde_encoded(tmp_path):
+    from datasette.utils import tilde_encode
+    path = str(tmp_path / "my data.v2.db")
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        db.execute("INSERT INTO t VALUES (1, 'one')")
+    process, base = start_server(tmp_path, "--database", path)
+    try:
+        for prefix in [tilde_encode("my data.v2"), "my%20data.v2"]:
+            status, rows = fetch(base, f"/{prefix}/t.json?_shape=array")
+            assert status == 200 and rows == [{"id": 1, "v": "one"}], prefix
+    finally:
+        stop_server(process)
