@@ -32,10 +32,10 @@ SKIPPED_COLUMNS = {("todo", "owner")}
 # A 1,048,001-byte title: "a" and 524,000 two-byte combining accents, in a body just under the
 # 1 MiB body limit.
 HEAVY_TITLE = "a" + "\u0301" * 524_000
-INSERTS = 500
-# Measured (debug build): VmRSS grew from 34.4 MB to 57.9 MB over the 500 inserts, titles kept as
-# 399 bytes; the growth is the allocator holding freed megabyte bodies. Kept whole, 500 titles of
-# a megabyte would be 500 MB.
+INSERTS = 200
+# Measured (debug build): VmRSS grew from 34.4 MB to 57.9 MB over 500 inserts, titles kept as
+# 399 bytes; the growth is the allocator holding freed megabyte bodies. Kept whole, the 200 titles
+# of a megabyte would be 200 MB.
 RSS_GROWTH_BOUND_MB = 100
 
 
@@ -67,12 +67,21 @@ def text_columns(database):
         return columns
 
 
+# Values at least this long go into one row of each table, not all: every column of every page
+# still renders one, and the pages stay a few megabytes (in every row, the products page was 12 MB
+# of HTML with the 100 KB value and 90 MB with the megabyte one, which a debug build took over a
+# minute to write; large pages have tests of their own in test_hostile_variants and the exports).
+ONE_ROW_FROM = 50_000
+
+
 def write_everywhere(database, columns, value):
-    """Sets every text column of every row of every table to `value`, in one transaction."""
+    """Sets every text column of every row of every table to `value` (of one row, the first by
+    rowid, for a value of ONE_ROW_FROM characters or more), in one transaction."""
+    rows = "" if len(value) < ONE_ROW_FROM else " WHERE rowid = (SELECT min(rowid) FROM \"{table}\")"
     with sqlite3.connect(database, timeout=30) as db:
         for table, names in columns.items():
             assignments = ", ".join(f'"{name}" = :value' for name in names)
-            db.execute(f'UPDATE "{table}" SET {assignments}', {"value": value})
+            db.execute(f'UPDATE "{table}" SET {assignments}' + rows.format(table=table), {"value": value})
 
 
 def page_urls(base):

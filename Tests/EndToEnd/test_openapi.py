@@ -36,10 +36,13 @@ def run_schemathesis(server):
          # The event stream never ends by design; its behaviour has its own tests.
          "--exclude-path", "/pages/{page}/events", "--exclude-path", "/-/events",
          "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-         # The coverage phase trips a CPython 3.11 AST bug inside schemathesis ("AST constructor
-         # recursion depth mismatch") on this machine's Python; the other phases exercise every operation.
+         # One worker: CPython 3.11's AST builder keeps its recursion depth per interpreter, not
+         # per thread, so hypothesis describing a lambda (ast.parse) in two schemathesis workers at
+         # once fails now and then with "AST constructor recursion depth mismatch" (seen in the
+         # examples phase and, before, in the coverage phase, which is left out for that reason).
+         # The time limit bounds the run; the fuzzing phase reaches every operation within it.
          "--phases", "examples,fuzzing,stateful",
-         "--max-examples", "40", "--seed", "7", "--workers", "2", "--max-time", "90"],
+         "--max-examples", "40", "--seed", "7", "--workers", "1", "--max-time", "60"],
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
