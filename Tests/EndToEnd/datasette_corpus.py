@@ -41,7 +41,7 @@ def build(path, seed=22):
 
     # Compound keys whose values hold every character a `next` token or a row URL must escape.
     db.execute("CREATE TABLE compound_pk (a TEXT, b TEXT, content TEXT, PRIMARY KEY (a, b))")
-    keys = ["a", "b", "a,b", "a/b", "a.b", "a~b", "a b", "a+b", "a%b", "ü", "#", "?", "1", "10", "2"]
+    keys = ["a", "b", "a,b", "a/b", "a.b", "a~b", "a b", "a+b", "a%b", "ü", "#", "?", "1", "10", "2", "report.json", "x.csv"]
     db.executemany("INSERT INTO compound_pk VALUES (?, ?, ?)",
                    [(a, b, f"{a}|{b}") for a in keys for b in keys[:4]])
     db.execute("CREATE TABLE compound_three (x INTEGER, y TEXT, z REAL, v, PRIMARY KEY (x, y, z))")

@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 import urllib.error
+import urllib.parse
 import urllib.request
 from html import unescape
 
@@ -104,3 +105,27 @@ def test_csv_keeps_null_empty_text_and_an_empty_blob_apart_and_every_row_reads(s
         assert len(rows) == db.execute("SELECT count(*) FROM no_pk").fetchone()[0] + 1
     # NULLs, then empty text, an empty blob, 0.0, 0 and empty text in an untyped column.
     assert text.split("\r\n")[1:3] == [",,,,", '"",\\x,0,0,""']
+
+
+def test_every_row_and_group_of_keys_that_end_like_a_format_has_its_pages(site):
+    base, _ = site
+    links = index_links(base)
+    page = links["compound_pk"]
+    status, text = get(base, page + ".json?limit=1000")
+    assert status == 200
+    rows = json.loads(text)["sections"][0]["rows"]
+    assert any(row["fields"]["a"] == "report.json" for row in rows)
+    for row in rows:
+        row_path = page + "/rows/" + urllib.parse.quote(row["id"], safe="")
+        status, html = get(base, row_path)
+        assert status == 200 and "tk-row-page" in html, row_path
+        status, text = get(base, row_path + ".json")
+        assert status == 200 and json.loads(text)["fields"] == row["fields"], row_path
+    # Sections by a column whose values end like formats.
+    status, text = get(base, page + ".json?group=a&limit=2")
+    assert status == 200
+    for section in json.loads(text)["sections"]:
+        section_path = page + "/sections/" + urllib.parse.quote(section["id"], safe="")
+        assert get(base, section_path + "?group=a")[0] == 200, section_path
+        status, text = get(base, section_path + ".json?group=a")
+        assert status == 200 and json.loads(text)["rows"][0]["id"] == section["rows"][0]["id"], section_path
