@@ -104,7 +104,7 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return Self.error(error.message, status: 400)
         }
-        let reader = DatasetteTableReader(executor: executor, table: table, request: parsed)
+        let reader = DatasetteTableReader(executor: executor, table: table, request: parsed, labels: labels)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         do {
@@ -118,7 +118,7 @@ public struct DatasetteAPI: Sendable {
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
             humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
-            nextURL: following, milliseconds: milliseconds
+            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds
         )
         var response: Response = .json(DatasetteJSON.table(page, context: context))
         if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }

@@ -16,7 +16,8 @@ enum DatasetteJSON {
         var request: DatasetteTableRequest
         var humanDescription: String
         var nextURL: String?
-        var labels: [String: [DatabaseValue: String]] = [:]
+        /// The columns `_labels` can expand (``DatasetteLabels/expandableColumns(of:)``).
+        var expandable: [(column: String, otherTable: String, otherColumn: String, labelColumn: String)] = []
         var milliseconds: Double
     }
 
@@ -28,14 +29,14 @@ enum DatasetteJSON {
             if context.request.newlineDelimited {
                 for (index, row) in page.rows.enumerated() {
                     if index > 0 { out.append("\n") }
-                    appendObject(row, columns: page.columns, labels: context.labels, to: &out)
+                    appendObject(row, columns: page.columns, labels: page.labels, to: &out)
                 }
                 return out.string
             }
             out.append("[")
             for (index, row) in page.rows.enumerated() {
                 if index > 0 { out.append(", ") }
-                appendObject(row, columns: page.columns, labels: context.labels, to: &out)
+                appendObject(row, columns: page.columns, labels: page.labels, to: &out)
             }
             out.append("]")
         case .object:
@@ -47,7 +48,7 @@ enum DatasetteJSON {
                 if index > 0 { out.append(", ") }
                 out.appendJSONString(page.addresses[index].map { TildeEncoding.encode(DatasetteTableReader.text($0)) }.joined(separator: ","))
                 out.append(": ")
-                appendObject(row, columns: page.columns, labels: context.labels, to: &out)
+                appendObject(row, columns: page.columns, labels: page.labels, to: &out)
             }
             out.append("}")
         case .arrays, .objects:
@@ -61,16 +62,29 @@ enum DatasetteJSON {
             for (index, row) in page.rows.enumerated() {
                 if index > 0 { out.append(", ") }
                 if context.request.shape == .objects {
-                    appendObject(row, columns: page.columns, labels: context.labels, to: &out)
+                    appendObject(row, columns: page.columns, labels: page.labels, to: &out)
                 } else {
-                    appendArray(row, columns: page.columns, labels: context.labels, to: &out)
+                    appendArray(row, columns: page.columns, labels: page.labels, to: &out)
                 }
             }
             out.append("], \"truncated\": false, \"filtered_table_rows_count\": ")
             if let count = page.count { out.append(count) } else { out.append("null") }
             out.append(", \"expanded_columns\": ")
-            appendStrings(context.labels.keys.sorted(), to: &out)
-            out.append(", \"expandable_columns\": [], \"columns\": ")
+            appendStrings(page.labels.keys.sorted(), to: &out)
+            out.append(", \"expandable_columns\": [")
+            for (index, link) in context.expandable.enumerated() {
+                if index > 0 { out.append(", ") }
+                out.append("[{\"column\": ")
+                out.appendJSONString(link.column)
+                out.append(", \"other_table\": ")
+                out.appendJSONString(link.otherTable)
+                out.append(", \"other_column\": ")
+                out.appendJSONString(link.otherColumn)
+                out.append("}, ")
+                out.appendJSONString(link.labelColumn)
+                out.append("]")
+            }
+            out.append("], \"columns\": ")
             appendStrings(page.columns, to: &out)
             out.append(", \"primary_keys\": ")
             appendStrings(context.table.primaryKeys, to: &out)

@@ -5,8 +5,10 @@ import GRDB
 /// `expandable_columns` and `expanded_columns` list the columns that can and do show them.
 ///
 /// Until foreign keys are read, no column has labels: `_labels` is accepted and changes nothing.
-/// Foreign-key support fills in ``expandableColumns`` and ``labels(of:values:)`` (the writer,
-/// ``DatasetteJSON``, already writes what they return).
+/// Foreign-key support fills in ``expandableColumns(of:)`` and
+/// ``labels(of:values:in:runner:)``: ``DatasetteTableReader`` asks for the labels of the page's
+/// values in the page's read when `_labels` is on, and ``DatasetteJSON`` writes both
+/// (`expandable_columns`, `expanded_columns`, and each labelled value as an object).
 struct DatasetteLabels: Sendable {
     /// The columns of `table` whose values reference a row with a label, as Datasette lists them
     /// in `expandable_columns` (each a `[{"column":…, "other_table":…, "other_column":…}, label column]` pair).

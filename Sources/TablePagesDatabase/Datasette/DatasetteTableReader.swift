@@ -14,6 +14,8 @@ struct DatasetteTableReader: Sendable {
     let executor: any DatabaseTableExecutor
     let table: DatasetteTable
     let request: DatasetteTableRequest
+    /// Where foreign-key labels come from, read with the rows when `_labels` asks.
+    var labels = DatasetteLabels()
 
     /// One page: the shown columns, their rows, the next token (nil on the last page) and,
     /// when asked, the count of the rows the filters pick.
@@ -25,6 +27,8 @@ struct DatasetteTableReader: Sendable {
         var next: String?
         var count: Int?
         var sql: String
+        /// Each expanded column's labels by value (`_labels=on`).
+        var labels: [String: [DatabaseValue: String]] = [:]
     }
 
     /// A `_next` token or a filter that names nothing readable: a 400.
@@ -66,7 +70,15 @@ struct DatasetteTableReader: Sendable {
                 }
             }
             let count = counting ? try db.fetchCount(sql: "SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", arguments: countClause.arguments) : nil
-            return Page(columns: shown, rows: Array(rows.prefix(request.size)), addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql)
+            rows = Array(rows.prefix(request.size))
+            var expanded: [String: [DatabaseValue: String]] = [:]
+            if request.labels {
+                for column in labels.expandableColumns(of: table).map(\.column) {
+                    guard let index = shown.firstIndex(of: column) else { continue }
+                    expanded[column] = try labels.labels(of: column, values: rows.map { $0[index] }, in: table, runner: db)
+                }
+            }
+            return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
         }
     }
 
