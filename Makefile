@@ -11,9 +11,10 @@ HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postgresql postgresql-client
 PYTHON ?= python3
-# Datasette pinned: Tests/EndToEnd/test_datasette_api.py compares answers with this version's.
+# Pinned: a new schemathesis or hypothesis release must not change what CI runs unannounced, and
+# Tests/EndToEnd/test_datasette_api.py compares answers with this Datasette's.
 DATASETTE_VERSION := 0.65.5
-PIP_PACKAGES := selenium pytest schemathesis datasette==$(DATASETTE_VERSION)
+PIP_PACKAGES := selenium==4.51.0 pytest==9.0.3 schemathesis==4.32.5 hypothesis==6.155.2 datasette==$(DATASETTE_VERSION)
 
 .PHONY: run test container-test build deps test-deps bench bench-datasette clean docs
 

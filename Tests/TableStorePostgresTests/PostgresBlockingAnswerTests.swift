@@ -10,25 +10,18 @@ import Testing
 struct PostgresBlockingAnswerTests {
     private static let logger = Logger(label: "test")
 
-    /// Blocks a thread of its own, never one of the cooperative pool's (where the tests run).
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     @Test(
         "answers; gives up at its bound and closes the connection; sends nothing on a closed one",
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/postgresql"), "needs Debian's postgresql (make test-deps)")
     )
     func boundAndClosed() async throws {
-        let cluster = try await Self.onThread { try PostgresTestCluster() }
+        let cluster = try await onThread { try PostgresTestCluster() }
         defer { cluster.stop() }
         let configuration = try PostgresURL(cluster.url).connectionConfiguration(applicationName: "test")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
         let logger = Self.logger
 
-        let answer = try await Self.onThread {
+        let answer = try await onThread {
             try connection.blockingAnswer(within: .seconds(10), logger: logger) {
                 try await connection.query("SELECT 41 + 1", logger: logger).collect().first?.decode(Int.self)
             }
@@ -37,7 +30,7 @@ struct PostgresBlockingAnswerTests {
 
         let start = ContinuousClock.now
         let slow = await #expect(throws: PostgresUnanswered.self) {
-            try await Self.onThread {
+            try await onThread {
                 try connection.blockingAnswer(within: .milliseconds(300), logger: logger) {
                     try await connection.query("SELECT pg_sleep(30)", logger: logger).collect().count
                 }
@@ -50,7 +43,7 @@ struct PostgresBlockingAnswerTests {
         #expect(connection.isClosed)
 
         let closed = await #expect(throws: PostgresUnanswered.self) {
-            try await Self.onThread {
+            try await onThread {
                 try connection.blockingAnswer(within: .seconds(10), logger: logger) { 0 }
             }
         }

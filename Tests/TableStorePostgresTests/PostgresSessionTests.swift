@@ -5,14 +5,6 @@ import Testing
 import TableStore
 @testable import TableStorePostgres
 
-/// Runs `body` on a thread of its own: BlockingWait blocks its caller, which must not be one of
-/// the cooperative pool's threads (where the tests run).
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 @Suite("PostgresSession and PostgresChange")
 struct PostgresSessionTests {
     @Test("? placeholders become $1, $2, … left to right; quoted question marks stay")

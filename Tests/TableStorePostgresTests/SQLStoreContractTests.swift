@@ -11,14 +11,6 @@ import Testing
 /// `PostgresStore` (against a private cluster that `scripts/postgres-cluster` starts).
 @Suite("SQLStore on SQLite and PostgreSQL", .serialized)
 struct SQLStoreContractTests {
-    /// Runs `body` on a thread of its own: the stores block their caller, which must not be one
-    /// of the cooperative pool's threads (where the tests run).
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
         func increment() { value.add(1, ordering: .relaxed) }
@@ -65,7 +57,7 @@ struct SQLStoreContractTests {
     @Test("SQLite: values, RETURNING, rollback and the change signal")
     func sqlite() async throws {
         let store = try Store.open(path: NSTemporaryDirectory() + "/sqlstore-\(UUID().uuidString).sqlite", migrator: .init())
-        try await Self.onThread {
+        try await onThread {
             try Self.createTable(store)
             try Self.exercise(store)
             // No clock: its pages number their states themselves.
@@ -78,7 +70,7 @@ struct SQLStoreContractTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/postgresql"), "needs Debian's postgresql (make test-deps)")
     )
     func postgresql() async throws {
-        let cluster = try await Self.onThread { try PostgresTestCluster() }
+        let cluster = try await onThread { try PostgresTestCluster() }
         defer { cluster.stop() }
         let url = try PostgresURL(cluster.url)
         let store = try PostgresStore(url: url)
@@ -89,7 +81,7 @@ struct SQLStoreContractTests {
         }
         let heard = Counter()
         other.onChange { heard.increment() }
-        try await Self.onThread {
+        try await onThread {
             try Self.createTable(store)
             try store.transaction { db in
                 for statement in PostgresChangeClock.installStatements + PostgresChangeClock.watchStatements(table: "item") {
@@ -101,7 +93,7 @@ struct SQLStoreContractTests {
         for _ in 0..<100 where !other.isListening { try await Task.sleep(for: .milliseconds(50)) }
         #expect(other.isListening)
         let heardBefore = heard.count
-        try await Self.onThread {
+        try await onThread {
             let before = try #require(try store.dataVersion())
             try Self.exercise(store)
             // Two statements in one transaction, then a rolled-back one: one step.
@@ -109,7 +101,7 @@ struct SQLStoreContractTests {
         }
         for _ in 0..<100 where other.lastNotifiedVersion == nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(heard.count > heardBefore, "the other instance heard of the write")
-        #expect(other.lastNotifiedVersion.map(Int.init) == (try await Self.onThread { try store.dataVersion() }))
+        #expect(other.lastNotifiedVersion.map(Int.init) == (try await onThread { try store.dataVersion() }))
     }
 }
 
