@@ -15,7 +15,7 @@ struct WriteGate: Sendable {
     func guarding(_ action: String?, _ handler: @escaping Router.AsyncHandler) -> Router.AsyncHandler {
         { request in
             let name = request.parameters[PageContract.Parameter.page] ?? ""
-            guard let page = registry.page(named: name) else {
+            guard let page = registry.page(inPath: name) else {
                 throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
             }
             let actionName = action ?? request.parameters[PageContract.Parameter.action] ?? "action"

@@ -67,7 +67,7 @@ struct PageEndpoints: Sendable {
     /// Why the page's query names no variant (a mistyped filter, an unknown column), once the
     /// viewer may read the page; nil when it names one, or when there is no such page.
     private func refusedQuery(_ request: Request) throws(HTTPError) -> String? {
-        guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? "") else { return nil }
+        guard let definition = registry.page(inPath: request.parameters[PageContract.Parameter.page] ?? "") else { return nil }
         let actor = try access.authorizeRead(request, page: definition)
         guard case .failure(let error) = definition.variant(for: request.query, items: request.queryItems, viewer: actor) else { return nil }
         return error.message
@@ -104,7 +104,7 @@ struct PageEndpoints: Sendable {
         // Built once: this runs on the event thread for every page request.
         let query = request.query
         let actor = access.actor(for: request)
-        guard let definition = registry.page(named: request.parameters[PageContract.Parameter.page] ?? ""),
+        guard let definition = registry.page(inPath: request.parameters[PageContract.Parameter.page] ?? ""),
               // A refusal is the async path's to answer.
               access.mayRead(actor, page: definition),
               case .success(let variant) = definition.variant(for: query, items: request.queryItems, viewer: actor),
@@ -327,7 +327,7 @@ struct PageEndpoints: Sendable {
     /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
     func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost, Actor?) {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
-        guard let definition = registry.page(named: name) else {
+        guard let definition = registry.page(inPath: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
         // Writes were authorized by the ``WriteGate`` already; a page's readers are checked here.

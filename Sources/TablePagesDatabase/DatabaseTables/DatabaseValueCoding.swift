@@ -5,7 +5,10 @@ import GRDB
 /// tuple) and section ids of grouped pages (a group's value).
 ///
 /// Each value is a type letter and a payload: `n` (NULL), `i42`, `f2.5`, `sBooks`, or `h…`/`x…`
-/// with hex digits for text that holds a comma, a backslash or a control character, and for blobs.
+/// with hex digits for text that holds a comma, a backslash, a control character or a dot, and for
+/// blobs. A dot in text would let an id end like a format (`sreport.json`), which a URL
+/// (`/rows/sreport.json`) would read as the JSON of another row; a float's `.` never ends one so.
+/// (Ids written before dots were hex-encoded, `sa.b`, still decode.)
 /// Values are joined with commas, which no encoded value holds, so a tuple splits back exactly.
 /// The type letter keeps the integer 1 and the text "1" apart, as SQLite does.
 enum DatabaseValueCoding {
@@ -36,7 +39,7 @@ enum DatabaseValueCoding {
         case .double(let double):
             return "f" + String(double)
         case .string(let text):
-            let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
+            let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0 == "." || $0.value < 0x20 || $0.value == 0x7f }
             return plain ? "s" + text : "h" + hex(Array(text.utf8))
         case .blob(let data):
             return "x" + hex(Array(data))
