@@ -25,6 +25,14 @@ import Testing
         }
     }
 
+    @Test func textThatWouldFuseWithTheTypeLetterOrTheCommaReadsBack() {
+        // U+200D joins the type letter into one character; U+0600 (a prepend character) joins
+        // the comma after it. Found by the property test above.
+        for key in [["\u{200D}\u{200D}".databaseValue], ["a\u{0600}".databaseValue, "b".databaseValue], ["\u{0301}x".databaseValue, 1.databaseValue]] {
+            #expect(DatabaseValueCoding.decode(DatabaseValueCoding.encode(key), count: key.count) == key)
+        }
+    }
+
     @Test func textWithADotIsHexAndTheOldSpellingStillReads() {
         #expect(DatabaseValueCoding.encode(["report.json".databaseValue]) == "h" + DatabaseValueCoding.hex(Array("report.json".utf8)))
         #expect(DatabaseValueCoding.decode("sa.b", count: 1) == ["a.b".databaseValue])

@@ -19,7 +19,10 @@ enum DatabaseValueCoding {
 
     /// The values `text` encodes, or nil when it is not an encoding of `count` values.
     static func decode(_ text: String, count: Int) -> [DatabaseValue]? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        // Split and read by Unicode scalars, not characters: a payload may end with a prepend
+        // character or start with a joiner, which would fuse with the comma or the type letter
+        // into one character ("s" and U+200D are one character, which is not "s").
+        let parts = text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == count else { return nil }
         var values: [DatabaseValue] = []
         values.reserveCapacity(count)
@@ -46,9 +49,9 @@ enum DatabaseValueCoding {
         }
     }
 
-    private static func decode(_ part: Substring) -> DatabaseValue? {
+    private static func decode(_ part: Substring.UnicodeScalarView) -> DatabaseValue? {
         guard let letter = part.first else { return nil }
-        let payload = part.dropFirst()
+        let payload = Substring(part.dropFirst())
         switch letter {
         case "n": return payload.isEmpty ? .null : nil
         case "i": return Int64(payload).map(\.databaseValue)
