@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "TablePages",
                 "MicroHTTP",
+                "Escaping",
                 "TableKit",
                 "TableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -247,8 +247,9 @@ struct ServeCommand: AsyncParsableCommand {
         let stores: [Store]
         let postgresStore: PostgresStore?
         let postgresTables: PostgresTablePages?
+        let datasette: DatasetteAPI?
         do {
-            (pages, stores, postgresStore, postgresTables) = try await makePages(logger: logger)
+            (pages, stores, postgresStore, postgresTables, datasette) = try await makePages(logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -286,7 +287,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let postgresProbes: [any ReadinessProbe] = (postgresStore.map { [$0] } ?? []) + (postgresTables.map { [$0] } ?? [])
         let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access)
-        let server = Server(configuration: configuration, responder: site.router, logger: logger)
+        // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
+        var router = site.router
+        datasette?.register(on: &router)
+        let server = Server(configuration: configuration, responder: router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
             try server.start()
@@ -325,8 +329,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
     /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
     /// (plus the examples with `--examples`).
-    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?) {
+    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?) {
         var pages = PageRegistry()
+        var datasette: DatasetteAPI?
         var stores: [Store] = []
         var postgresStore: PostgresStore?
         var postgresTables: PostgresTablePages?
@@ -357,12 +362,20 @@ struct ServeCommand: AsyncParsableCommand {
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
+            let name = DatasetteAPI.databaseName(forFile: database)
+            if let refusal = DatasetteAPI.refusal(ofDatabaseName: name) {
+                logger.warning("\(refusal)")
+            } else {
+                let api = try DatasetteAPI(store: store, databaseName: name, logger: logger)
+                logger.notice("Datasette's JSON API at \(api.path)/{table}.json")
+                datasette = api
+            }
         }
         for store in stores {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores, postgresStore, postgresTables)
+        return (pages, stores, postgresStore, postgresTables, datasette)
     }
 
     /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their

@@ -64,12 +64,23 @@ struct DatabaseExportTests {
         }
     }
 
-    @Test("CSV writes NULL as an empty field, numbers as SQLite has them, and a blob as base64; the header quotes names")
+    @Test("CSV writes NULL as an empty field, empty text as \"\", numbers as SQLite has them, and a blob as \\x and hex; the header quotes names")
     func csvValues() {
         var out = OutputBuffer()
         DatabaseExportEncoding.appendCSVHeader(["id", "a,b", "say \"hi\""], to: &out)
         DatabaseExportEncoding.appendCSVRow([1.databaseValue, DatabaseValue.null, 2.5.databaseValue, Data([0, 255]).databaseValue][...], to: &out)
-        #expect(out.string == "id,\"a,b\",\"say \"\"hi\"\"\"\r\n1,,2.5,AP8=\r\n")
+        DatabaseExportEncoding.appendCSVRow(["".databaseValue, DatabaseValue.null, Data().databaseValue, "x".databaseValue][...], to: &out)
+        #expect(out.string == "id,\"a,b\",\"say \"\"hi\"\"\"\r\n1,,2.5,\\x00ff\r\n\"\",,\\x,x\r\n")
+    }
+
+    @Test("In a one-column table NULL, empty text and an empty blob are three lines, none of them empty")
+    func csvOneColumn() {
+        let lines = [DatabaseValue.null, "".databaseValue, Data().databaseValue].map { value in
+            var out = OutputBuffer()
+            DatabaseExportEncoding.appendCSVRow([value][...], to: &out)
+            return out.string
+        }
+        #expect(lines == ["\\N\r\n", "\"\"\r\n", "\\x\r\n"])
     }
 
     @Test("NDJSON rows carry typed values, whole: integers, reals, null, text of any length, base64 blobs")

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import GRDB
 import HTTPTestSupport
@@ -171,8 +172,10 @@ struct DatabaseTablePagesTests {
             let connection = try await TestConnection(port: server.port)
             let index = try await connection.request("GET", "/")
             #expect(!index.text.contains("<script>alert"))
-            #expect(index.text.contains("/pages/" + PercentEncoding.encode(table)))
+            #expect(index.text.contains("/pages/" + TildeEncoding.encode(table)))
 
+            // The index's link, and the name percent-encoded as a hand-written link would have it.
+            #expect(try await connection.request("GET", "/pages/" + TildeEncoding.encode(table)).status == 200)
             let path = "/pages/" + PercentEncoding.encode(table)
             let page = try await connection.request("GET", path + "?sort=-" + PercentEncoding.encode(column))
             #expect(page.status == 200)

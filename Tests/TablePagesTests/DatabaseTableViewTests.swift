@@ -245,13 +245,13 @@ struct DatabaseTableViewTests {
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
             let page = try await connection.request("GET", "/pages/a%20b?sort=-n").text
-            #expect(page.contains(#"<a class="tk-field-value tk-cut" href="/pages/a%20b/rows/7?sort=-n" title="Show the whole value">word word "#), "the cut value links to its row, in the page's variant")
+            #expect(page.contains(#"<a class="tk-field-value tk-cut" href="/pages/a+b/rows/7?sort=-n" title="Show the whole value">word word "#), "the cut value links to its row, in the page's variant")
             let row = try await connection.request("GET", "/pages/a%20b/rows/7?sort=-n")
             #expect(row.status == 200)
             #expect(row.header("Content-Security-Policy") != nil)
             let text = row.text
             #expect(text.hasPrefix("<!doctype html>") && text.contains(#"<link rel="stylesheet" href="/public/table-pages.css">"#))
-            #expect(text.contains(#"<main class="tk-table tk-row-page"><p class="tk-back"><a href="/pages/a%20b?sort=-n">"#))
+            #expect(text.contains(#"<main class="tk-table tk-row-page"><p class="tk-back"><a href="/pages/a+b?sort=-n">"#))
             #expect(text.contains(#"<h1 class="tk-title">a b: 7</h1>"#))
             let expectedNote = #"<span class="tk-field" role="cell" data-field="note"><span class="tk-field-name">note</span> <span class="tk-field-value">"# + String(repeating: "word ", count: 200) + "&lt;end&gt;</span></span>"
             #expect(text.contains(expectedNote), "one line per column, the value whole")

@@ -1,3 +1,5 @@
+import Escaping
+
 // Every path under a page is the page's path followed by these pieces. The renderer writes the
 // pieces as they are (StaticString: no lookup per row) and TablePages joins its route patterns
 // from the same pieces (`PageContract+Routes.swift`), so a link the renderer writes always has a route.
@@ -26,14 +28,22 @@ extension PageContract {
 }
 
 extension PageContract {
-    /// The path of the page named `name`: `/pages/{name}`, the name percent-encoded.
+    /// The path of the page named `name`: `/pages/{name}`, the name tilde-encoded as Datasette
+    /// encodes names (``/Escaping/TildeEncoding``), so that a page named `x.csv` is never the CSV
+    /// of a page `x`, nor `x.json` the JSON of `x`; ``pageName(inPath:)`` reads it back.
     ///
-    ///     PageContract.pagePath(named: "to do")  // "/pages/to%20do"
+    ///     PageContract.pagePath(named: "to do")   // "/pages/to+do"
+    ///     PageContract.pagePath(named: "x.csv")   // "/pages/x~2Ecsv"
     public static func pagePath(named name: String) -> String {
-        var out = OutputBuffer(capacity: pagesPath.utf8CodeUnitCount + name.utf8.count * 3)
-        out.append(pagesPath)
-        out.appendPercentEncoded(name)
-        return out.string
+        "\(pagesPath)" + TildeEncoding.encode(name)
+    }
+
+    /// The names a page's path segment (percent-decoded) may stand for, most likely first: the
+    /// segment tilde-decoded (how ``pagePath(named:)`` writes names), then the segment itself (a
+    /// link written by hand, or before names were tilde-encoded).
+    public static func pageNames(inPath segment: String) -> [String] {
+        guard let decoded = TildeEncoding.decode(segment), decoded != segment else { return [segment] }
+        return [decoded, segment]
     }
     /// The JSON URL of a row of the page at `basePath`: `{basePath}/rows/{row}.json`, the id
     /// percent-encoded; where an insert's `Location` leads.

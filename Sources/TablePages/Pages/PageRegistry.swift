@@ -1,4 +1,5 @@
 import MicroHTTP
+import TableKit
 
 /// The pages the service offers, in index order, and the files they use besides the site's own.
 ///
@@ -28,5 +29,14 @@ public struct PageRegistry: Sendable {
     /// The page named `name`, or nil.
     public func page(named name: String) -> PageDefinition? {
         pages.first { $0.name == name }
+    }
+
+    /// The page a URL's path segment (percent-decoded) names: the tilde-encoded name that
+    /// ``/TableKit/PageContract/pagePath(named:)`` writes, else the name as it is; nil for neither.
+    public func page(inPath segment: String) -> PageDefinition? {
+        for name in PageContract.pageNames(inPath: segment) {
+            if let page = page(named: name) { return page }
+        }
+        return nil
     }
 }

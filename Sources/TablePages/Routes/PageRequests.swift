@@ -32,7 +32,7 @@ struct PageRequests: Sendable {
     /// The page `request` names. - Throws: 404 when there is none.
     func definition(of request: Request) throws(HTTPError) -> PageDefinition {
         let name = request.parameters[PageContract.Parameter.page] ?? ""
-        guard let definition = hosts.registry.page(named: name) else {
+        guard let definition = hosts.registry.page(inPath: name) else {
             throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
         }
         return definition

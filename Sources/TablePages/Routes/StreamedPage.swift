@@ -36,7 +36,9 @@ struct StreamedPage: Sendable, Equatable {
 
     /// The value's text: what ``parse(_:)`` reads back as this page.
     var encoded: String {
-        let url = PageContract.pagePath(named: name) + (query.isEmpty ? "" : "?" + query)
+        // The segment as it came, percent-encoded: `name` is the path's segment, which the page's
+        // lookup reads (a tilde-encoded name, or the name itself; PageRegistry.page(inPath:)).
+        let url = "\(PageContract.pagesPath)" + PercentEncoding.encode(name) + (query.isEmpty ? "" : "?" + query)
         guard let lastEventID else { return url }
         return lastEventID + ":" + url
     }

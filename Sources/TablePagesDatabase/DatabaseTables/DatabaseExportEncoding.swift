@@ -5,7 +5,10 @@ import TableKit
 /// A database row as a line of an export, values whole.
 ///
 /// CSV follows RFC 4180: a header row of column names, rows ending in CRLF, a field quoted (with
-/// each `"` doubled) when it holds `,`, `"`, CR or LF; NULL is an empty field, a blob its base64.
+/// each `"` doubled) when it holds `,`, `"`, CR or LF. NULL, empty text and an empty blob stay
+/// apart, as PostgreSQL's `COPY … CSV` keeps them: NULL is an empty field, empty text `""`, a blob
+/// `\x` and its bytes in hex (an empty blob `\x`). A row whose only value is NULL is `\N`, since
+/// an empty line is no row to CSV readers (Python's `csv` reads none).
 /// NDJSON is one JSON object per row, `{"column": value, …}` and a LF, values typed as in a page's
 /// `fields`: numbers, `null`, strings, a blob as a base64 string; a non-finite number as `null`.
 enum DatabaseExportEncoding {
@@ -24,12 +27,15 @@ enum DatabaseExportEncoding {
         for index in values.indices {
             if index > values.startIndex { out.append(",") }
             switch values[index].storage {
-            case .null: break
+            case .null: if values.count == 1 { out.append("\\N") }
             case .int64(let integer): out.append(Int(integer))
             case .double(let double) where double.isFinite: out.append(double)
             case .double(let double): out.appendUnescaped(String(double))
+            case .string(let text) where text.isEmpty: out.append("\"\"")
             case .string(let text): appendCSVField(text, to: &out)
-            case .blob(let data): out.appendUnescaped(data.base64EncodedString())
+            case .blob(let data):
+                out.append("\\x")
+                out.appendUnescaped(DatabaseValueCoding.hex(data))
             }
         }
         out.append("\r\n")

@@ -42,11 +42,7 @@ public enum DatabaseTablePages {
     /// store's changes on `feed`; returns the names of the pages, in registration order.
     @discardableResult
     public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
-        let schemas = try store.read { db in
-            let tables = try DatabaseTableSchema.all(in: db)
-            let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
-            return DatabaseRelations.linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys)
-        }
+        let schemas = try store.read { db in try DatabaseRelations.linkedSchemas(in: db) }
         store.onChange { feed.notify() }
         let executor = StoreTableExecutor(store: store)
         for schema in schemas {

@@ -103,8 +103,13 @@ struct DatabaseTableQuery: Sendable, Hashable {
         var rawSearch = false
         var facets: [String] = []
         var labels = false
-        var filters: [FilterKey: (parameter: String, value: String)] = [:]
-        for (name, value) in query where !routeParameters.contains(name) {
+        var filters: [FilterKey: Set<String>] = [:]
+        var items = query
+        var index = 0
+        while index < items.count {
+            let (name, value) = items[index]
+            index += 1
+            guard !routeParameters.contains(name) else { continue }
             switch name {
             case sortParameter:
                 let descending = value.hasPrefix("-")
@@ -136,15 +141,17 @@ struct DatabaseTableQuery: Sendable, Hashable {
                 labels = on
             case _ where unsupportedParameters.contains(name) || name.hasPrefix("_search_"):
                 throw failure("\(name) is not supported on these pages: filter with col__op=value parameters and search with _search.")
+            case repeatedFiltersParameter:
+                guard let pairs = repeatedFilters(value) else {
+                    throw failure("\(repeatedFiltersParameter) must be a JSON array of [name, value] pairs, each a filter.")
+                }
+                items += pairs
             case _ where name.hasPrefix("_") && !name.contains("__"):
                 continue
             default:
+                // Repeated filters on one column all hold, as in Datasette: `n__not=1&n__not=2`.
                 let key = try filterKey(name, schema: schema)
-                let normalized = try normalizedValue(value, for: key.comparison, parameter: name)
-                if let earlier = filters[key], earlier.value != normalized {
-                    throw failure("\(quote(earlier.parameter)) and \(quote(name)) both filter \(quote(key.column)) with \(key.comparison.rawValue), by different values; give one.")
-                }
-                filters[key] = (name, normalized)
+                filters[key, default: []].insert(try normalizedValue(value, for: key.comparison, parameter: name))
             }
         }
         for sort in sorts.dropFirst() where sort.column != sorts[0].column || sort.descending != sorts[0].descending {
@@ -163,7 +170,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         result.group = group
         result.labels = labels && !schema.linkedColumns.isEmpty
         result.filters = filters.sorted { ($0.key.column, $0.key.comparison.rawValue) < ($1.key.column, $1.key.comparison.rawValue) }
-            .map { DatabaseFilter(column: $0.key.column, comparison: $0.key.comparison, value: $0.value.value) }
+            .flatMap { key, values in values.sorted().map { DatabaseFilter(column: key.column, comparison: key.comparison, value: $0) } }
         if let search, !(rawSearch ? search.trimmingCharacters(in: .whitespacesAndNewlines) : DatabaseFullTextIndex.escapedQuery(search)).isEmpty {
             guard schema.dialect == .sqlite else {
                 throw failure("_search is not supported on PostgreSQL tables: filter with col__contains=words instead.")
@@ -239,9 +246,18 @@ struct DatabaseTableQuery: Sendable, Hashable {
         }
         if let group { chosen[Self.groupParameter] = group }
         if labels { chosen[Self.labelsParameter] = "on" }
+        // A second filter of one column and operator cannot share the first's name in a
+        // dictionary: the rest go, as pairs, into one parameter of their own.
+        var repeated: [[String]] = []
         for filter in filters {
-            chosen[Self.parameterName(filter.column, filter.comparison, schema: schema)] = filter.value
+            let name = Self.parameterName(filter.column, filter.comparison, schema: schema)
+            if chosen[name] == nil {
+                chosen[name] = filter.value
+            } else {
+                repeated.append([name, filter.value])
+            }
         }
+        if !repeated.isEmpty { chosen[Self.repeatedFiltersParameter] = Self.json(repeated) }
         if let search {
             chosen[Self.searchParameter] = search
             if rawSearch { chosen[Self.searchModeParameter] = "raw" }
@@ -265,6 +281,23 @@ struct DatabaseTableQuery: Sendable, Hashable {
     /// Names that are not filters when given alone.
     private static func isReserved(_ name: String) -> Bool {
         routeParameters.contains(name) || name == sortParameter || name == groupParameter || (name.hasPrefix("_") && !name.contains("__"))
+    }
+
+    /// The filters after the first of one column and operator (`n__not=1&n__not=2`), as a
+    /// variant's own links carry them: a JSON array of `[name, value]` pairs.
+    static let repeatedFiltersParameter = "_and"
+
+    /// The pairs of a ``repeatedFiltersParameter`` value; nil when it is not such an array.
+    private static func repeatedFilters(_ value: String) -> [(name: String, value: String)]? {
+        guard let pairs = try? JSONDecoder().decode([[String]].self, from: Data(value.utf8)),
+              pairs.allSatisfy({ $0.count == 2 && !$0[0].hasPrefix("_") || $0.count == 2 && $0[0].contains("__") }) else { return nil }
+        return pairs.map { (name: $0[0], value: $0[1]) }
+    }
+
+    private static func json(_ pairs: [[String]]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(pairs)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     static func facetList(_ names: [String]) -> String {

@@ -5,7 +5,10 @@ import GRDB
 /// tuple) and section ids of grouped pages (a group's value).
 ///
 /// Each value is a type letter and a payload: `n` (NULL), `i42`, `f2.5`, `sBooks`, or `h…`/`x…`
-/// with hex digits for text that holds a comma, a backslash or a control character, and for blobs.
+/// with hex digits for text that holds a comma, a backslash, a control character or a dot, and for
+/// blobs. A dot in text would let an id end like a format (`sreport.json`), which a URL
+/// (`/rows/sreport.json`) would read as the JSON of another row; a float's `.` never ends one so.
+/// (Ids written before dots were hex-encoded, `sa.b`, still decode.)
 /// Values are joined with commas, which no encoded value holds, so a tuple splits back exactly.
 /// The type letter keeps the integer 1 and the text "1" apart, as SQLite does.
 enum DatabaseValueCoding {
@@ -16,7 +19,10 @@ enum DatabaseValueCoding {
 
     /// The values `text` encodes, or nil when it is not an encoding of `count` values.
     static func decode(_ text: String, count: Int) -> [DatabaseValue]? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        // Split and read by Unicode scalars, not characters: a payload may end with a prepend
+        // character or start with a joiner, which would fuse with the comma or the type letter
+        // into one character ("s" and U+200D are one character, which is not "s").
+        let parts = text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == count else { return nil }
         var values: [DatabaseValue] = []
         values.reserveCapacity(count)
@@ -36,16 +42,16 @@ enum DatabaseValueCoding {
         case .double(let double):
             return "f" + String(double)
         case .string(let text):
-            let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
+            let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0 == "." || $0.value < 0x20 || $0.value == 0x7f }
             return plain ? "s" + text : "h" + hex(Array(text.utf8))
         case .blob(let data):
             return "x" + hex(Array(data))
         }
     }
 
-    private static func decode(_ part: Substring) -> DatabaseValue? {
+    private static func decode(_ part: Substring.UnicodeScalarView) -> DatabaseValue? {
         guard let letter = part.first else { return nil }
-        let payload = part.dropFirst()
+        let payload = Substring(part.dropFirst())
         switch letter {
         case "n": return payload.isEmpty ? .null : nil
         case "i": return Int64(payload).map(\.databaseValue)

@@ -1,8 +1,18 @@
+import GRDB
+
 /// Joins the served tables by their foreign keys: each table learns which of its columns link to
 /// another table's rows (``DatabaseLinkedColumn``) and which other tables' columns link to its
 /// rows (``DatabaseIncomingLink``). Keys from or to a table that is not served (left out, or a
 /// view) are dropped, as are keys to a column the referenced table does not show.
 enum DatabaseRelations {
+    /// The tables and views of an SQLite database, joined by their foreign keys: what its pages
+    /// and its Datasette URLs show alike.
+    static func linkedSchemas(in db: Database) throws -> [DatabaseTableSchema] {
+        let tables = try DatabaseTableSchema.all(in: db)
+        let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
+        return linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys)
+    }
+
     /// `schemas` with their ``DatabaseTableSchema/linkedColumns`` and
     /// ``DatabaseTableSchema/incomingLinks`` from `keys`, label columns chosen by `labels`.
     static func linking(_ schemas: [DatabaseTableSchema], by keys: [DatabaseForeignKey], labels: DatabaseLabelColumns = DatabaseLabelColumns()) -> [DatabaseTableSchema] {

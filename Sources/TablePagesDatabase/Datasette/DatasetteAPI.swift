@@ -1,0 +1,213 @@
+import Dispatch
+import Escaping
+import Foundation
+import GRDB
+import Logging
+import MicroHTTP
+import TableKit
+import TablePages
+import TableStore
+
+/// Datasette's JSON API at Datasette's URLs, over the tables a SQLite file serves as pages, so a
+/// script written for Datasette 0.65 runs unchanged:
+///
+/// - `GET /{database}/{table}.json`: a page of rows with Datasette's keys and values; `_shape`
+///   (`arrays`, `objects`, `array`, `object`), `_col`, `_nocol`, `_size` (`max` is 1,000), `_next`
+///   with `next` and `next_url`, `_sort`/`_sort_desc`, `_nl`, `_labels`, and the filters and
+///   `_search` of the table pages.
+/// - `GET /{database}/{table}/{pk}.json`: one row (`pk` is the key's values, or the rowid,
+///   tilde-encoded and joined by commas, as in Datasette's `next` tokens).
+/// - `GET /{database}/{table}` without `.json`: a redirect to the table's page.
+///
+/// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
+/// paths are tilde-encoded as Datasette encodes them (``/Escaping/TildeEncoding``), and a
+/// percent-encoded name is read too.
+///
+///     let api = try DatasetteAPI(store: store, databaseName: DatasetteAPI.databaseName(forFile: path))
+///     var router = site.router
+///     api.register(on: &router)
+public struct DatasetteAPI: Sendable {
+    /// The database's name in URLs, unencoded.
+    public let databaseName: String
+    private let executor: any DatabaseTableExecutor
+    private let tables: [String: DatasetteTable]
+    private let labels = DatasetteLabels()
+    private let logger: Logger
+
+    /// The database's path, `/` and its tilde-encoded name: its tables are under it.
+    public var path: String { "/" + TildeEncoding.encode(databaseName) }
+
+    /// The first path segments of TablePages' own routes with more than one segment: a database
+    /// of one of these names would be answered by them (``refusal(ofDatabaseName:)``).
+    public static let reservedNames: Set<String> = ["pages", "public", "-"]
+
+    /// Reads the tables of `store`'s database (as ``DatabaseTablePages`` serves them).
+    /// - Throws: ``/TableStore/Store`` read errors, and a ``NameRefused`` for a reserved `databaseName`.
+    public init(store: Store, databaseName: String, logger: Logger = Logger(label: "TablePages")) throws {
+        if let refusal = Self.refusal(ofDatabaseName: databaseName) { throw NameRefused(message: refusal) }
+        self.databaseName = databaseName
+        self.executor = StoreTableExecutor(store: store)
+        self.logger = logger
+        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
+        self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A database name that cannot be served at Datasette's URLs.
+    public struct NameRefused: Error, CustomStringConvertible {
+        /// Why, and what to do instead.
+        public let message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The name Datasette gives the database in the file at `path`: the file's name without its
+    /// last extension (`/data/shop.db` → `shop`).
+    public static func databaseName(forFile path: String) -> String {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+
+    /// Why a database named `name` cannot be served at `/{name}/…`, or nil when it can: the
+    /// name is empty, or its path segment is the first segment of one of TablePages' own routes.
+    public static func refusal(ofDatabaseName name: String) -> String? {
+        if name.isEmpty { return "A database with an empty name cannot have Datasette's URLs (/{database}/{table}.json)." }
+        let segments = [name, TildeEncoding.encode(name)]
+        guard let taken = segments.first(where: reservedNames.contains) else { return nil }
+        return "The database is named \u{201C}\(name)\u{201D}, but /\(taken)/… are TablePages' own URLs, so Datasette's URLs (/\(taken)/{table}.json) cannot be served for it. Rename or link the file (e.g. \(name)-data.db) to have them; its tables are served at /pages/… either way."
+    }
+
+    /// Adds the routes after the site's own, which they never shadow: their first segment is the
+    /// database's name (tilde-encoded, and as it is when that differs).
+    public func register(on router: inout Router) {
+        var prefixes = [TildeEncoding.encode(databaseName)]
+        if databaseName != prefixes[0] { prefixes.append(databaseName) }
+        for prefix in prefixes where !prefix.contains("/") {
+            router.on(.get, "/\(prefix)/:table", use: { request in await self.tableResponse(request) })
+            router.on(.get, "/\(prefix)/:table/:row", use: { request in await self.rowResponse(request) })
+        }
+    }
+
+    // MARK: Handlers
+
+    private func tableResponse(_ request: Request) async -> Response {
+        guard let table = table(named: request.parameters["table"] ?? "") else {
+            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+        }
+        guard request.prefersJSON else {
+            let query = Self.formEncoded(request.queryItems)
+            return .redirect(to: PageContract.pagePath(named: table.schema.name) + (query.isEmpty ? "" : "?" + query), status: 302)
+        }
+        let parsed: DatasetteTableRequest
+        do {
+            parsed = try DatasetteTableRequest(request.queryItems, table: table)
+        } catch {
+            return Self.error(error.message, status: 400)
+        }
+        let reader = DatasetteTableReader(executor: executor, table: table, request: parsed, labels: labels)
+        let started = DispatchTime.now()
+        let page: DatasetteTableReader.Page
+        do {
+            page = try await Self.inBackground { try reader.read(counting: parsed.shape == .arrays || parsed.shape == .objects) }
+        } catch {
+            return failure(error)
+        }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        let following = page.next.map { nextURL(request, next: $0, sort: parsed.sort) }
+        let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
+        let context = DatasetteJSON.TableContext(
+            database: databaseName, table: table, request: parsed,
+            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
+            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds
+        )
+        var response: Response = .json(DatasetteJSON.table(page, context: context))
+        if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }
+        if let following { response.headers["Link"] = "<\(following)>; rel=\"next\"" }
+        return response
+    }
+
+    private func rowResponse(_ request: Request) async -> Response {
+        guard let table = table(named: request.parameters["table"] ?? "") else {
+            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+        }
+        let token = request.parameters["row"] ?? ""
+        let address = table.addressColumns
+        let parts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) }
+        guard parts.count == address.count, parts.allSatisfy({ $0 != nil }) else {
+            return Self.error("Record not found", status: 404)
+        }
+        let keyTexts = parts.compactMap { $0 }
+        let keyValues = zip(address, keyTexts).map { DatabaseFilter.bound($1, affinity: table.affinity(of: $0)) }
+        let columns = table.usesRowID ? [DatasetteTable.rowIDName] + table.columns : table.columns
+        let condition = address.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
+        let sql = "SELECT \(columns.map(table.expression).joined(separator: ", ")) FROM \(table.schema.quotedName) WHERE \(condition) LIMIT 1"
+        let started = DispatchTime.now()
+        let row: [DatabaseValue]?
+        do {
+            row = try await Self.inBackground { [executor] in try executor.read { try $0.fetchOne(sql: sql, arguments: keyValues) } }
+        } catch {
+            return failure(error)
+        }
+        guard let row else { return Self.error("Record not found", status: 404) }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, milliseconds: milliseconds))
+    }
+
+    // MARK: Helpers
+
+    /// The table a path segment names: tilde-decoded, else as it is.
+    private func table(named segment: String) -> DatasetteTable? {
+        if let decoded = TildeEncoding.decode(segment), let table = tables[decoded] { return table }
+        return tables[segment]
+    }
+
+    /// The answer to a failed read: a client's mistake as 400, a read past the time limit as its
+    /// 503, anything else logged and answered 500 without details.
+    private func failure(_ error: any Error) -> Response {
+        switch error {
+        case let refusal as DatasetteTableReader.Refusal:
+            return Self.error(refusal.message, status: 400)
+        case let convertible as any HTTPErrorConvertible:
+            let answer = convertible.httpError
+            var response = Self.error(answer.message, status: answer.status)
+            for (name, value) in answer.headers { response.headers[name] = value }
+            return response
+        default:
+            logger.error("a Datasette API read of \(databaseName) failed: \(error)")
+            return Self.error("The server could not answer this request.", status: 500)
+        }
+    }
+
+    /// `next_url` as Datasette writes it: this URL with `_next` (and the sort parameter) moved
+    /// to the end with their new values, parameters without a value left out, form-encoded.
+    private func nextURL(_ request: Request, next: String, sort: (column: String, descending: Bool)?) -> String {
+        var replaced: Set<String> = ["_next"]
+        var added = [(name: "_next", value: next)]
+        if let sort {
+            let name = sort.descending ? "_sort_desc" : "_sort"
+            replaced.insert(name)
+            added.append((name, sort.column))
+        }
+        let kept = request.queryItems.filter { !replaced.contains($0.name) && !$0.value.isEmpty }
+        let host = request.headers["Host"] ?? "localhost"
+        return "http://\(host)\(request.path)?" + Self.formEncoded(kept + added)
+    }
+
+    /// `name=value&…` as Python's `urlencode` writes it: a space as `+`, everything but
+    /// `A–Z a–z 0–9 _ . - ~` as `%XX`.
+    static func formEncoded(_ items: [(name: String, value: String)]) -> String {
+        let encode = { (text: String) in PercentEncoding.encode(text).replacingOccurrences(of: "%20", with: "+") }
+        return items.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+    }
+
+    private static func error(_ message: String, status: Int) -> Response {
+        .json(DatasetteJSON.error(message, status: status), status: status)
+    }
+
+    /// Runs a blocking read on a dispatch thread: never on Swift's cooperative pool or an event thread.
+    private static func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+}

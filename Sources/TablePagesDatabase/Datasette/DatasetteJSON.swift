@@ -1,0 +1,228 @@
+import Foundation
+import Escaping
+import GRDB
+import TableKit
+
+/// Datasette 0.65's JSON documents, written from a ``DatasetteTableReader/Page``: the table
+/// document with its keys in Datasette's order, its four `_shape`s, the row document and the
+/// error object. Values are written as Datasette writes them: integers whole, reals as Python
+/// writes them and non-finite ones as `null`, text as itself, a blob as its text when it is
+/// UTF-8 (so an empty blob is `""`) and else `{"$base64": true, "encoded": "…"}`.
+enum DatasetteJSON {
+    /// What the table document says besides the page's rows.
+    struct TableContext {
+        var database: String
+        var table: DatasetteTable
+        var request: DatasetteTableRequest
+        var humanDescription: String
+        var nextURL: String?
+        /// The columns `_labels` can expand (``DatasetteLabels/expandableColumns(of:)``).
+        var expandable: [(column: String, otherTable: String, otherColumn: String, labelColumn: String?)] = []
+        var milliseconds: Double
+    }
+
+    /// The table document in the request's shape.
+    static func table(_ page: DatasetteTableReader.Page, context: TableContext) -> String {
+        var out = OutputBuffer(capacity: 1024 + page.rows.count * 64)
+        switch context.request.shape {
+        case .array:
+            if context.request.newlineDelimited {
+                for (index, row) in page.rows.enumerated() {
+                    if index > 0 { out.append("\n") }
+                    appendObject(row, columns: page.columns, labels: page.labels, to: &out)
+                }
+                return out.string
+            }
+            out.append("[")
+            for (index, row) in page.rows.enumerated() {
+                if index > 0 { out.append(", ") }
+                appendObject(row, columns: page.columns, labels: page.labels, to: &out)
+            }
+            out.append("]")
+        case .object:
+            guard !context.table.usesRowID else {
+                return #"{"ok": false, "error": "_shape=object not available for tables with no primary keys"}"#
+            }
+            out.append("{")
+            for (index, row) in page.rows.enumerated() {
+                if index > 0 { out.append(", ") }
+                out.appendJSONString(page.addresses[index].map { TildeEncoding.encode(DatasetteTableReader.text($0)) }.joined(separator: ","))
+                out.append(": ")
+                appendObject(row, columns: page.columns, labels: page.labels, to: &out)
+            }
+            out.append("}")
+        case .arrays, .objects:
+            out.append("{\"database\": ")
+            out.appendJSONString(context.database)
+            out.append(", \"table\": ")
+            out.appendJSONString(context.table.schema.name)
+            out.append(", \"is_view\": false, \"human_description_en\": ")
+            out.appendJSONString(context.humanDescription)
+            out.append(", \"rows\": [")
+            for (index, row) in page.rows.enumerated() {
+                if index > 0 { out.append(", ") }
+                // Datasette 0.65 writes a row whose values it expanded as an object, `_shape=arrays` too.
+                if context.request.shape == .objects || !page.labels.isEmpty {
+                    appendObject(row, columns: page.columns, labels: page.labels, to: &out)
+                } else {
+                    appendArray(row, columns: page.columns, labels: page.labels, to: &out)
+                }
+            }
+            out.append("], \"truncated\": false, \"filtered_table_rows_count\": ")
+            if let count = page.count { out.append(count) } else { out.append("null") }
+            out.append(", \"expanded_columns\": ")
+            appendStrings(context.expandable.map(\.column).filter { page.labels[$0] != nil }, to: &out)
+            out.append(", \"expandable_columns\": [")
+            for (index, link) in context.expandable.enumerated() {
+                if index > 0 { out.append(", ") }
+                out.append("[{\"column\": ")
+                out.appendJSONString(link.column)
+                out.append(", \"other_table\": ")
+                out.appendJSONString(link.otherTable)
+                out.append(", \"other_column\": ")
+                out.appendJSONString(link.otherColumn)
+                out.append("}, ")
+                if let label = link.labelColumn { out.appendJSONString(label) } else { out.append("null") }
+                out.append("]")
+            }
+            out.append("], \"columns\": ")
+            appendStrings(page.columns, to: &out)
+            out.append(", \"primary_keys\": ")
+            appendStrings(context.table.primaryKeys, to: &out)
+            out.append(", \"units\": {}, \"query\": {\"sql\": ")
+            out.appendJSONString(page.sql)
+            out.append(", \"params\": {}}, \"facet_results\": {}, \"suggested_facets\": [], \"next\": ")
+            out.appendJSONString(page.next)
+            out.append(", \"next_url\": ")
+            out.appendJSONString(context.nextURL)
+            out.append(", \"private\": false, \"allow_execute_sql\": false, \"query_ms\": ")
+            out.appendUnescaped(pythonRepr(context.milliseconds))
+            out.append("}")
+        }
+        return out.string
+    }
+
+    /// The row document of `/{database}/{table}/{pk}.json`.
+    static func row(_ values: [DatabaseValue], columns: [String], database: String, table: DatasetteTable, keyValues: [String], milliseconds: Double) -> String {
+        var out = OutputBuffer(capacity: 512)
+        out.append("{\"database\": ")
+        out.appendJSONString(database)
+        out.append(", \"table\": ")
+        out.appendJSONString(table.schema.name)
+        out.append(", \"rows\": [")
+        appendArray(values, columns: columns, labels: [:], to: &out)
+        out.append("], \"columns\": ")
+        appendStrings(columns, to: &out)
+        out.append(", \"primary_keys\": ")
+        appendStrings(table.addressColumns, to: &out)
+        out.append(", \"primary_key_values\": ")
+        appendStrings(keyValues, to: &out)
+        out.append(", \"units\": {}, \"query_ms\": ")
+        out.appendUnescaped(pythonRepr(milliseconds))
+        out.append("}")
+        return out.string
+    }
+
+    /// Datasette's error object.
+    static func error(_ message: String, status: Int) -> String {
+        var out = OutputBuffer(capacity: 128)
+        out.append("{\"ok\": false, \"error\": ")
+        out.appendJSONString(message)
+        out.append(", \"status\": ")
+        out.append(status)
+        out.append(", \"title\": null}")
+        return out.string
+    }
+
+    // MARK: Values
+
+    private static func appendObject(_ row: [DatabaseValue], columns: [String], labels: [String: [DatabaseValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
+        out.append("{")
+        for (index, (column, value)) in zip(columns, row).enumerated() {
+            if index > 0 { out.append(", ") }
+            out.appendJSONString(column)
+            out.append(": ")
+            appendValue(value, label: labels[column]?[value], to: &out)
+        }
+        out.append("}")
+    }
+
+    private static func appendArray(_ row: [DatabaseValue], columns: [String], labels: [String: [DatabaseValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
+        out.append("[")
+        for (index, (column, value)) in zip(columns, row).enumerated() {
+            if index > 0 { out.append(", ") }
+            appendValue(value, label: labels[column]?[value], to: &out)
+        }
+        out.append("]")
+    }
+
+    private static func appendStrings(_ strings: [String], to out: inout OutputBuffer) {
+        out.append("[")
+        for (index, text) in strings.enumerated() {
+            if index > 0 { out.append(", ") }
+            out.appendJSONString(text)
+        }
+        out.append("]")
+    }
+
+    /// One value, or `{"value": …, "label": …}` when it references a row (`label` is then
+    /// non-nil; `.some(nil)` for a row whose label is NULL, written `"label": null`).
+    static func appendValue(_ value: DatabaseValue, label: DatasetteLabels.Label? = nil, to out: inout OutputBuffer) {
+        if let label, !value.isNull {
+            out.append("{\"value\": ")
+            appendValue(value, to: &out)
+            out.append(", \"label\": ")
+            if let label { out.appendJSONString(label) } else { out.append("null") }
+            out.append("}")
+            return
+        }
+        switch value.storage {
+        case .null: out.append("null")
+        case .int64(let integer): out.append(Int(integer))
+        case .double(let double) where double.isFinite: out.appendUnescaped(pythonRepr(double))
+        case .double: out.append("null")
+        case .string(let text): out.appendJSONString(text)
+        case .blob(let data):
+            if let text = String(validating: Array(data), as: UTF8.self) {
+                out.appendJSONString(text)
+            } else {
+                out.append("{\"$base64\": true, \"encoded\": ")
+                out.appendJSONString(data.base64EncodedString())
+                out.append("}")
+            }
+        }
+    }
+
+    /// `value` as Python's `repr` writes a float: the shortest digits that read back as it,
+    /// in positional notation from 1e-4 up to 1e16 (`0.0001`, `44.0`) and in scientific notation
+    /// beyond (`1e-05`, `1e+16`).
+    static func pythonRepr(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        var text = value.magnitude.description
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = String(text[..<e])
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let integral = String(parts[0])
+        var digits = integral + (parts.count > 1 ? String(parts[1]) : "")
+        var point = integral.count + exponent
+        while digits.count > 1, digits.hasPrefix("0") {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
+        let sign = value < 0 ? "-" : ""
+        let scientific = point - 1
+        if (-4..<16).contains(scientific) {
+            if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+            if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) + ".0" }
+            return sign + digits.prefix(point) + "." + digits.dropFirst(point)
+        }
+        let mantissa = digits.count == 1 ? digits : digits.prefix(1) + "." + digits.dropFirst()
+        let magnitude = abs(scientific)
+        return sign + mantissa + "e" + (scientific < 0 ? "-" : "+") + (magnitude < 10 ? "0" : "") + String(magnitude)
+    }
+}

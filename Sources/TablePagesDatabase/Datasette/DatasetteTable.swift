@@ -1,0 +1,45 @@
+import GRDB
+
+/// A table as Datasette describes it in its JSON: its columns in declaration order and its
+/// primary key, or none, when Datasette addresses its rows by `rowid` (which it then shows as the
+/// first column). Beside it, the page's own ``DatabaseTableSchema``, whose filters the API uses.
+struct DatasetteTable: Sendable {
+    /// The page's schema: name, quoting, affinities, full-text index.
+    let schema: DatabaseTableSchema
+    /// The columns, in declaration order (the page puts the key first; Datasette does not).
+    let columns: [String]
+    /// The primary key's columns in key order; empty for a table Datasette pages by `rowid`.
+    let primaryKeys: [String]
+    /// The columns with a foreign key in `PRAGMA foreign_key_list`'s order (the last declared
+    /// first), the order of Datasette's `expandable_columns`.
+    var foreignKeyColumns: [String] = []
+
+    /// The name Datasette gives the rowid of a table without a primary key.
+    static let rowIDName = "rowid"
+
+    /// Whether rows are addressed by `rowid` (no primary key).
+    var usesRowID: Bool { primaryKeys.isEmpty }
+
+    /// The columns that address a row in Datasette's JSON: the primary key, or `rowid`.
+    var addressColumns: [String] { usesRowID ? [Self.rowIDName] : primaryKeys }
+
+    /// `column` (or `rowid`) as an SQL expression: the rowid by the alias no column shadows.
+    func expression(_ column: String) -> String {
+        if usesRowID, column == Self.rowIDName, schema.keyIsRowID { return SQLIdentifier.quoted(schema.key[0]) }
+        return SQLIdentifier.quoted(column)
+    }
+
+    /// The affinity a value compared with `column` is bound with (INTEGER for `rowid`).
+    func affinity(of column: String) -> ColumnAffinity {
+        usesRowID && column == Self.rowIDName ? .integer : schema.affinity(of: column)
+    }
+
+    /// Reads how Datasette sees `schema`'s table: `pragma_table_info`'s order and `pk` numbers.
+    static func read(_ schema: DatabaseTableSchema, in db: Database) throws -> DatasetteTable {
+        let info = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [schema.name])
+        let primaryKeys = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+        var table = DatasetteTable(schema: schema, columns: info.map { $0["name"] }, primaryKeys: primaryKeys)
+        table.foreignKeyColumns = try String.fetchAll(db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [schema.name])
+        return table
+    }
+}

@@ -1,0 +1,139 @@
+import Escaping
+import GRDB
+import TableKit
+
+/// Reads a page of Datasette's table JSON: the rows Datasette 0.65 would answer for the same query,
+/// in its order — the sort column (NULL first ascending, last descending), then the primary key
+/// (or rowid) ascending, whichever the direction — and by its keyset: `_next` is the last row's
+/// sort value (`$null` for NULL) and key, each tilde-encoded, joined by commas.
+///
+/// Filters and search are the table page's own (``DatabaseTableReader/filterTerms()``), so they
+/// mean what they mean on `/pages/{table}`. The values of a `_next` token are bound as the column's
+/// affinity makes them (``DatabaseFilter/bound(_:affinity:)``), where Datasette binds them as text.
+struct DatasetteTableReader: Sendable {
+    let executor: any DatabaseTableExecutor
+    let table: DatasetteTable
+    let request: DatasetteTableRequest
+    /// Where foreign-key labels come from, read with the rows when `_labels` asks.
+    var labels = DatasetteLabels()
+
+    /// One page: the shown columns, their rows, the next token (nil on the last page) and,
+    /// when asked, the count of the rows the filters pick.
+    struct Page: Sendable {
+        var columns: [String]
+        var rows: [[DatabaseValue]]
+        /// Each row's address (its key or rowid), for `_shape=object`.
+        var addresses: [[DatabaseValue]]
+        var next: String?
+        var count: Int?
+        var sql: String
+        /// Each expanded column's labels by value (`_labels=on`).
+        var labels: [String: [DatabaseValue: DatasetteLabels.Label]] = [:]
+    }
+
+    /// A `_next` token or a filter that names nothing readable: a 400.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    /// Reads the page, counting the filtered rows when `counting`.
+    func read(counting: Bool) throws -> Page {
+        let query = try pageQuery()
+        let filters = DatabaseTableReader(executor: executor, schema: table.schema, query: query).filterTerms()
+        var terms = filters
+        if let next = request.next { terms.append(try keyset(after: next)) }
+        let address = table.addressColumns
+        let shown = request.shownColumns(of: table)
+        let sortColumns = request.sort.map { [$0.column] } ?? []
+        let selected = (address + sortColumns + shown).map(table.expression).joined(separator: ", ")
+        let order = (request.sort.map { [table.expression($0.column) + ($0.descending ? " DESC" : "")] } ?? [])
+            + address.map(table.expression)
+        let clause = SQLClause(whereAll: terms)
+        let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql) ORDER BY \(order.joined(separator: ", ")) LIMIT \(request.size + 1)"
+        let countClause = SQLClause(whereAll: filters)
+        return try executor.read { db in
+            var rows: [[DatabaseValue]] = []
+            var addresses: [[DatabaseValue]] = []
+            var sortValues: [DatabaseValue] = []
+            try db.forEachRow(sql: sql, arguments: clause.arguments) { values in
+                addresses.append(Array(values.prefix(address.count)))
+                if !sortColumns.isEmpty { sortValues.append(values[address.count]) }
+                rows.append(Array(values.dropFirst(address.count + sortColumns.count)))
+            }
+            var next: String?
+            if request.size > 0, rows.count > request.size {
+                let last = request.size - 1
+                next = addresses[last].map { TildeEncoding.encode(Self.text($0)) }.joined(separator: ",")
+                if request.sort != nil {
+                    let value = sortValues[last]
+                    next = (value.isNull ? "$null" : TildeEncoding.encode(Self.text(value))) + "," + (next ?? "")
+                }
+            }
+            let count = counting ? try db.fetchCount(sql: "SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", arguments: countClause.arguments) : nil
+            rows = Array(rows.prefix(request.size))
+            var expanded: [String: [DatabaseValue: DatasetteLabels.Label]] = [:]
+            if request.labels {
+                for column in labels.expandableColumns(of: table).map(\.column) {
+                    guard let index = shown.firstIndex(of: column) else { continue }
+                    expanded[column] = try labels.labels(of: column, values: rows.map { $0[index] }, in: table, runner: db)
+                }
+            }
+            return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
+        }
+    }
+
+    /// The filters and search as the page's query.
+    private func pageQuery() throws -> DatabaseTableQuery {
+        do {
+            let parameters = try DatabaseTableQuery.resolve(request.filterItems, schema: table.schema)
+            return DatabaseTableQuery(variant: parameters, schema: table.schema)
+        } catch {
+            throw Refusal(message: error.message)
+        }
+    }
+
+    /// The rows after the row `token` names, in the page's order.
+    private func keyset(after token: String) throws -> SQLClause {
+        let raw = token.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var components = try raw.map { part in
+            guard let decoded = TildeEncoding.decode(part) else { throw Refusal(message: "_next is not a row of this table: \(token)") }
+            return decoded
+        }
+        let address = table.addressColumns
+        var sortValue: DatabaseValue?
+        if let sort = request.sort, components.count > 1 {
+            sortValue = raw[0] == "$null" ? .null : DatabaseFilter.bound(components[0], affinity: table.affinity(of: sort.column))
+            components.removeFirst()
+        }
+        guard components.count == address.count else { throw Refusal(message: "_next is not a row of this table: \(token)") }
+        let keyValues = zip(address, components).map { DatabaseFilter.bound($1, affinity: table.affinity(of: $0)) }
+        let keys = address.map(table.expression)
+        let keyAfter = keys.count == 1
+            ? SQLClause(sql: "\(keys[0]) > ?", arguments: keyValues)
+            : SQLClause(sql: "(\(keys.joined(separator: ", "))) > (\(keys.map { _ in "?" }.joined(separator: ", ")))", arguments: keyValues)
+        guard let sort = request.sort, let sortValue else { return keyAfter }
+        let column = table.expression(sort.column)
+        switch (sortValue.isNull, sort.descending) {
+        case (true, false):
+            return SQLClause(sql: "(\(column) IS NOT NULL OR (\(column) IS NULL AND \(keyAfter.sql)))", arguments: keyAfter.arguments)
+        case (true, true):
+            return SQLClause(sql: "(\(column) IS NULL AND \(keyAfter.sql))", arguments: keyAfter.arguments)
+        case (false, false):
+            return SQLClause(sql: "(\(column) > ? OR (\(column) = ? AND \(keyAfter.sql)))", arguments: [sortValue, sortValue] + keyAfter.arguments)
+        case (false, true):
+            return SQLClause(sql: "(\(column) < ? OR \(column) IS NULL OR (\(column) = ? AND \(keyAfter.sql)))", arguments: [sortValue, sortValue] + keyAfter.arguments)
+        }
+    }
+
+    /// A value as Python's `str` writes it, which is how Datasette writes a key or sort value
+    /// into a `_next` token.
+    static func text(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: "None"
+        case .int64(let integer): String(integer)
+        case .double(let double): DatasetteJSON.pythonRepr(double)
+        case .string(let text): text
+        case .blob(let data): String(decoding: data, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Escaping
+import TableKit
+
+/// What a request to Datasette's table JSON (`/{database}/{table}.json`) asks for, read from its
+/// query as Datasette 0.65 reads it: the shape, the columns, the page size, where to continue,
+/// the sort, and the filters and search, which the page's own ``DatabaseTableQuery`` turns into SQL.
+struct DatasetteTableRequest: Sendable {
+    /// How the rows are laid out (`_shape`).
+    enum Shape: String, Sendable {
+        /// The whole document, each row a list of values (the default).
+        case arrays
+        /// The whole document, each row an object.
+        case objects
+        /// Only the rows, as a list of objects.
+        case array
+        /// Only the rows, as an object keyed by each row's primary key path.
+        case object
+    }
+
+    var shape: Shape = .arrays
+    /// Columns to show (`_col`, repeatable), after the primary key; nil for every column.
+    var columns: [String]?
+    /// Columns to leave out (`_nocol`, repeatable).
+    var hiddenColumns: [String] = []
+    /// Rows per page (`_size`, `max` for ``maxSize``).
+    var size = DatasetteTableRequest.defaultSize
+    /// Where the previous page ended (`_next`): the token of its last row.
+    var next: String?
+    /// The sort column (`_sort` or `_sort_desc`), and whether descending.
+    var sort: (column: String, descending: Bool)?
+    /// With `_shape=array`, one object per line (`_nl=on`).
+    var newlineDelimited = false
+    /// Whether `_labels` asked for foreign-key labels (see ``DatasetteLabels``).
+    var labels = false
+    /// The query items that pick rows (filters, `_search`, `_searchmode`), in the page's spelling.
+    var filterItems: [(name: String, value: String)] = []
+    /// Every query item but `_next`, in order: the base of the `next_url`.
+    var itemsWithoutNext: [(name: String, value: String)] = []
+
+    /// Datasette's default page size.
+    static let defaultSize = 100
+    /// Datasette's `max_returned_rows`, what `_size=max` means and the largest size allowed.
+    static let maxSize = 1000
+
+    /// A mistake in the query, answered 400 with Datasette's message.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    /// Parameters that Datasette reads and that leave the rows as they are (or that these pages
+    /// do not offer, such as `_facet`): never filters.
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
+
+    /// Reads `items` for `table`.
+    /// - Throws: ``Refusal`` for an unknown shape or column, a bad size, or two sorts.
+    init(_ items: [(name: String, value: String)], table: DatasetteTable) throws(Refusal) {
+        for (name, value) in items {
+            switch name {
+            case "_shape":
+                guard let shape = Shape(rawValue: value) else { throw Refusal(message: "Invalid _shape: \(value)") }
+                self.shape = shape
+            case "_col": columns = (columns ?? []) + [value]
+            case "_nocol": hiddenColumns.append(value)
+            case "_size":
+                if value == "max" {
+                    size = Self.maxSize
+                } else {
+                    guard let number = Int(value), number >= 0 else { throw Refusal(message: "_size must be a positive integer") }
+                    guard number <= Self.maxSize else { throw Refusal(message: "_size must be <= \(Self.maxSize)") }
+                    size = number
+                }
+            case "_next": next = value
+            case "_nl": newlineDelimited = !value.isEmpty
+            case "_labels": labels = ["on", "1", "true", "yes"].contains(value.lowercased())
+            default: break
+            }
+            if name != "_next" { itemsWithoutNext.append((name, value)) }
+        }
+        let query = Dictionary(items.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        switch (query["_sort"], query["_sort_desc"]) {
+        case (let column?, nil): sort = (try Self.sortable(column, in: table), false)
+        case (nil, let column?): sort = (try Self.sortable(column, in: table), true)
+        case (nil, nil): break
+        default: throw Refusal(message: "Cannot use _sort and _sort_desc at the same time")
+        }
+        if let columns {
+            let unknown = columns.filter { !table.columns.contains($0) }
+            guard unknown.isEmpty else { throw Refusal(message: "_col=\(unknown.joined(separator: ", ")) - invalid columns") }
+        }
+        let badHidden = hiddenColumns.filter { !table.columns.contains($0) || table.primaryKeys.contains($0) }
+        guard badHidden.isEmpty else { throw Refusal(message: "_nocol=\(badHidden.joined(separator: ", ")) - invalid columns") }
+        filterItems = items.compactMap { item in
+            guard !Self.passedOver.contains(item.name) else { return nil }
+            return (Self.filterName(item.name), item.value)
+        }
+    }
+
+    /// The columns a row shows, as Datasette selects them: every column, or the primary key then
+    /// the `_col` columns (once each), less the `_nocol` ones; `rowid` first for a rowid table.
+    func shownColumns(of table: DatasetteTable) -> [String] {
+        var shown = table.columns
+        if let columns {
+            var seen: Set<String> = []
+            shown = table.primaryKeys + columns.filter { seen.insert($0).inserted }
+        }
+        shown = shown.filter { !hiddenColumns.contains($0) }
+        return table.usesRowID ? [DatasetteTable.rowIDName] + shown : shown
+    }
+
+    /// A filter's name as the page reads it: Datasette takes every name without `_` for a column,
+    /// where the page reserves a few (`sort`, `group`, `limit`…) and reads them with `__exact`.
+    private static func filterName(_ name: String) -> String {
+        guard !name.contains("__") else { return name }
+        let reserved = PageContract.Query.all.contains(name) || name == DatabaseTableQuery.sortParameter || name == DatabaseTableQuery.groupParameter
+        return reserved ? name + "__exact" : name
+    }
+
+    /// `column` when the table may be sorted by it (any column, and `rowid` on a rowid table).
+    private static func sortable(_ column: String, in table: DatasetteTable) throws(Refusal) -> String {
+        guard table.columns.contains(column) || (table.usesRowID && column == DatasetteTable.rowIDName) else {
+            throw Refusal(message: "Cannot sort table by \(column)")
+        }
+        return column
+    }
+}
