@@ -9,16 +9,13 @@ import json
 import os
 import socket
 import sqlite3
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import start_server, stop_server
+from conftest import start_datasette, start_server, stop_server
 from datasette_corpus import build
 
 DATASETTE_VERSION = "0.65.5"
@@ -47,18 +44,7 @@ def servers(tmp_path_factory):
     path = str(directory / "corpus.db")
     build(path)
     ours, our_base = start_server(directory, "--database", path)
-    port = free_port()
-    theirs = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", path, "-h", "127.0.0.1", "-p", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    their_base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(their_base + "/-/versions.json", timeout=1)
-            break
-        except OSError:
-            assert theirs.poll() is None and time.monotonic() < deadline, "Datasette did not start"
-            time.sleep(0.2)
+    theirs, their_base = start_datasette(path)
     yield our_base, their_base, path
     theirs.terminate()
     theirs.wait(timeout=10)
