@@ -30,7 +30,7 @@ extension PageContract {
 extension PageContract {
     /// The path of the page named `name`: `/pages/{name}`, the name tilde-encoded as Datasette
     /// encodes names (``/Escaping/TildeEncoding``), so that a page named `x.csv` is never the CSV
-    /// of a page `x`, nor `x.json` the JSON of `x`; ``pageName(inPath:)`` reads it back.
+    /// of a page `x`, nor `x.json` the JSON of `x`; ``pageNames(inPath:)`` reads it back.
     ///
     ///     PageContract.pagePath(named: "to do")   // "/pages/to+do"
     ///     PageContract.pagePath(named: "x.csv")   // "/pages/x~2Ecsv"
@@ -45,6 +45,7 @@ extension PageContract {
         guard let decoded = TildeEncoding.decode(segment), decoded != segment else { return [segment] }
         return [decoded, segment]
     }
+
     /// The JSON URL of a row of the page at `basePath`: `{basePath}/rows/{row}.json`, the id
     /// percent-encoded; where an insert's `Location` leads.
     ///
