@@ -151,7 +151,7 @@ public final class PostgresTablePages: Sendable {
         }
     }
 
-    /// Stops following changes and closes the connections; the triggers stay (see README).
+    /// Stops following changes and closes the connections; the triggers stay (see docs/operations.md, "A PostgreSQL database").
     public func stop() {
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
     }

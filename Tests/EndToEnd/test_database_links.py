@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from conftest import psql, start_server, stop_server
+from conftest import psql, start_datasette, start_server, stop_server
 from test_database_live import Events, shell
 from test_database_query import all_ids, get
 
@@ -252,33 +252,16 @@ def test_labels_on_expands_every_value_as_datasette_0_65_does(tmp_path):
     """The same file served by Datasette (from PyPI) and by TablePages: every foreign-key value
     of every row with `_labels=on` is the same (a row found, its label or null; a row missing, or
     a table without a label column, the value alone; the text '2' referring to the integer key 2)."""
-    datasette = pytest.importorskip("datasette")
-    import shutil
-    import socket
-    import subprocess
     path = tmp_path / "shop.sqlite"
     connection = sqlite3.connect(path)
     connection.executescript(DATASETTE_SHOP)
     connection.commit()
     connection.close()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    binary = shutil.which("datasette")
-    if binary is None:
-        pytest.skip("no datasette command")
-    server = subprocess.Popen([binary, "serve", str(path), "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, their_base = start_datasette(path)
     process, base = start_server(tmp_path, "--database", str(path))
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/shop/orders.json?_labels=on&_shape=objects&_size=max", timeout=5) as response:
-                    theirs = json.load(response)["rows"]
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "Datasette did not start"
-                time.sleep(0.2)
+        with urllib.request.urlopen(f"{their_base}/shop/orders.json?_labels=on&_shape=objects&_size=max", timeout=30) as response:
+            theirs = json.load(response)["rows"]
         status, ours = get(base, "/pages/orders.json?_labels=on&_size=1000")
         assert status == 200
         rows = ours["sections"][0]["rows"]

@@ -3,19 +3,14 @@ every filter operator against sqlite3's own answer, paged with `_size` and the `
 `_next` on the page's URL, `_search`, repeated `_facet`, the 400s for mistakes, and (when
 Datasette is installed) the same URLs against Datasette itself."""
 import json
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import start_server, stop_server
+from conftest import start_datasette, start_server, stop_server
 
 ROWS = 300
 HOSTILE = 'we=ird&,"q\''
@@ -189,24 +184,8 @@ DATASETTE_CASES = ["n__exact=2", "n__not=2", "t__contains=apple", "t__startswith
 
 @pytest.fixture(scope="module")
 def datasette(site):
-    pytest.importorskip("datasette")
     _, path = site
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", path, "-h", "127.0.0.1", "-p", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/-/versions.json", timeout=1)
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.skip("Datasette did not start")
-            time.sleep(0.1)
+    process, base = start_datasette(path)
     yield base
     process.terminate()
     process.wait(timeout=10)

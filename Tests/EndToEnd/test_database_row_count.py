@@ -1,4 +1,4 @@
-"""A section's `rowCount` means one thing on every response (README "URLs", /openapi.json): the rows
+"""A section's `rowCount` means one thing on every response (docs/operations.md "URLs", /openapi.json): the rows
 from the response's first row to the end of the section. On the page that is the whole section; on
 a section URL with `after`, or the page's URL with `_next`, the rows from that position on; exact
 while at most 10,000 rows follow, an estimate from the key range beyond (exact without key gaps)."""

@@ -3,27 +3,24 @@ same generated file (datasette_corpus.py) and must answer every table alike — 
 `_col`/`_nocol`, `_size=max`, filters, sorts, every page by `next_url` to the end, and each row's
 JSON — with 0 rows different.
 
-The keys that differ on purpose are listed in IGNORED_KEYS, and README's "Datasette's JSON API"
+The keys that differ on purpose are listed in IGNORED_KEYS, and docs/operations.md's "Datasette's JSON API"
 says why; nothing else may differ."""
 import json
 import os
 import socket
 import sqlite3
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import start_server, stop_server
+from conftest import start_datasette, start_server, stop_server
 from datasette_corpus import build
 
 DATASETTE_VERSION = "0.65.5"
 
-# Keys of the table document that differ on purpose (README, "Datasette's JSON API"):
+# Keys of the table document that differ on purpose (docs/operations.md, "Datasette's JSON API"):
 # `query` is each server's own SQL, `query_ms` a timing, `suggested_facets` is not computed
 # (always []), and `allow_execute_sql` is false: there is no SQL endpoint.
 IGNORED_KEYS = {"query", "query_ms", "suggested_facets", "allow_execute_sql"}
@@ -47,18 +44,7 @@ def servers(tmp_path_factory):
     path = str(directory / "corpus.db")
     build(path)
     ours, our_base = start_server(directory, "--database", path)
-    port = free_port()
-    theirs = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", path, "-h", "127.0.0.1", "-p", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    their_base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(their_base + "/-/versions.json", timeout=1)
-            break
-        except OSError:
-            assert theirs.poll() is None and time.monotonic() < deadline, "Datasette did not start"
-            time.sleep(0.2)
+    theirs, their_base = start_datasette(path)
     yield our_base, their_base, path
     theirs.terminate()
     theirs.wait(timeout=10)
@@ -235,7 +221,7 @@ def test_repeated_filters_and_like_datasette(servers, ):
 def test_mistakes_are_400s_with_datasettes_messages(servers):
     for query in ["_shape=nope", "_size=1001", "_size=-1", "_col=nope", "_nocol=id", "_sort=n&_sort_desc=r"]:
         ours, theirs = fetch(servers[0], table_path("sortable", query)), fetch(servers[1], table_path("sortable", query))
-        # Datasette answers two sorts with a 500; a client's mistake is a 400 here (README).
+        # Datasette answers two sorts with a 500; a client's mistake is a 400 here (docs/operations.md).
         assert ours[0] == 400 and theirs[0] == (500 if "_sort_desc" in query else 400), query
         assert ours[1]["error"] == theirs[1]["error"], query
 

@@ -1,4 +1,4 @@
-"""Live subscribers at scale: the default connection limit follows the open-file limit (as README
+"""Live subscribers at scale: the default connection limit follows the open-file limit (as docs/operations.md
 says), and idle event streams stay within their memory budget (VmRSS from /proc), with the
 per-connection memory limit applied."""
 import os
@@ -18,7 +18,7 @@ MAXIMUM_DEFAULT = 100_000
 
 
 def expected_default_limit():
-    """What README's Limits row says: the open-file hard limit less 512, at most 100,000."""
+    """What the Limits row of docs/operations.md says: the open-file hard limit less 512, at most 100,000."""
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     if hard == resource.RLIM_INFINITY:
         return MAXIMUM_DEFAULT
@@ -100,10 +100,10 @@ def test_default_connection_limit_is_what_readme_and_help_say(tmp_path):
     assert int(found.group(1)) == expected
     assert int(found.group(2)) >= expected + RESERVED_FILES or int(found.group(2)) == resource.getrlimit(resource.RLIMIT_NOFILE)[1]
 
-    readme = open(os.path.join(ROOT, "README.md")).read()
+    readme = open(os.path.join(ROOT, "docs", "operations.md")).read()
     row = next(line for line in readme.splitlines() if line.endswith("| `--connection-limit` |"))
     assert "open-file hard limit less 512, at most 100,000" in row, row
-    # README gives the figure for a machine allowing 20,000 open files, like the benchmark's.
+    # The operations guide gives the figure for a machine allowing 20,000 open files, like the benchmark's.
     assert "19,488" in row, row
 
     help_text = subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
@@ -186,6 +186,6 @@ def test_connection_memory_limit_has_a_floor_and_its_default_is_documented():
     assert "at least 6144" in refused.stderr + refused.stdout
     help_text = " ".join(subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout.split())
     assert "default 7680" in help_text, help_text
-    readme = open(os.path.join(ROOT, "README.md")).read()
+    readme = open(os.path.join(ROOT, "docs", "operations.md")).read()
     row = next(line for line in readme.splitlines() if line.endswith("| `--connection-memory-limit` |"))
     assert "7,680 bytes" in row and "at least 6,144" in row, row

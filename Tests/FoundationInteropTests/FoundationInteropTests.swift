@@ -16,7 +16,7 @@ final class DatedRow: CascadingBareTableDelegate {
     let foundationPath: IndexPath = [0, 1]
     let tablePath = TableIndexPath(section: foundationPath[0], row: foundationPath[1])
     let section = CascadingSectionTableDelegate(childDelegates: [DatedRow(), DatedRow()])
-    let table = TableView(root: CascadingRootTableDelegate(childDelegates: [section]))
+    let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [section]))
     #expect(table.root.rowID(forRowAt: tablePath) == RowID("epoch"))
     #expect(tablePath.description == foundationPath.description)
 }

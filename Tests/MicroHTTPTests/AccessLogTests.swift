@@ -16,7 +16,7 @@ struct AccessLogTests {
         let start = ContinuousClock.now
         return RequestLog.Entry(
             method: .get, path: path, status: status, startedAt: start, finishedAt: start + .microseconds(microseconds),
-            peer: .text(peer), actor: actor
+            peer: .text(peer), fields: actor.map { [LogField(name: "actor", value: $0)] } ?? []
         )
     }
 

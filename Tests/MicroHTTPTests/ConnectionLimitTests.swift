@@ -4,7 +4,7 @@ import Testing
 @Suite("The default connection limit follows the open-file limit")
 struct ConnectionLimitTests {
     @Test func aMachineAllowingTwentyThousandFilesGets19488Connections() {
-        // README's Limits row quotes this figure; 15,000 live subscribers fit under it.
+        // The Limits row of docs/operations.md quotes this figure; 15,000 live subscribers fit under it.
         #expect(ServerConfiguration.defaultConnectionLimit(openFileHardLimit: 20_000) == 19_488)
         #expect(ServerConfiguration.defaultConnectionLimit(openFileHardLimit: 20_000) >= 15_000)
     }

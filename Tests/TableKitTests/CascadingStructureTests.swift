@@ -41,7 +41,7 @@ struct CascadingStructureTests {
         let rows = [CascadingBareTableDelegate(), CascadingBareTableDelegate()]
         let section = CascadingSectionTableDelegate(childDelegates: rows)
         let root = CascadingRootTableDelegate(childDelegates: [section])
-        let table = TableView(root: root)
+        let table = TableAdapter(root: root)
         #expect([root, section, rows[0], rows[1]].allSatisfy { $0.tableContext === table })
 
         let late = CascadingBareTableDelegate()

@@ -36,10 +36,10 @@ private final class LiveRow: CascadingBareTableDelegate {
 
 @Suite("Cell-level update signals")
 struct CellUpdateTests {
-    private func makeTable() -> (TableView, [LiveRow], Box) {
+    private func makeTable() -> (TableAdapter, [LiveRow], Box) {
         let rows = [LiveRow(id: "r0", text: "zero"), LiveRow(id: "r1", text: "one")]
         let root = CascadingRootTableDelegate(childDelegates: [CascadingSectionTableDelegate(childDelegates: rows)])
-        let table = TableView(root: root)
+        let table = TableAdapter(root: root)
         let box = Box()
         table.onChange = { box.changesets.append($0) }
         return (table, rows, box)

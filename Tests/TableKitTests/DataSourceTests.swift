@@ -27,7 +27,7 @@ struct DataSourceTests {
 
     @Test("A list shows every model in one section, identified by the model's id")
     func list() {
-        let table = TableView(root: ListDataSource(models: Self.pets, title: "Pets", cell: Self.cell))
+        let table = TableAdapter(root: ListDataSource(models: Self.pets, title: "Pets", cell: Self.cell))
         #expect(table.numberOfSections == 1)
         #expect(table.indexPath(forRowID: "fido") == TableIndexPath(section: 0, row: 2))
         #expect(table.rowRecord(at: TableIndexPath(section: 0, row: 1)).cell.content == CellContent(title: "Tom", subtitle: "Cat"))
@@ -37,7 +37,7 @@ struct DataSourceTests {
     @Test("Sections group models by key in order of first appearance")
     func sections() {
         let source = SectionsDataSource(models: Self.pets, sectionKey: \.species, cell: Self.cell)
-        let table = TableView(root: source)
+        let table = TableAdapter(root: source)
         #expect(table.sectionID(at: 0) == "Dog" && table.sectionID(at: 1) == "Cat")
         #expect(table.indexPath(forRowID: "fido") == TableIndexPath(section: 0, row: 1))
         #expect(source.model(at: TableIndexPath(section: 1, row: 0)).name == "Tom")
@@ -45,7 +45,7 @@ struct DataSourceTests {
 
     @Test("With one key, the key is both each section's identifier and its header title")
     func sectionKeyIsIdentifierAndTitle() {
-        let table = TableView(root: SectionsDataSource(models: Self.pets, sectionKey: \.species, cell: Self.cell))
+        let table = TableAdapter(root: SectionsDataSource(models: Self.pets, sectionKey: \.species, cell: Self.cell))
         #expect((0..<2).map { table.sectionID(at: $0) } == ["Dog", "Cat"])
         #expect((0..<2).map { table.sectionRecord(at: $0).headerTitle } == ["Dog", "Cat"])
     }
@@ -64,7 +64,7 @@ struct DataSourceTests {
 
     @Test("Sections keep an identifier apart from their title; a section's first model names its title")
     func sectionIdentifierApartFromTitle() {
-        let table = TableView(root: Self.byGenre([
+        let table = TableAdapter(root: Self.byGenre([
             Book(id: "dune", genreCode: "sf", genre: "Science fiction"),
             Book(id: "emma", genreCode: "classic", genre: "Classics"),
             Book(id: "solaris", genreCode: "sf", genre: "Sci-fi"),
@@ -80,7 +80,7 @@ struct DataSourceTests {
     @Test("Renaming a section's title keeps its identity: reconciling replaces the section, rows untouched")
     func renamedTitleKeepsSection() {
         let source = Self.byGenre([Book(id: "dune", genreCode: "sf", genre: "Science fiction")])
-        let table = TableView(root: source)
+        let table = TableAdapter(root: source)
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         source.models = [Book(id: "dune", genreCode: "sf", genre: "Sci-fi")]
@@ -94,7 +94,7 @@ struct DataSourceTests {
         await propertyCheck(input: Gen.int(in: 0...4).array(of: 0...24), HostileText.text.array(of: 5)) { groups, titles in
             let books = groups.enumerated().map { Book(id: "b\($0.offset)", genreCode: "g\($0.element)", genre: titles[$0.element]) }
             let source = Self.byGenre(books)
-            let table = TableView(root: source)
+            let table = TableAdapter(root: source)
             var firstAppearance: [Int] = []
             for group in groups where !firstAppearance.contains(group) { firstAppearance.append(group) }
             #expect(table.numberOfSections == firstAppearance.count)
@@ -115,7 +115,7 @@ struct DataSourceTests {
             ModelSection(id: "dogs", title: "Dogs", models: [Self.pets[0], Self.pets[2]]),
             ModelSection(id: "cats", title: nil, models: [Self.pets[1]]),
         ], cellProvider: Self.cell)
-        let table = TableView(root: source)
+        let table = TableAdapter(root: source)
         #expect(table.sectionID(at: 1) == "cats" && table.sectionRecord(at: 1).headerTitle == nil)
         #expect(table.indexPath(forRowID: "fido") == TableIndexPath(section: 0, row: 1))
         var published: [Changeset] = []
@@ -127,7 +127,7 @@ struct DataSourceTests {
 
     @Test("A page switches between a list and sections at runtime, and subscribers get a reset")
     func switching() {
-        let table = TableView(root: ListDataSource(models: Self.pets, cell: Self.cell))
+        let table = TableAdapter(root: ListDataSource(models: Self.pets, cell: Self.cell))
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         table.root = SectionsDataSource(models: Self.pets, sectionKey: \.species, cell: Self.cell)
@@ -139,7 +139,7 @@ struct DataSourceTests {
     @Test("Changing models and reloading a row sends only the row that changed")
     func modelChange() {
         let list = ListDataSource(models: Self.pets, cell: Self.cell)
-        let table = TableView(root: list)
+        let table = TableAdapter(root: list)
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         list.models[1] = Pet(id: "tom", name: "Thomas", species: "Cat")

@@ -5,7 +5,7 @@ import TableKit
 /// every row editable, movable and offering "archive".
 struct FailingAction: Sendable, CustomTestStringConvertible {
     let name: String
-    let run: @Sendable (TableView) throws -> Void
+    let run: @Sendable (TableAdapter) throws -> Void
 
     var testDescription: String { name }
 

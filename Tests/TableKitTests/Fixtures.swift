@@ -480,14 +480,14 @@ struct FixtureFailure: Error, Equatable {
 /// A table over a ``FixtureDataSource`` that records every published changeset.
 final class TableHarness {
     let source: FixtureDataSource
-    let table: TableView
+    let table: TableAdapter
     private(set) var published: [Changeset] = []
 
     /// - Parameter configure: sets up the data source before the table first reads it.
     init(_ sections: [(String, [String])], configure: (FixtureDataSource) -> Void = { _ in }) {
         source = FixtureDataSource(sections)
         configure(source)
-        table = TableView(root: source)
+        table = TableAdapter(root: source)
         table.onChange = { [unowned self] in self.published.append($0) }
     }
 
@@ -521,9 +521,9 @@ extension TableRenderer {
 }
 
 /// A one-row table showing `cell`, to render cells in isolation.
-func singleCellTable(_ cell: TableCell, id: String = "r1") -> TableView {
+func singleCellTable(_ cell: TableCell, id: String = "r1") -> TableAdapter {
     let source = FixtureCellSource(cell: cell, id: id)
-    return TableView(root: source)
+    return TableAdapter(root: source)
 }
 
 /// One section "s" with one row showing a given cell.
@@ -585,7 +585,7 @@ final class GoldenRow: CascadingBareTableDelegate {
 
 /// Two sections: "open" (header, footer, an editable row and a plain one) and "done"
 /// (a header view, no footer, one row).
-func goldenPage() -> (TableView, [GoldenRow]) {
+func goldenPage() -> (TableAdapter, [GoldenRow]) {
     let milk = GoldenRow("milk", .value, CellContent(title: "Milk", detail: "2 l"))
     milk.height = .points(44)
     milk.deletable = true
@@ -598,7 +598,7 @@ func goldenPage() -> (TableView, [GoldenRow]) {
         GoldenSection(id: "open", header: "Open", footer: "2 items", rows: [milk, eggs]),
         GoldenSection(id: "done", header: nil, footer: nil, headerView: TableCell(.basic, CellContent(title: "Done")), rows: [bread]),
     ])
-    let table = TableView(root: root)
+    let table = TableAdapter(root: root)
     table.title = "Groceries"
     return (table, [milk, eggs, bread])
 }
@@ -775,13 +775,13 @@ final class NoteRow: CascadingBareTableDelegate {
 
 /// A table of one section "notes" with note rows `n0`…, recording what it publishes.
 final class NoteTable {
-    let table: TableView
+    let table: TableAdapter
     let rows: [NoteRow]
     private(set) var published: [Changeset] = []
 
     init(rows count: Int = 3) {
         rows = (0..<count).map { NoteRow(id: RowID("n\($0)"), text: "note \($0)") }
-        table = TableView(root: CascadingRootTableDelegate(childDelegates: [StaticSection(id: "notes", rows: rows)]))
+        table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [StaticSection(id: "notes", rows: rows)]))
         table.onChange = { [unowned self] in self.published.append($0) }
     }
 }
@@ -789,8 +789,8 @@ final class NoteTable {
 // MARK: Window data source
 
 /// A root that holds the first rows of each section and counts the rest, as a database page
-/// does: `after` is what ``TableWindowDataSource/numberOfRowsAfterWindow(inSection:)`` answers.
-final class WindowFixtureRoot: TableRoot, TableWindowDataSource {
+/// does: `after` is what ``TableDataSource/numberOfRowsAfterWindow(inSection:)`` answers.
+final class WindowFixtureRoot: TableRoot {
     struct Section {
         var id: String
         var rows: [String]
@@ -815,7 +815,7 @@ final class WindowFixtureRoot: TableRoot, TableWindowDataSource {
     }
     func headerViewForTable() -> TableCell? { header }
     func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { .points(40) }
-    func numberOfRowsAfterWindow(inSection section: Int) -> Int {
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int? {
         sections.indices.contains(section) ? sections[section].after : 0
     }
 

@@ -195,7 +195,7 @@ struct HostileRenderingTests {
     /// A page built from eight texts: title texts[0]; section "a…" with header texts[2], footer
     /// texts[3], and a deletable row "r…" titled texts[1] with a destructive action titled
     /// texts[5] whose field holds texts[6]; section "b…" with a header view titled texts[4].
-    static func hostilePage(_ texts: [String]) -> (TableView, (sectionID: SectionID, rowID: RowID)) {
+    static func hostilePage(_ texts: [String]) -> (TableAdapter, (sectionID: SectionID, rowID: RowID)) {
         let sectionID = SectionID("a" + texts[0])
         let rowID = RowID("r" + texts[2])
         let row = GoldenRow(rowID, .subtitle, CellContent(title: texts[1], subtitle: texts[7]))
@@ -207,7 +207,7 @@ struct HostileRenderingTests {
             GoldenSection(id: sectionID, header: texts[2], footer: texts[3], rows: [row, other]),
             GoldenSection(id: SectionID("b" + texts[0]), header: nil, footer: nil, headerView: TableCell(.basic, CellContent(title: texts[4])), rows: []),
         ])
-        let table = TableView(root: root)
+        let table = TableAdapter(root: root)
         table.title = texts[0]
         return (table, (sectionID, rowID))
     }

@@ -63,7 +63,7 @@ struct PageContractTests {
         let root = GoldenSectionIndexRoot(childDelegates: [
             GoldenSection(id: SectionID(hostile), header: "SF", footer: nil, rows: [GoldenRow(RowID(hostile), .basic, CellContent(title: "x"))]),
         ])
-        let html = TableRenderer(table: TableView(root: root), context: RenderContext(basePath: "/pages/p")).page(.html)
+        let html = TableRenderer(table: TableAdapter(root: root), context: RenderContext(basePath: "/pages/p")).page(.html)
         let section = PageContract.domID(forSection: SectionID(hostile))
         #expect(html.contains(##"<a href="#\##(section)">SF</a>"##))
         #expect(html.contains(#"<section id="\#(section)" class="tk-section""#))

@@ -40,7 +40,7 @@ struct PageRenderingTests {
     @Test("A table's header view renders above its sections, and its own JSON members join the document's, nested and in order")
     func tableHeaderViewAndProperties() {
         let root = HeadedList()
-        let table = TableView(root: root)
+        let table = TableAdapter(root: root)
         let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/headed"))
         let html = renderer.page(.html)
         #expect(html.hasPrefix(#"<main id="table" class="tk-table" data-version="0"><header id="table-header" class="tk-table-header"><div class="tk-cell" data-kind="basic"><span class="tk-title">3 &lt;rows&gt;</span></div></header><section"#))
@@ -59,7 +59,7 @@ struct PageRenderingTests {
         let list = ListDataSource(models: [Item(id: 1)], sectionID: "all") { _, _ in
             TableCell(.subtitle, CellContent(title: "Milk", subtitle: "done", accessory: .checkmark, jsonProperties: values))
         }
-        let renderer = TableRenderer(table: TableView(root: list), context: RenderContext(basePath: "/pages/items"))
+        let renderer = TableRenderer(table: TableAdapter(root: list), context: RenderContext(basePath: "/pages/items"))
         let json = renderer.page(.json)
         #expect(json.contains(#""title":"Milk","subtitle":"done","accessory":"checkmark","done":true,"progress":0.57}"#))
         #expect(!json.contains("shadow"))
@@ -71,7 +71,7 @@ struct PageRenderingTests {
         let list = ListDataSource(models: (1...5).map(Item.init), sectionID: "all") { item, _ in
             TableCell(.basic, CellContent(title: "Item \(item.id)"))
         }
-        let table = TableView(root: list)
+        let table = TableAdapter(root: list)
         var context = RenderContext(basePath: "/pages/items", variantQuery: "layout=list", rowLimit: 2)
         let renderer = TableRenderer(table: table, context: context)
         let json = renderer.page(.json)
@@ -102,7 +102,7 @@ struct PageRenderingTests {
 
     @Test("A section index becomes a navigation of links to sections")
     func sectionIndex() {
-        let table = TableView(root: GoldenSectionIndexRoot(childDelegates: [
+        let table = TableAdapter(root: GoldenSectionIndexRoot(childDelegates: [
             GoldenSection(id: "a", header: "A", footer: nil, rows: []),
             GoldenSection(id: "b", header: "B", footer: nil, rows: []),
         ]))
@@ -118,7 +118,7 @@ struct RowActionFieldTests {
     func actionField() throws {
         let row = GoldenRow("t1", .basic, CellContent(title: "Milk"))
         row.actions = [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: "\"><script>x</script>"))]
-        let table = TableView(root: CascadingRootTableDelegate(childDelegates: [GoldenSection(id: "s", header: nil, footer: nil, rows: [row])]))
+        let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [GoldenSection(id: "s", header: nil, footer: nil, rows: [row])]))
         let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/p"))
         let html = try renderer.row("t1", .html)
         #expect(html.contains(#"<form class="tk-action" method="post" action="/pages/p/rows/t1/actions/rename"><input type="text" required name="title" placeholder="New title" aria-label="New title" value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"><button type="submit">Rename</button></form>"#))

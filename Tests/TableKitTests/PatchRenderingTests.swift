@@ -4,7 +4,7 @@ import TableKit
 
 @Suite("Patch rendering")
 struct PatchRenderingTests {
-    private func render(_ changeset: Changeset, table: TableView, includeHTML: Bool) -> String {
+    private func render(_ changeset: Changeset, table: TableAdapter, includeHTML: Bool) -> String {
         var out = OutputBuffer()
         TableRenderer(table: table, context: RenderContext(basePath: "/pages/groceries"))
             .renderPatch(changeset, version: table.version, includeHTML: includeHTML, into: &out)

@@ -170,7 +170,7 @@ struct ReconcileDataTests {
         let list = ListDataSource(models: (1...5).map(Item.init)) { item, _ in
             TableCell(.basic, CellContent(title: "Item \(item.id)"))
         }
-        let table = TableView(root: list)
+        let table = TableAdapter(root: list)
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         list.models = [1, 6, 2, 4, 3].map(Item.init)
@@ -190,7 +190,7 @@ struct ReconcileDataTests {
         }
         let source = SectionsDataSource(models: [Pet(id: "rex", species: "Dog"), Pet(id: "tom", species: "Cat")],
                                         sectionKey: \.species) { pet, _ in TableCell(.basic, CellContent(title: pet.id)) }
-        let table = TableView(root: source)
+        let table = TableAdapter(root: source)
         var published: [Changeset] = []
         table.onChange = { published.append($0) }
         source.models = [Pet(id: "rex", species: "Dog"), Pet(id: "tom", species: "Dog"), Pet(id: "nemo", species: "Fish")]

@@ -7,7 +7,7 @@ struct RenderingOnceTableTests {
     func rendersAsALiveTable() throws {
         let live = goldenPage().0
         // A root of its own: preparing a root hands it its table.
-        let once = TableView(renderingOnce: goldenPage().0.root)
+        let once = TableAdapter(renderingOnce: goldenPage().0.root)
         once.title = live.title
         let context = PageRenderingTests.context
         for format in [RenderFormat.html, .json] {

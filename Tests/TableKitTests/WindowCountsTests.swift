@@ -13,8 +13,8 @@ struct WindowCountsTests {
         }
     }
 
-    private func observed(_ root: WindowFixtureRoot) -> (TableView, () -> [Changeset]) {
-        let table = TableView(root: root)
+    private func observed(_ root: WindowFixtureRoot) -> (TableAdapter, () -> [Changeset]) {
+        let table = TableAdapter(root: root)
         let received = Received()
         table.onChange = { received.changesets.append($0) }
         return (table, { received.changesets })
@@ -24,7 +24,7 @@ struct WindowCountsTests {
         var changesets: [Changeset] = []
     }
 
-    private func render(_ changeset: Changeset, table: TableView, includeHTML: Bool, rowLimit: Int? = 2) throws -> [[String: Any]] {
+    private func render(_ changeset: Changeset, table: TableAdapter, includeHTML: Bool, rowLimit: Int? = 2) throws -> [[String: Any]] {
         var out = OutputBuffer()
         TableRenderer(table: table, context: RenderContext(basePath: "/pages/big", rowLimit: rowLimit))
             .renderPatch(changeset, version: table.version, includeHTML: includeHTML, into: &out)
@@ -125,7 +125,7 @@ struct WindowCountsTests {
     @Test("A root without a window sends row ops only, as before")
     func noWindowNoCounts() throws {
         let source = FixtureDataSource([("open", ["milk"])])
-        let table = TableView(root: source)
+        let table = TableAdapter(root: source)
         let received = Received()
         table.onChange = { received.changesets.append($0) }
         source.replaceSections([("open", ["milk", "eggs"])])

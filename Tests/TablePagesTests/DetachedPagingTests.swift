@@ -9,7 +9,7 @@ import Testing
 struct DetachedPagingTests {
     /// `paged`: one row `a` in section `items`; the page after `a` comes from a pager that waits
     /// (up to 2 s) until `?together=` of its reads run at once, then names whether they met and its lane.
-    final class MeetingPages: TestItems, DetachedRowPagingSource {
+    final class MeetingPages: TestItems, PageSource {
         let together: Int
         let readers: BuildCounter
 
@@ -19,12 +19,7 @@ struct DetachedPagingTests {
             super.init([TestItem(id: "a", title: "first")])
         }
 
-        func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> (any TableRoot)? {
-            // Never asked: the host reads later pages through the pager.
-            TestItems([TestItem(id: "b", title: "read on the host")])
-        }
-
-        var rowPager: any RowPager { Pager(together: together, readers: readers) }
+        var rowPager: (any RowPager)? { Pager(together: together, readers: readers) }
 
         struct Pager: RowPager {
             let together: Int

@@ -142,7 +142,7 @@ struct ExamplePagesTests {
     }
 
     @Test func showLeadsOnlyToPathsOnThisSite() throws {
-        let table = TableView(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
+        let table = TableAdapter(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
         for outside in ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
             table.show(outside)
             #expect(table.shownLocation == nil, "\(outside) is not a path on this site")

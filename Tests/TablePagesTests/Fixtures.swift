@@ -371,7 +371,7 @@ final class SharedTitles: Sendable {
 }
 
 /// A list of ``SharedTitles`` re-read when its page's feed announces a change.
-final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
+final class ReloadableTitles: ListDataSource<TestItem>, PageSource {
     private let source: SharedTitles
 
     init(_ source: SharedTitles) {
@@ -381,8 +381,9 @@ final class ReloadableTitles: ListDataSource<TestItem>, ReloadableDataSource {
         }
     }
 
-    func reloadFromSource() {
+    func readFromSource() -> Int? {
         models = Self.items(source.current)
+        return nil
     }
 
     private static func items(_ titles: [String]) -> [TestItem] {

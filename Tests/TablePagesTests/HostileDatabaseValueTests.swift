@@ -13,7 +13,7 @@ struct HostileDatabaseValueTests {
     /// A record cell rendered as the one row of a table, in HTML and JSON.
     static func render(_ cell: TableCell) throws -> (html: [UInt8], json: JSONTree) {
         let root = CascadingRootTableDelegate(childDelegates: [StaticSection(id: "s", rows: [StaticRow(id: "r", cell: cell)])])
-        let table = TableView(root: root)
+        let table = TableAdapter(root: root)
         table.register(DatabaseRecordCell.kind)
         let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/t"))
         var html = OutputBuffer()

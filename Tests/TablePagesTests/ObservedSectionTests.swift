@@ -25,10 +25,10 @@ struct ObservedSectionTests {
     }
 
     /// A table over one observed section showing `entries`.
-    private static func table(showing entries: [Entry]) -> (TableView, ObservedSection<Entry>) {
+    private static func table(showing entries: [Entry]) -> (TableAdapter, ObservedSection<Entry>) {
         let section = ObservedSection<Entry>(id: "entries") { EntryRow(item: $0) }
         section.show(entries)
-        return (TableView(root: CascadingRootTableDelegate(childDelegates: [section])), section)
+        return (TableAdapter(root: CascadingRootTableDelegate(childDelegates: [section])), section)
     }
 
     @Test func thePatchTurnsTheRowsBeforeIntoTheRowsAfterAndKeepsTheDelegatesOfSurvivingIDs() async {

@@ -61,7 +61,7 @@ struct PageAccessTests {
     /// per viewer gives everyone one variant.
     @Test func perViewerVariantsAreKeyedByTheActorsIDAndNeverShowIt() async {
         let items = TestPages.registry().page(named: "items")!
-        let mine = PageDefinition(name: "mine", title: "Mine", variants: ["layout": ["list", "sections"]], perViewer: true, makeRoot: items.makeRoot)
+        let mine = PageDefinition(name: "mine", title: "Mine", variants: ["layout": ["list", "sections"]], perViewer: true, makeRoot: { try items.makeSource($0).root })
         await propertyCheck(input: HostileText.text, HostileText.text, Gen.bool) { first, second, sections in
             let query = sections ? ["layout": "sections"] : [:]
             let one = Actor(id: "token:" + first, name: first, mayWrite: true)
@@ -221,9 +221,9 @@ struct PageAccessTests {
     @Test func aPagesOwnRuleNarrowsWhoMayWriteAndRead() async throws {
         var pages = PageRegistry()
         let items = TestPages.registry().page(named: "items")!
-        pages.register(PageDefinition(name: "board", title: "Board", access: PageAccess(read: { _ in true }, write: { $0?.tokenName == "alice" }), makeRoot: items.makeRoot))
-        pages.register(PageDefinition(name: "archive", title: "Archive", access: .everyoneReads, makeRoot: items.makeRoot))
-        pages.register(PageDefinition(name: "alices", title: "Alice's", access: PageAccess(read: { $0?.tokenName == "alice" }, write: { _ in true }), makeRoot: items.makeRoot))
+        pages.register(PageDefinition(name: "board", title: "Board", access: PageAccess(read: { _ in true }, write: { $0?.tokenName == "alice" }), makeRoot: { try items.makeSource($0).root }))
+        pages.register(PageDefinition(name: "archive", title: "Archive", access: .everyoneReads, makeRoot: { try items.makeSource($0).root }))
+        pages.register(PageDefinition(name: "alices", title: "Alice's", access: PageAccess(read: { $0?.tokenName == "alice" }, write: { _ in true }), makeRoot: { try items.makeSource($0).root }))
         try await withSite(pages: pages, access: F.settings) { server, _ in
             let client = try await TestConnection(port: server.port)
             #expect(try await client.request("POST", "/pages/board/rows/item-1/select", headers: F.headers(F.bob)).status == 403)

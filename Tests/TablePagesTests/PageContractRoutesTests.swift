@@ -43,7 +43,7 @@ struct PageContractRoutesTests {
 
     @Test("Every URL a page links to or posts to is answered by a registered page route")
     func everyRenderedURLHasARoute() async throws {
-        let table = TableView(root: EveryFeatureItems())
+        let table = TableAdapter(root: EveryFeatureItems())
         let context = RenderContext(basePath: PageContract.pagePath(named: "every page"), variantQuery: "layout=a%20b", rowLimit: 4)
         var out = OutputBuffer()
         TableRenderer(table: table, context: context).renderPage(as: .html, into: &out)

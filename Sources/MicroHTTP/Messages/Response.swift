@@ -29,9 +29,9 @@ public struct Response: Sendable {
     /// for a server's ``ServerObserver``, which may label metrics with it (never with the raw path,
     /// whose values are unbounded). Nil when no route answered.
     public var route: String?
-    /// Who the request acted for (e.g. `token:backup`), when the application knows: the access
-    /// log's `actor` field.
-    public var actor: String?
+    /// Fields the access log's line carries after its own, in order: what the application knows
+    /// of the request (TablePages adds `actor`, who a write acted for).
+    public var logFields: [LogField] = []
     /// The message of an error page for a browser that an ``ErrorPage`` has yet to render: set by
     /// ``error(_:_:json:)`` on its neutral page, cleared by ``ErrorPage/apply(to:)``.
     public var errorMessage: String?

@@ -1,9 +1,13 @@
 /// Something that answers requests; the server hands every fully received request to one.
 ///
-/// Implementation requirements: both methods may be called on any thread, concurrently.
-/// ``immediateResponse(to:)`` runs on one of libmicrohttpd's event threads, so it must not block;
-/// return nil from it to have the server suspend the connection and call ``respond(to:)`` instead.
+/// Implementation requirements: the methods may be called on any thread, concurrently.
+/// ``answer(to:)`` (by default ``immediateResponse(to:)``) runs on one of libmicrohttpd's event
+/// threads, so it must not block; a ``HTTPAnswer/later(_:)`` answer (by default, nil from
+/// ``immediateResponse(to:)`` and then ``respond(to:)``) has the server suspend the connection and
+/// run the work.
 public protocol HTTPResponder: Sendable {
+    /// The response at once, or the work that makes it later; the server asks this of every request.
+    func answer(to request: Request) -> HTTPAnswer
     /// A response that can be made at once without waiting (static files, routing errors), or nil.
     func immediateResponse(to request: Request) -> Response?
     /// The response to `request`, made asynchronously while its connection is suspended.
@@ -14,6 +18,12 @@ public protocol HTTPResponder: Sendable {
 }
 
 extension HTTPResponder {
+    /// ``immediateResponse(to:)``, or ``respond(to:)`` later when it is nil.
+    public func answer(to request: Request) -> HTTPAnswer {
+        if let response = immediateResponse(to: request) { return .now(response) }
+        return .later { await respond(to: request) }
+    }
+
     /// ``ErrorPage/plainText``.
     public var errorPage: ErrorPage { .plainText }
 }

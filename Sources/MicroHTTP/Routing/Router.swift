@@ -19,7 +19,15 @@ public struct Router: HTTPResponder {
     enum Handler: Sendable {
         case immediate(ImmediateHandler)
         case asynchronous(AsyncHandler)
-        case eitherWay(OptionalImmediateHandler, AsyncHandler)
+        /// A first step on the event thread that answers, or hands the second step what it resolved.
+        case twoStep(@Sendable (Request) -> Step)
+    }
+
+    /// A two-step route's first step, type-erased: an answer, or the second step bound to what
+    /// the first resolved.
+    enum Step: Sendable {
+        case answer(Response)
+        case later(@Sendable () async throws -> Response)
     }
 
     struct Route: Sendable {
@@ -73,19 +81,65 @@ public struct Router: HTTPResponder {
         _ method: HTTPMethod, _ pattern: String, tryingImmediately immediate: @escaping OptionalImmediateHandler,
         use handler: @escaping AsyncHandler
     ) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .eitherWay(immediate, handler)))
+        on(method, pattern, resolving: { request in immediate(request).map { .answer($0) } ?? .resolved(()) }, use: { request, _ in try await handler(request) })
     }
 
-    /// Answers immediate routes and routing errors; nil hands the request to ``respond(to:)``.
+    /// Adds a route in two steps: `first` runs on the event thread (so it must not block) and
+    /// answers at once or resolves what the request names; otherwise the connection is suspended
+    /// and `handler` awaits with what `first` resolved, which it need not look up again.
+    public mutating func on<Resolved: Sendable>(
+        _ method: HTTPMethod, _ pattern: String, resolving first: @escaping @Sendable (Request) -> FirstStep<Resolved>,
+        use handler: @escaping @Sendable (Request, Resolved) async throws -> Response
+    ) {
+        let step: @Sendable (Request) -> Step = { request in
+            switch first(request) {
+            case .answer(let response): .answer(response)
+            case .resolved(let resolved): .later { try await handler(request, resolved) }
+            }
+        }
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .twoStep(step)))
+    }
+
+    /// Admits, routes and runs the first step of `request` once: the response at once (routing
+    /// errors, immediate routes, a first step's answer), or the route's handler to await later,
+    /// bound to the route found and what its first step resolved.
+    public func answer(to request: Request) -> HTTPAnswer {
+        if let refusal = admission?(request) { return .now(finished(errorPage.apply(to: refusal), for: request)) }
+        let later: @Sendable () async throws -> Response
+        let pattern: String
+        switch resolve(request) {
+        case .response(let response):
+            return .now(finished(errorPage.apply(to: response), for: request))
+        case .route(.immediate(let handler), let matched, let matchedPattern):
+            return .now(finished(errorPage.apply(to: Self.labelled(handler(matched), matchedPattern)), for: request))
+        case .route(.twoStep(let step), let matched, let matchedPattern):
+            switch step(matched) {
+            case .answer(let response):
+                return .now(finished(errorPage.apply(to: Self.labelled(response, matchedPattern)), for: request))
+            case .later(let work):
+                (later, pattern) = (work, matchedPattern)
+            }
+        case .route(.asynchronous(let handler), let matched, let matchedPattern):
+            (later, pattern) = ({ try await handler(matched) }, matchedPattern)
+        }
+        return .later { [self] in
+            finished(errorPage.apply(to: Self.labelled(await Self.run(later, for: request), pattern)), for: request)
+        }
+    }
+
+    /// Answers immediate routes and routing errors; nil when the request needs the asynchronous
+    /// path (``answer(to:)`` hands that over without looking anything up again).
     public func immediateResponse(to request: Request) -> Response? {
-        if let refusal = admission?(request) { return finished(errorPage.apply(to: refusal), for: request) }
-        return immediateAnswer(to: request).map { finished(errorPage.apply(to: $0), for: request) }
+        guard case .now(let response) = answer(to: request) else { return nil }
+        return response
     }
 
-    /// Runs the matching route's handler, turning a thrown ``HTTPError`` into its response.
+    /// The response to `request`, whichever way it is made, turning a thrown ``HTTPError`` into its response.
     public func respond(to request: Request) async -> Response {
-        if let refusal = admission?(request) { return finished(errorPage.apply(to: refusal), for: request) }
-        return finished(errorPage.apply(to: await answer(to: request)), for: request)
+        switch answer(to: request) {
+        case .now(let response): response
+        case .later(let work): await work()
+        }
     }
 
     private func finished(_ response: Response, for request: Request) -> Response {
@@ -95,34 +149,15 @@ public struct Router: HTTPResponder {
         return response
     }
 
-    private func immediateAnswer(to request: Request) -> Response? {
-        switch resolve(request) {
-        case .response(let response):
-            return response
-        case .route(.immediate(let handler), let request, let pattern):
-            return Self.labelled(handler(request), pattern)
-        case .route(.eitherWay(let immediate, _), let request, let pattern):
-            return immediate(request).map { Self.labelled($0, pattern) }
-        case .route(.asynchronous, _, _):
-            return nil
-        }
-    }
-
-    private func answer(to request: Request) async -> Response {
-        switch resolve(request) {
-        case .response(let response):
-            return response
-        case .route(.immediate(let handler), let request, let pattern):
-            return Self.labelled(handler(request), pattern)
-        case .route(.asynchronous(let handler), let request, let pattern), .route(.eitherWay(_, let handler), let request, let pattern):
-            do {
-                return Self.labelled(try await handler(request), pattern)
-            } catch let error as HTTPError {
-                return Self.labelled(Response.error(error, for: request), pattern)
-            } catch {
-                // Not the client's fault and not for the client's eyes: the server logs the status.
-                return Self.labelled(Response.error(500, "The server could not answer this request.", for: request), pattern)
-            }
+    /// Runs a handler, turning what it throws into a response.
+    private static func run(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {
+        do {
+            return try await work()
+        } catch let error as HTTPError {
+            return Response.error(error, for: request)
+        } catch {
+            // Not the client's fault and not for the client's eyes: the server logs the status.
+            return Response.error(500, "The server could not answer this request.", for: request)
         }
     }
 

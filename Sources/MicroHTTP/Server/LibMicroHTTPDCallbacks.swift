@@ -112,6 +112,7 @@ func handleAccess(
 
     let response: Response?
     var request: Request?
+    var later: (@Sendable () async -> Response)?
     if tooLarge {
         response = .error(413, tooLargeMessage(core), json: false)
     } else {
@@ -121,7 +122,10 @@ func handleAccess(
         ) {
         case .success(let parsed):
             request = parsed
-            response = core.responder.immediateResponse(to: parsed)
+            switch core.responder.answer(to: parsed) {
+            case .now(let answer): response = answer
+            case .later(let work): (response, later) = (nil, work)
+            }
         case .failure(let error):
             let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
             response = .error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json"))
@@ -131,7 +135,7 @@ func handleAccess(
         context.state.withLock { $0.phase = .answered }
         return core.queue(response, on: connection, for: request, context: context, method: methodValue, path: path) ? .YES : .NO
     }
-    guard let request else { return .NO }
+    guard let request, let later else { return .NO }
     context.state.withLock {
         $0.phase = .waiting
         $0.body = []
@@ -139,7 +143,7 @@ func handleAccess(
     }
     let handle = ConnectionHandle(pointer: connection)
     handle.suspend()
-    core.respondLater(to: request, context: context, connection: handle)
+    core.respondLater(with: later, context: context, connection: handle)
     return .YES
 }
 

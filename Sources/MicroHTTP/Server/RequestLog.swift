@@ -2,8 +2,8 @@ import Dispatch
 import Logging
 import Synchronization
 
-/// The access log: one line per request (method, path, status, duration, peer, and the actor once
-/// requests have one), at `info`.
+/// The access log: one line per request (method, path, status, duration, peer, and the response's
+/// ``Response/logFields``, such as the actor a write acted for), at `info`.
 ///
 /// An event thread only appends a small record to a buffer (a lock held for an append); a writer on
 /// a dispatch queue of its own formats the records and writes them in large pieces: every
@@ -20,11 +20,11 @@ final class RequestLog: Sendable {
         var startedAt: ContinuousClock.Instant
         var finishedAt: ContinuousClock.Instant
         var peer: Request.Remote?
-        var actor: String?
+        var fields: [LogField] = []
 
         /// What the entry is counted as against the buffer's bound: its strings plus what a
-        /// record and its formatted line take besides (about 128 bytes).
-        var cost: Int { 128 + path.utf8.count + (actor?.utf8.count ?? 0) }
+        /// record and its formatted line take besides (about 128 bytes, and 32 a field).
+        var cost: Int { 128 + path.utf8.count + fields.reduce(0) { $0 + 32 + $1.name.utf8.count + $1.value.utf8.count } }
     }
 
     private struct Pending {
@@ -76,12 +76,12 @@ final class RequestLog: Sendable {
     var writtenCount: Int { writtenTotal.load(ordering: .relaxed) }
 
     /// Records one request; called on an event thread, so it only appends to the buffer.
-    func record(method: HTTPMethod, path: String, status: Int, startedAt: ContinuousClock.Instant?, request: Request?, actor: String? = nil) {
+    func record(method: HTTPMethod, path: String, status: Int, startedAt: ContinuousClock.Instant?, request: Request?, fields: [LogField] = []) {
         // Checked first so that a server run at `warning` pays nothing per request.
         guard isEnabled, let startedAt else { return }
         let entry = Entry(
             method: method, path: path, status: status, startedAt: startedAt, finishedAt: .now,
-            peer: request?.remote, actor: actor
+            peer: request?.remote, fields: fields
         )
         let cost = entry.cost
         let queueFlush = pending.withLock { pending -> Bool in
@@ -209,7 +209,7 @@ final class RequestLog: Sendable {
             line.field("duration_ms", microseconds: microseconds)
         }
         if let peer { line.field("peer", peer) }
-        if let actor = entry.actor { line.field("actor", actor) }
+        for field in entry.fields { line.field(field.name, field.value) }
         line.end()
     }
 }

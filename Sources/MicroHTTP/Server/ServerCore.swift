@@ -64,12 +64,12 @@ final class ServerCore: Sendable {
         if due { logger.warning("\(message())") }
     }
 
-    /// Runs the responder's async path while the connection stays suspended.
-    func respondLater(to request: Request, context: RequestContext, connection: ConnectionHandle) {
+    /// Runs the responder's later answer while the connection stays suspended.
+    func respondLater(with work: @escaping @Sendable () async -> Response, context: RequestContext, connection: ConnectionHandle) {
         let key = ObjectIdentifier(context)
         waiting.withLock { $0[key] = (context, connection) }
         Task {
-            let response = await responder.respond(to: request)
+            let response = await work()
             waiting.withLock { _ = $0.removeValue(forKey: key) }
             context.complete(with: response, resuming: connection)
         }
@@ -113,7 +113,7 @@ final class ServerCore: Sendable {
             if let handle = prepared.handle, response.headers.hasSameFields(as: prepared.headers) {
                 // Shared, not built: libmicrohttpd takes its own reference while it sends it.
                 let queued = MHD_queue_response(connection, UInt32(response.status), handle.pointer) == .YES
-                requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, actor: response.actor)
+                requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, fields: response.logFields)
                 observe(method: method, response: response, context: context)
                 return queued
             }
@@ -157,7 +157,7 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
         let queued = MHD_queue_response(connection, UInt32(response.status), mhdResponse) == .YES
-        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, actor: response.actor)
+        requestLog.record(method: method, path: path, status: response.status, startedAt: context.startedAt, request: request, fields: response.logFields)
         observe(method: method, response: response, context: context)
         return queued
     }

@@ -3,9 +3,9 @@
 ///     let list = ListDataSource(models: todos, title: "All") { todo, _ in
 ///         TableCell(.subtitle, TodoCell(todo: todo))
 ///     }
-///     let table = TableView(root: list)
+///     let table = TableAdapter(root: list)
 ///
-/// Swap it for a ``SectionsDataSource`` over the same models by assigning ``TableView/root``.
+/// Swap it for a ``SectionsDataSource`` over the same models by assigning ``TableAdapter/root``.
 open class ListDataSource<Model: Identifiable>: ModelDataSource<Model> where Model.ID: CustomStringConvertible {
     /// The models, in order. After changing them, report the change to the table
     /// (batch updates, or `reconcileData()` to let the table find what changed).

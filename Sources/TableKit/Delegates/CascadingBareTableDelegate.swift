@@ -96,6 +96,10 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func numberOfSections() -> Int { DefaultTableDelegate().numberOfSections() }
     /// Routed to ``childDelegate(forSection:)``.
     open func numberOfRows(inSection section: Int) -> Int { responder(forSection: section).numberOfRows(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``, so a section delegate may hold a window of its own.
+    open func numberOfRowsAfterWindow(inSection section: Int) -> Int? {
+        responder(forSection: section).numberOfRowsAfterWindow(inSection: section)
+    }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { responder(forRowAt: indexPath).cell(forRowAt: indexPath) }
     /// Routed to ``childDelegate(forSection:)``.

@@ -3,10 +3,10 @@
 /// ``childDelegate(forSection:)`` or ``childDelegate(forRowAt:)`` names.
 ///
 ///     let root = CascadingRootTableDelegate(childDelegates: [openSection, doneSection])
-///     let table = TableView(root: root)
+///     let table = TableAdapter(root: root)
 ///
 /// Implementation requirements: setting ``childDelegates`` must set each child's ``index`` to
-/// its position and its ``parentDelegate`` to the receiver; ``prepare(table:)`` must store the
+/// its position and its ``parentDelegate`` to the receiver; ``TableDelegate/prepare(table:)`` must store the
 /// context and prepare every child. Subclass one of the provided classes
 /// (``CascadingRootTableDelegate``, ``CascadingSectionTableDelegate``,
 /// ``CascadingBareTableDelegate``) rather than conforming from scratch: override a method and
@@ -18,8 +18,6 @@ public protocol CascadingTableDelegate: AnyObject, TableDataSource, TableDelegat
     var childDelegates: [any CascadingTableDelegate] { get set }
     /// The parent; held weakly.
     var parentDelegate: (any CascadingTableDelegate)? { get set }
-    /// Hands the table's narrow context to this node and its children.
-    func prepare(table: any TableContext)
     /// The child that answers the section calls for `section` (its header, footer, identifier and
     /// row count), or nil to answer them with the defaults: a root names child `section`.
     func childDelegate(forSection section: Int) -> (any CascadingTableDelegate)?

@@ -26,7 +26,7 @@ extension TableDataSource {
     public func moveRow(from source: TableIndexPath, to destination: TableIndexPath) throws {}
     /// Default: nil, no section index.
     public func sectionIndexTitles() -> [String]? { nil }
-    /// Default: nil, the title the table's owner gives it (``TableView/title``).
+    /// Default: nil, the title the table's owner gives it (``TableAdapter/title``).
     public func titleForTable() -> String? { nil }
     /// Default: nil, nothing above the sections.
     public func headerViewForTable() -> TableCell? { nil }
@@ -34,4 +34,6 @@ extension TableDataSource {
     public func jsonPropertiesForTable() -> [JSONProperty] { [] }
     /// Default: `index`, the title's position.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
+    /// Default: nil, the section is held whole.
+    public func numberOfRowsAfterWindow(inSection section: Int) -> Int? { nil }
 }

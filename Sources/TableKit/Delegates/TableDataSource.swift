@@ -60,4 +60,22 @@ public protocol TableDataSource {
     func sectionIndexTitles() -> [String]?
     /// The section a section-index title leads to (`sectionForSectionIndexTitle:at:`).
     func section(forSectionIndexTitle title: String, at index: Int) -> Int
+    /// How many rows of `section` follow the rows the data source holds, when it holds only the
+    /// first rows of its sections — a window onto data too large to hold, such as a database table
+    /// of a million rows — and leaves the rest to be fetched page by page; nil when it holds the
+    /// section whole.
+    ///
+    /// The renderer counts the rows after the window as rows still to come: a page render ends the
+    /// section with a `next` link whose `data-remaining` sizes the client's placeholder, the JSON
+    /// `rowCount` includes them, and a change of the count alone is published
+    /// (``Changeset/Operation/updateSectionCounts(_:)``). The count may be an estimate. Rendering
+    /// may ask `estimatedHeightForRow(at:)` and `heightForRow(at:)` for the index path just past
+    /// the window, so answer those without indexing into the held rows. Serving the rows after
+    /// the window is up to the service (TablePages asks its root's `rowPager`).
+    ///
+    ///     final class Recent: ListDataSource<Event> {
+    ///         var total = 1_000_000
+    ///         override func numberOfRowsAfterWindow(inSection section: Int) -> Int? { total - models.count }
+    ///     }
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int?
 }

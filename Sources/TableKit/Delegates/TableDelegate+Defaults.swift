@@ -39,4 +39,6 @@ extension TableDelegate {
     public func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// Default: `proposed`.
     public func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath { proposed }
+    /// Default: does nothing.
+    public func prepare(table: any TableContext) {}
 }

@@ -61,4 +61,8 @@ public protocol TableDelegate {
     func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws
     /// Where a moved row may land (`targetIndexPathForMoveFromRowAt:toProposedIndexPath:`).
     func targetIndexPathForMove(from source: TableIndexPath, toProposed proposed: TableIndexPath) -> TableIndexPath
+    /// Hands the table's narrow context to the delegate tree when the table is made over it (or
+    /// its root is replaced): a cascading delegate stores it and prepares its children, so that a
+    /// row can report its own changes. Default: does nothing, for a root that never reports any.
+    func prepare(table: any TableContext)
 }

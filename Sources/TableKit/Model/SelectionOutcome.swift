@@ -1,4 +1,4 @@
-/// The result of selecting a row through ``TableView/selectRow(_:)``.
+/// The result of selecting a row through ``TableAdapter/selectRow(_:)``.
 public enum SelectionOutcome: Hashable, Sendable {
     /// The row at this index path was selected; it differs from the requested row when
     /// `willSelectRow(at:)` redirected the selection.

@@ -1,4 +1,4 @@
-/// An error raised by a ``TableView`` action or batch update, with a message fit for people.
+/// An error raised by a ``TableAdapter`` action or batch update, with a message fit for people.
 ///
 /// The HTTP layer maps these to status codes; none of them is a crash.
 ///

@@ -9,11 +9,11 @@
 /// take these roles.
 struct HTMLEmitter: TableEmitter {
     let context: RenderContext
-    let table: TableView
+    let table: TableAdapter
     // Rows of a page mostly share one kind; remembering the last one skips a dictionary lookup per row.
     private var lastKind: CellKind?
 
-    init(context: RenderContext, table: TableView) {
+    init(context: RenderContext, table: TableAdapter) {
         self.context = context
         self.table = table
     }

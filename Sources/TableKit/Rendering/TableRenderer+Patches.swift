@@ -15,7 +15,7 @@ extension TableRenderer {
     ///   (``TableDataSource/headerViewForTable()``) changed; `html` is the whole
     ///   `<header id="table-header">`, null (and `data` null) when the table has no header view any more.
     /// - `{"op":"section-next","section":S,"rowCount":N,"next":url|null,"remaining":M|null,"html":…}`:
-    ///   the section's whole row count changed, or its rows after a ``TableWindowDataSource``'s
+    ///   the section's whole row count changed, or its rows after a data source's
     ///   window. `rowCount`, `next` and `remaining` are what the section's page render says now
     ///   (its first ``RenderContext/rowLimit`` rows); `html` is that `next` link's outer HTML, absent
     ///   when `next` is null; without `html`, `next` is the section's JSON URL (`…/sections/S.json?…`),

@@ -1,4 +1,4 @@
-/// Renders a ``TableView`` as HTML or JSON bytes into a reusable ``OutputBuffer``; both formats
+/// Renders a ``TableAdapter`` as HTML or JSON bytes into a reusable ``OutputBuffer``; both formats
 /// come from the same walk of the delegate tree.
 ///
 ///     let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/todo"))
@@ -41,12 +41,12 @@
 /// U+2029, so output can be embedded in HTML and sent on one SSE line.
 public struct TableRenderer {
     /// The table to render.
-    public let table: TableView
+    public let table: TableAdapter
     /// Where the table lives on the web.
     public var context: RenderContext
 
     /// Creates a renderer.
-    public init(table: TableView, context: RenderContext) {
+    public init(table: TableAdapter, context: RenderContext) {
         self.table = table
         self.context = context
     }

@@ -1,6 +1,6 @@
 /// The one walk over the delegate tree that every output format shares.
 struct TableWalker {
-    let table: TableView
+    let table: TableAdapter
 
     /// Walks every section, each limited to `rowLimit` rows.
     func walkTable<Emitter: TableEmitter>(rowLimit: Int?, emitter: inout Emitter, into out: inout OutputBuffer) {
@@ -23,7 +23,7 @@ struct TableWalker {
         let first = min(max(0, start), record.rowCount)
         let end = limit.map { min(record.rowCount, first + max(0, $0)) } ?? record.rowCount
         // Rows a window data source does not hold are still to come: counted, never walked.
-        let afterWindow = max(0, (table.root as? any TableWindowDataSource)?.numberOfRowsAfterWindow(inSection: section) ?? 0)
+        let afterWindow = max(0, table.root.numberOfRowsAfterWindow(inSection: section) ?? 0)
         var announced = record
         announced.rowCount += afterWindow
         emitter.beginSection(announced, into: &out)

@@ -11,17 +11,17 @@ import Synchronization
 ///     }
 ///
 /// Every call returns at once; the change runs later inside the table's isolation, when the
-/// table's owner applies queued changes (``TableView/applyQueuedChanges()``). Changes queued
+/// table's owner applies queued changes (``TableAdapter/applyQueuedChanges()``). Changes queued
 /// before the owner gets to them are applied in one batch, so they reach subscribers as one
 /// changeset. A TablePages page host applies them as soon as they arrive, on the host's own
-/// lane; an owner of a plain ``TableView`` calls ``whenChangesQueued(_:)`` to learn when to do it,
+/// lane; an owner of a plain ``TableAdapter`` calls ``whenChangesQueued(_:)`` to learn when to do it,
 /// or applies them when it suits it.
 ///
 /// At most ``queueLimit`` changes wait at a time; a call past it, or made after the table is
 /// gone, queues nothing and returns false.
 public final class TableUpdater: Sendable {
     /// A queued change: runs with the table inside its isolation.
-    typealias Change = @Sendable (TableView) throws -> Void
+    typealias Change = @Sendable (TableAdapter) throws -> Void
 
     private struct State {
         var queue: [Change] = []
@@ -61,7 +61,7 @@ public final class TableUpdater: Sendable {
     /// To change the delegates' data too, use ``perform(on:_:)``, which hands `body` the root.
     ///
     /// When `body` throws, what it reported is discarded and the error is returned by
-    /// ``TableView/applyQueuedChanges()`` (a page host logs it).
+    /// ``TableAdapter/applyQueuedChanges()`` (a page host logs it).
     /// - Returns: whether the change was queued (false past ``queueLimit`` or after the table is gone).
     @discardableResult
     public func perform(_ body: @escaping @Sendable (any TableContext) throws -> Void) -> Bool {
@@ -97,7 +97,7 @@ public final class TableUpdater: Sendable {
 
     /// Sets what is called, on the thread of the call that queued it, when a change is queued and
     /// none was waiting; when changes are waiting already, it is called at once. The owner of the
-    /// table arranges for ``TableView/applyQueuedChanges()`` to run inside the table's isolation.
+    /// table arranges for ``TableAdapter/applyQueuedChanges()`` to run inside the table's isolation.
     ///
     ///     table.updater.whenChangesQueued { Task { await host.applyQueuedChanges() } }
     public func whenChangesQueued(_ wake: @escaping @Sendable () -> Void) {

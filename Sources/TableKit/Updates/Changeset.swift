@@ -27,7 +27,7 @@ public struct Changeset: Hashable, Sendable {
         case moveSection(SectionID, placement: SectionPlacement)
         /// The table's header view (``TableDataSource/headerViewForTable()``) changed or went; show it again.
         case replaceHeader
-        /// The section's row count or its rows after the window (``TableWindowDataSource``) changed:
+        /// The section's row count or its rows after the window (``TableDataSource/numberOfRowsAfterWindow(inSection:)``) changed:
         /// re-announce its count and its `next` link. Its rows are not sent; the rows that changed
         /// inside the table come as their own operations, before this one.
         case updateSectionCounts(SectionID)

@@ -1,5 +1,6 @@
 /// What a table shows around its rows that no row or section operation describes: its header
-/// view, and — for a ``TableWindowDataSource`` — each section's whole row count and the rows
+/// view, and — for a section its data source holds a window of
+/// (``TableDataSource/numberOfRowsAfterWindow(inSection:)``) — its whole row count and the rows
 /// after its window. A row inserted past a database page's window changes only these.
 ///
 /// The table keeps the frame it last sent and compares it with the current one at each commit;
@@ -15,8 +16,7 @@ struct TableFrame: Equatable {
     }
 
     var headerView: TableCell?
-    /// Counts by section; empty unless the root is a window data source, whose sections alone
-    /// have counts the rows do not show.
+    /// Counts by the sections held as a window, which alone have counts the rows do not show.
     var sectionCounts: [SectionID: SectionCounts]
 
     static let empty = TableFrame(headerView: nil, sectionCounts: [:])
@@ -25,9 +25,8 @@ struct TableFrame: Equatable {
     init(capturing root: any TableRoot) {
         headerView = root.headerViewForTable()
         sectionCounts = [:]
-        guard let window = root as? any TableWindowDataSource else { return }
         for section in 0..<max(0, root.numberOfSections()) {
-            let after = max(0, window.numberOfRowsAfterWindow(inSection: section))
+            guard let after = root.numberOfRowsAfterWindow(inSection: section).map({ max(0, $0) }) else { continue }
             let counts = SectionCounts(rowCount: max(0, root.numberOfRows(inSection: section)) + after, rowsAfterWindow: after)
             sectionCounts[root.sectionID(forSection: section)] = counts
         }

@@ -22,10 +22,12 @@ public actor PageHost {
     private nonisolated let renderGeneration = Atomic<UInt64>(RenderCache.newGeneration())
     // Memory the table holds, estimated when it is made and after each re-read.
     private nonisolated let tableBytes: Atomic<Int>
-    private let table: TableView
+    private let table: TableAdapter
+    // What the page can do besides its table: the root's declared abilities (none for a plain root).
+    private let source: any PageSource
     private nonisolated let definition: PageDefinition
     private nonisolated let renderContext: RenderContext
-    // The root's ``RowPager`` as of its last re-read, for ``detachedSection(_:after:at:limit:as:controls:)``.
+    // The root's ``PageSource/rowPager`` as of its last re-read, for ``detachedSection(_:after:at:limit:as:controls:)``.
     private nonisolated let pager = Mutex<(any RowPager)?>(nil)
     // The same, for viewers who may not write: no action controls.
     private var readOnlyContext: RenderContext {
@@ -59,19 +61,22 @@ public actor PageHost {
         self.refresh = refresh
         let token = definition.changes?.observe { refresh.request() }
         self.changesToken = token
-        let table: TableView
+        let table: TableAdapter
+        let source: any PageSource
         var versions: PageVersions
         var sourceObservations: [(feed: ChangeFeed, token: UInt64)] = []
         do {
-            let root = try definition.makeRoot(variant)
-            // An observed source reads once its feeds are observed, for the same reason.
-            let source = root as? any SnapshotSource
-            for feed in source?.changeFeeds ?? [] {
+            let made = try definition.makeSource(variant)
+            source = made.abilities
+            // A source that reads versioned snapshots reads once its feeds are observed, for the same reason.
+            for feed in source.changeFeeds {
                 sourceObservations.append((feed, feed.observe { refresh.request() }))
             }
-            versions = PageVersions(followsClock: source != nil, fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit))
-            versions.beginRead(at: try source?.readSnapshot())
-            table = definition.makeTable(root: root, version: versions.next())
+            let followsClock = source.readsVersionedSnapshots
+            versions = PageVersions(followsClock: followsClock, fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit))
+            versions.beginRead(at: followsClock ? try source.readFromSource() : nil)
+            try PageSourceMisplaced.check(made.root, page: variant.page)
+            table = definition.makeTable(root: made.root, version: versions.next())
             versions.endRead()
         } catch {
             if let token { definition.changes?.removeObserver(token) }
@@ -81,6 +86,7 @@ public actor PageHost {
         self.sourceObservations = sourceObservations
         self.versions = versions
         self.table = table
+        self.source = source
         self.definition = definition
         self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
         self.channel = LiveChannel(
@@ -89,7 +95,8 @@ public actor PageHost {
         )
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes
-        pager.withLock { $0 = (table.root as? any DetachedRowPagingSource)?.rowPager }
+        let rowPager = source.rowPager
+        pager.withLock { $0 = rowPager }
         // The table calls back synchronously from inside this actor's own methods (an action, or
         // changes queued on its updater), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
@@ -118,7 +125,7 @@ public actor PageHost {
         refresh.request()
     }
 
-    /// Re-reads the table's data (an ``ObservedSource`` or a `ReloadableDataSource` root reads its source first) and
+    /// Re-reads the table's data (the root reads its source first: ``PageSource/readFromSource()``) and
     /// publishes the rows that differ, if a change was announced since the last re-read. Actions
     /// call it before they return, so that an action whose delegate wrote to the store answers with
     /// (and redirects to) the page it changed.
@@ -129,15 +136,9 @@ public actor PageHost {
         // even one stored in the cache once this re-read is done.
         renderGeneration.store(RenderCache.newGeneration(), ordering: .releasing)
         do {
-            var version: Int?
-            if let source = table.root as? any SnapshotSource {
-                version = try source.readSnapshot()
-            } else {
-                // A root that is not reloadable may still read shared data as it answers: comparing
-                // its answers with what was sent is what a change feed can do for it.
-                try (table.root as? any ReloadableDataSource)?.reloadFromSource()
-            }
-            versions.beginRead(at: version)
+            // A root that reads nothing (the default) may still read shared data as it answers:
+            // comparing its answers with what was sent is what a change feed can do for it.
+            versions.beginRead(at: try source.readFromSource())
             defer { versions.endRead() }
             table.reconcileData()
             updatePager()
@@ -199,12 +200,12 @@ public actor PageHost {
     }
 
     /// The work that reads and renders one section's rows after a row (or from `position`, counted
-    /// from 0), away from the host, when its root is a ``DetachedRowPagingSource`` (whose pager is
-    /// a ``PositionalRowPager`` for a position); nil otherwise (``renderSection(_:after:at:limit:as:controls:)``
+    /// from 0), away from the host, when its root has a ``PageSource/rowPager`` (a
+    /// ``PositionalRowPager`` for a position); nil otherwise (``renderSection(_:after:at:limit:as:controls:)``
     /// answers). Not isolated: a request for a later page needs nothing of the host but its pager.
     nonisolated func detachedSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
         guard let pager = pager.withLock({ $0 }) else { return nil }
-        let positional = pager as? any PositionalRowPager
+        let positional = pager.positional
         if position != nil, positional == nil { return nil }
         let definition = definition
         var context = renderContext
@@ -223,14 +224,14 @@ public actor PageHost {
         }
     }
 
-    /// Takes the root's pager as of its data now (see ``DetachedRowPagingSource``).
+    /// Takes the root's pager as of its data now (see ``PageSource/rowPager``).
     private func updatePager() {
-        let current = (table.root as? any DetachedRowPagingSource)?.rowPager
+        let current = source.rowPager
         pager.withLock { $0 = current }
     }
 
     /// One section, paged after a row, or from `position` (counted from 0) as far as the live table
-    /// holds the section's rows; a ``RowPagingSource`` root is asked for the rows first. HTML
+    /// holds the section's rows. HTML
     /// without action controls unless `controls`.
     /// - Throws: 400 for a position past the rows held when more follow them (only a
     ///   ``PositionalRowPager`` reaches those).
@@ -241,11 +242,7 @@ public actor PageHost {
         }
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
-        if let source = table.root as? any RowPagingSource, let rows = try source.root(ofRowsIn: id, after: after, limit: limit) {
-            try TableRenderer(table: definition.makeRenderedOnceTable(root: rows), context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
-        } else {
-            try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
-        }
+        try TableRenderer(table: table, context: renderContext).renderSection(id, after: after, limit: limit, as: format, into: &out)
         return out.bytes
     }
 
@@ -255,7 +252,7 @@ public actor PageHost {
     private func rowBefore(_ position: Int, inSection id: SectionID) throws -> RowID? {
         guard let section = table.sectionIndex(forSectionID: id) else { throw TableError.unknownSection(id) }
         let held = table.numberOfRows(inSection: section)
-        let following = (table.root as? any TableWindowDataSource)?.numberOfRowsAfterWindow(inSection: section) ?? 0
+        let following = table.root.numberOfRowsAfterWindow(inSection: section) ?? 0
         if position > held, following > 0 {
             throw HTTPError(400, "This page holds the first \(held) rows of section \u{201C}\(id)\u{201D} and cannot start past them: follow the section's next link.")
         }
@@ -263,19 +260,19 @@ public actor PageHost {
         return start == 0 ? nil : table.rowID(at: TableIndexPath(section: section, row: start - 1))
     }
 
-    /// One row; a ``RowDetailSource`` root is asked for it first; HTML without action controls unless `controls`.
+    /// One row; the root is asked for it first (``PageSource/root(ofRow:)``); HTML without action controls unless `controls`.
     func renderRow(_ id: RowID, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
-        // A ``RowDetailSource`` root shows the row in full, which its live table may not hold.
-        let detail = try (table.root as? any RowDetailSource)?.root(ofRow: id).map { definition.makeRenderedOnceTable(root: $0) }
+        // A root may show the row in full, which its live table may not hold.
+        let detail = try source.root(ofRow: id).map { definition.makeRenderedOnceTable(root: $0) }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
     }
 
-    /// An exporter of the variant's rows from a ``RowExportSource`` root; nil when the root is none.
+    /// An exporter of the variant's rows from its root (``PageSource/exporter(as:)``); nil when it has none.
     func exporter(as format: ExportFormat) throws -> (any RowExporter)? {
-        try (table.root as? any RowExportSource)?.exporter(as: format)
+        try source.exporter(as: format)
     }
 
     // MARK: Actions

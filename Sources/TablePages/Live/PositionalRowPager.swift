@@ -20,3 +20,8 @@ public protocol PositionalRowPager: RowPager {
     /// A delegate tree of the rows of `section` from `position` on, at most `limit`.
     func root(ofRowsIn section: SectionID, from position: Int, limit: Int) throws -> any TableRoot
 }
+
+extension PositionalRowPager {
+    /// Default: the pager itself.
+    public var positional: (any PositionalRowPager)? { self }
+}

@@ -24,7 +24,7 @@ enum TableMemoryEstimate {
     static let sectionBytes = 512
 
     /// The estimated bytes `table` holds.
-    static func bytes(of table: TableView, context: RenderContext) -> Int {
+    static func bytes(of table: TableAdapter, context: RenderContext) -> Int {
         let sections = table.numberOfSections
         guard sections > 0 else { return hostBytes }
         let renderer = TableRenderer(table: table, context: context)

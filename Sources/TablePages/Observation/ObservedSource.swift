@@ -16,9 +16,12 @@ import TableKit
 /// cells, `ObservedSource(store, section:cell:select:)` builds the sections itself. Background work
 /// (a picture loaded, a timer) changes what the page shows by writing to the store, or, for a state
 /// of this process alone, by notifying a feed given as `local`.
-open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, SnapshotSource {
+///
+/// It is a ``PageSource`` that reads versioned snapshots; its other abilities answer "none" and are
+/// `open`, so a subclass offers one by overriding it (a download: ``exporter(as:)``).
+open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, PageSource {
     /// Where the data's changes are announced: the store's feed, and the `local` one if any.
-    package let changeFeeds: [ChangeFeed]
+    public let changeFeeds: [ChangeFeed]
     private let read: () throws -> (value: Value, version: Int?)
     // What `show` does besides a subclass's override; set by the initializers that take it.
     var present: ((ObservedSource<Value>, Value) -> Void)?
@@ -62,11 +65,23 @@ open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, Snapshot
         present?(self, value)
     }
 
+    /// True: the page's host reads the data before the first render and numbers states by its versions.
+    public var readsVersionedSnapshots: Bool { true }
+
     /// Reads the data and shows it; the version of what was read, unless state of this process shows too.
-    package func readSnapshot() throws -> Int? {
+    public func readFromSource() throws -> Int? {
         let (value, version) = try read()
         self.value = value
         show(value)
         return showsLocalState ? nil : version
     }
+
+    /// None: the live table's rows are paged; override to read later pages away from the host.
+    open var rowPager: (any RowPager)? { nil }
+
+    /// None: the live table shows the row; override to show it in full from elsewhere.
+    open func root(ofRow row: RowID) throws -> (any TableRoot)? { nil }
+
+    /// None: the page has no download; override to offer one.
+    open func exporter(as format: ExportFormat) throws -> (any RowExporter)? { nil }
 }

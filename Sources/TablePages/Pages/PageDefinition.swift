@@ -7,16 +7,19 @@ import TableKit
 ///         variant["layout"] == "sections" ? bySection() : list()
 ///     }
 ///
-/// The page's host makes the variant's ``/TableKit/TableView`` over the root the factory returns:
+/// The page's host makes the variant's ``/TableKit/TableAdapter`` over the root the factory returns
+/// (a ``PageSource``, whose abilities the page routes to, or a plain ``/TableKit/TableRoot``):
 /// it titles it with ``title``, registers ``cellKinds`` and numbers its states by the data's version
-/// when the root is an ``ObservedSource`` over a store with a version clock, by ids of its own otherwise, so a client's `Last-Event-ID` from before a
+/// when the root reads versioned snapshots (an ``ObservedSource`` over a store with a version clock), by ids of its own otherwise, so a client's `Last-Event-ID` from before a
 /// restart or from another instance is replayed only when it names the same state, and answered with
 /// `reset` otherwise.
 public struct PageDefinition: Sendable {
     /// Builds the delegate tree for one variant; called once per variant, inside that variant's
     /// host, on a thread where it may block (read a database). Throwing ``VariantError`` says the
     /// variant names nothing (e.g. an id no row has): the client gets 404 with its message.
-    public typealias TableFactory = @Sendable (PageVariant) throws -> any TableRoot
+    public typealias TableFactory = @Sendable (PageVariant) throws -> any PageSource
+    /// Like ``TableFactory``, for a root with no ``PageSource`` abilities.
+    public typealias PlainTableFactory = @Sendable (PageVariant) throws -> any TableRoot
     /// Chooses variant parameters that no fixed list of values can name (a filter on any column,
     /// a sort key) from a request's whole query: returns the chosen parameters, leaving out those
     /// at their default so equal shapes give equal variants, or throws a message for the client.
@@ -50,10 +53,10 @@ public struct PageDefinition: Sendable {
     /// Chooses open-ended variant parameters from every query item; asked instead of
     /// ``resolveVariant`` when given.
     public let resolveVariantItems: VariantItemsResolver?
-    /// Builds a variant's delegate tree.
-    public let makeRoot: TableFactory
+    /// Builds a variant's delegate tree, and says what its page can do (the root itself, or none).
+    let makeSource: @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
     /// The cell kinds the page's rows use besides the built-in ones; registered on every table of
-    /// the page, including those a ``RowPagingSource`` or ``RowDetailSource`` root returns.
+    /// the page, including those a root's ``PageSource/rowPager`` or ``PageSource/root(ofRow:)`` returns.
     public let cellKinds: [CellKind]
     /// Where changes to the page's data are announced; nil for pages whose data lives only in
     /// their delegates.
@@ -70,7 +73,7 @@ public struct PageDefinition: Sendable {
     /// Counts the page's rows for the index; nil for a page the index shows without a count.
     public let countRows: RowCounter?
 
-    /// Creates a page definition.
+    /// Creates a page definition whose roots are ``PageSource``s: the page routes to their abilities.
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
         resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
@@ -78,6 +81,43 @@ public struct PageDefinition: Sendable {
         access: PageAccess = .signedInWrites, perViewer: Bool = false,
         isListed: Bool = true, countRows: RowCounter? = nil,
         makeRoot: @escaping TableFactory
+    ) {
+        self.init(
+            name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
+            resolveVariantItems: resolveVariantItems, changes: changes, cellKinds: cellKinds, access: access,
+            perViewer: perViewer, isListed: isListed, countRows: countRows,
+            makeSource: { variant in
+                let root = try makeRoot(variant)
+                return (root, root)
+            }
+        )
+    }
+
+    /// Creates a page definition whose roots have no ``PageSource`` abilities: the page pages,
+    /// shows and compares their live tables, and offers no download.
+    @_disfavoredOverload
+    public init(
+        name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
+        resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
+        changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        access: PageAccess = .signedInWrites, perViewer: Bool = false,
+        isListed: Bool = true, countRows: RowCounter? = nil,
+        makeRoot: @escaping PlainTableFactory
+    ) {
+        self.init(
+            name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
+            resolveVariantItems: resolveVariantItems, changes: changes, cellKinds: cellKinds, access: access,
+            perViewer: perViewer, isListed: isListed, countRows: countRows,
+            makeSource: { variant in (try makeRoot(variant), NoPageAbilities()) }
+        )
+    }
+
+    private init(
+        name: String, title: String, summary: String, variants: [String: [String]],
+        resolveVariant: VariantResolver?, resolveVariantItems: VariantItemsResolver?,
+        changes: ChangeFeed?, cellKinds: [CellKind], access: PageAccess, perViewer: Bool,
+        isListed: Bool, countRows: RowCounter?,
+        makeSource: @escaping @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
     ) {
         self.isListed = isListed
         self.countRows = countRows
@@ -91,21 +131,21 @@ public struct PageDefinition: Sendable {
         self.summary = summary
         self.variants = variants.filter { !$0.value.isEmpty }
         self.cellKinds = cellKinds
-        self.makeRoot = makeRoot
+        self.makeSource = makeSource
     }
 
     /// A table over `root` as this page shows it: titled, knowing the page's cell kinds, at `version`.
-    func makeTable(root: any TableRoot, version: Int = 0) -> TableView {
-        configured(TableView(root: root, version: version))
+    func makeTable(root: any TableRoot, version: Int = 0) -> TableAdapter {
+        configured(TableAdapter(root: root, version: version))
     }
 
     /// A table of this page for one render of `root` (a page of rows, a row's own URL), not kept:
-    /// see ``/TableKit/TableView/init(renderingOnce:)``.
-    func makeRenderedOnceTable(root: any TableRoot) -> TableView {
-        configured(TableView(renderingOnce: root))
+    /// see ``/TableKit/TableAdapter/init(renderingOnce:)``.
+    func makeRenderedOnceTable(root: any TableRoot) -> TableAdapter {
+        configured(TableAdapter(renderingOnce: root))
     }
 
-    private func configured(_ table: TableView) -> TableView {
+    private func configured(_ table: TableAdapter) -> TableAdapter {
         table.title = title
         for kind in cellKinds { table.register(kind) }
         return table

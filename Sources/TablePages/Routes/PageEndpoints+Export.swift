@@ -6,12 +6,12 @@ extension PageEndpoints {
     /// names, streamed. Whatever goes wrong before the first byte is a status (404 for a page that
     /// does not export, 400 for a bad query, 503 for a read past the time limit); a failure later
     /// ends the transfer without its last chunk, so the client sees it truncated.
-    func export(as format: ExportFormat) -> @Sendable (Request) async throws -> Response {
-        { request in try await exportRows(request, as: format) }
+    func export(as format: ExportFormat) -> PageMiddleware.Handler {
+        { request, context in try await exportRows(request, context: context, as: format) }
     }
 
-    private func exportRows(_ request: Request, as format: ExportFormat) async throws -> Response {
-        let (definition, host, _) = try await resolve(request)
+    private func exportRows(_ request: Request, context: PageContext, as format: ExportFormat) async throws -> Response {
+        let (definition, host) = (context.definition, context.host)
         let exporter = try await mapTableErrors { try await host.exporter(as: format) }
         guard let exporter else {
             throw HTTPError(404, "The page \u{201C}\(definition.name)\u{201D} cannot be downloaded as \(format.rawValue).")

@@ -35,6 +35,8 @@ extension PageEndpoints {
         case "json": json = true
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
+        // One actor for every page: the request's credentials are the same for each.
+        let actor = access.actor(for: request)
         var followed: [(channel: LiveChannel, format: PatchFormat, lastSeen: Int?, tag: [UInt8])] = []
         var refused: [(tag: [UInt8], error: HTTPError)] = []
         for (index, page) in pages.enumerated() {
@@ -44,9 +46,9 @@ extension PageEndpoints {
             pageRequest.queryItems = page.queryItems.map { (name: $0.name, value: $0.value) }
             let tag = Array("data: \(index)\n".utf8)
             do {
-                let (definition, host, actor) = try await resolve(pageRequest)
-                let format: PatchFormat = json ? .json : access.mayWrite(actor, page: definition) ? .html : .htmlWithoutControls
-                followed.append((host.channel, format, page.lastSeen, tag))
+                let context = try await self.pages.host(for: try self.pages.resolve(pageRequest, for: .reading, actor: actor))
+                let format: PatchFormat = json ? .json : access.mayWrite(actor, page: context.definition) ? .html : .htmlWithoutControls
+                followed.append((context.host.channel, format, page.lastSeen, tag))
             } catch {
                 refused.append((tag, error))
             }
@@ -63,7 +65,7 @@ extension PageEndpoints {
         for page in followed {
             page.channel.subscribe(stream, format: page.format, lastSeenID: page.lastSeen, tag: page.tag)
         }
-        access.closeWhenRevoked(stream, actor: access.actor(for: request))
+        access.closeWhenRevoked(stream, actor: actor)
         return Response(stream: stream)
     }
 }

@@ -9,8 +9,11 @@ struct PageEndpoints: Sendable {
     let logger: Logger
     /// The site's title, in every page's bar.
     let siteTitle: String
-    /// Who a request acts for and what it may read; every route that writes goes through its ``WriteGate``.
+    /// Who a request acts for and what it may read.
     let access: AccessControl
+    /// Resolves each request's page, actor, variant and host once; every page route goes through
+    /// its ``PageMiddleware``.
+    let pages: PageRequests
     /// The answers to inserts sent with an `Idempotency-Key`.
     let idempotency: IdempotencyKeys
     /// The CSV and NDJSON exports running.
@@ -22,30 +25,35 @@ struct PageEndpoints: Sendable {
     /// Adds every page route to `router`: the patterns of ``PageContract``, whose URLs the renderer writes.
     func register(on router: inout Router) {
         // Before the page's own route, which would take `todo.csv` for a page's name.
-        for format in ExportFormat.allCases { router.on(.get, format.pattern, use: export(as: format)) }
-        router.on(.get, PageContract.pagePattern, tryingImmediately: cachedPage, use: page)
-        router.on(.get, PageContract.sectionPattern, use: section)
-        router.on(.get, PageContract.rowPattern, use: row)
-        router.on(.get, PageContract.eventsPattern, use: events)
+        let middleware = PageMiddleware(pages: pages, logger: logger)
+        for format in ExportFormat.allCases { router.on(.get, format.pattern, use: middleware.reading(export(as: format))) }
+        // The page itself is resolved on the event thread, answered from the cache when it can be,
+        // and otherwise rendered with what that first step resolved.
+        router.on(.get, PageContract.pagePattern, resolving: cachedPage, use: page)
+        router.on(.get, PageContract.sectionPattern, use: middleware.reading(section))
+        router.on(.get, PageContract.rowPattern, use: middleware.reading(row))
+        router.on(.get, PageContract.eventsPattern, use: middleware.reading(events))
         router.on(.get, Self.sharedEventsPath, use: sharedEvents)
-        let gate = WriteGate(access: access, registry: registry, logger: logger)
-        router.on(.post, PageContract.selectPattern, use: gate.guarding("select", select))
-        router.on(.post, PageContract.actionPattern, use: gate.guarding(nil, action))
-        router.on(.delete, PageContract.rowPattern, use: gate.guarding("delete", delete))
+        router.on(.post, PageContract.selectPattern, use: middleware.writing("select", select))
+        router.on(.post, PageContract.actionPattern, use: middleware.writing(nil, action))
+        router.on(.delete, PageContract.rowPattern, use: middleware.writing("delete", delete))
         // HTML forms cannot send DELETE; they post `_method=DELETE` to the row instead.
-        router.on(.post, PageContract.rowPattern, use: gate.guarding("delete", delete))
-        router.on(.post, PageContract.movePattern, use: gate.guarding("move", move))
-        router.on(.post, PageContract.insertPattern, use: gate.guarding("insert", insert))
-        router.on(.post, PageContract.prefetchPattern, use: prefetch)
+        router.on(.post, PageContract.rowPattern, use: middleware.writing("delete", delete))
+        router.on(.post, PageContract.movePattern, use: middleware.writing("move", move))
+        router.on(.post, PageContract.insertPattern, use: middleware.writing("insert", insert))
+        router.on(.post, PageContract.prefetchPattern, use: middleware.reading(prefetch))
     }
 
     // MARK: Reading
 
-    func page(_ request: Request) async throws -> Response {
-        if !request.prefersJSON, let message = try refusedQuery(request) {
-            return try await pageRefusing(request, message: message)
+    /// The page, from what ``cachedPage(_:)`` resolved on the event thread.
+    func page(_ request: Request, resolved: Result<PageRequest, HTTPError>) async throws -> Response {
+        let page = try resolved.get()
+        if !request.prefersJSON, case .failure(let error) = page.variant {
+            return try await pageRefusing(page, message: error.message)
         }
-        let (definition, host, actor) = try await resolve(request)
+        let context = try await pages.host(for: page)
+        let (definition, host, actor) = (context.definition, context.host, context.actor)
         let after = try Self.afterRow(request.query)
         let position = try Self.startPosition(request.query, after: after)
         if after != nil || position != nil {
@@ -64,22 +72,14 @@ struct PageEndpoints: Sendable {
         return json ? response : forViewer(response, actor: actor)
     }
 
-    /// Why the page's query names no variant (a mistyped filter, an unknown column), once the
-    /// viewer may read the page; nil when it names one, or when there is no such page.
-    private func refusedQuery(_ request: Request) throws(HTTPError) -> String? {
-        guard let definition = registry.page(inPath: request.parameters[PageContract.Parameter.page] ?? "") else { return nil }
-        let actor = try access.authorizeRead(request, page: definition)
-        guard case .failure(let error) = definition.variant(for: request.query, items: request.queryItems, viewer: actor) else { return nil }
-        return error.message
-    }
-
-    /// For a browser whose query names no variant: the page as it is without a query, with
-    /// `message` beside its forms (``PageDocument/withNotice(_:in:)``), answered 400. The reader
-    /// keeps the bar and the forms to put the query right; a script still gets the plain 400.
-    private func pageRefusing(_ request: Request, message: String) async throws -> Response {
-        var plain = request
-        plain.queryItems = []
-        let (definition, host, actor) = try await resolve(plain)
+    /// For a browser whose query names no variant (a mistyped filter, an unknown column): the page
+    /// as it is without a query, with `message` beside its forms (``PageDocument/withNotice(_:in:)``),
+    /// answered 400. The reader keeps the bar and the forms to put the query right; a script still
+    /// gets the plain 400.
+    private func pageRefusing(_ page: PageRequest, message: String) async throws -> Response {
+        let plain = PageRequest(definition: page.definition, actor: page.actor, variant: page.definition.variant(for: [:], items: [], viewer: page.actor))
+        let context = try await pages.host(for: plain)
+        let (definition, host, actor) = (context.definition, context.host, context.actor)
         let view = view(of: actor, definition: definition)
         let (rendered, _) = await host.renderPage(as: .html, controls: view.controls)
         var response = PageDocument.page(
@@ -98,34 +98,34 @@ struct PageEndpoints: Sendable {
         return document
     }
 
-    /// A page unchanged since it was last rendered, answered from the cache on the event thread;
-    /// nil (render it) on a miss or whenever anything needs checking that the async path reports.
-    func cachedPage(_ request: Request) -> Response? {
+    /// The first step of a page request, on the event thread: resolves the page, the actor and the
+    /// variant once, and answers a page unchanged since it was last rendered from the cache; on a
+    /// miss, or whenever anything needs reporting (a refusal, a bad query), hands what it resolved
+    /// (or the error) to ``page(_:resolved:)``.
+    func cachedPage(_ request: Request) -> FirstStep<Result<PageRequest, HTTPError>> {
+        let resolved = Result { () throws(HTTPError) in try pages.resolve(request, for: .reading) }
         // Built once: this runs on the event thread for every page request.
         let query = request.query
-        let actor = access.actor(for: request)
-        guard let definition = registry.page(inPath: request.parameters[PageContract.Parameter.page] ?? ""),
-              // A refusal is the async path's to answer.
-              access.mayRead(actor, page: definition),
-              case .success(let variant) = definition.variant(for: query, items: request.queryItems, viewer: actor),
+        guard case .success(let page) = resolved,
+              case .success(let variant) = page.variant,
               // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
               query[PageContract.Query.after] == nil, query[PageContract.Query.next] == nil, query[PageContract.Query.at] == nil,
               // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
-              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return nil }
+              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return .resolved(resolved) }
         let json = request.prefersJSON
-        let view = view(of: actor, definition: definition)
+        let view = view(of: page.actor, definition: page.definition)
         guard let host = hosts.existingHost(for: variant),
               let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
             hosts.metrics?.renderCacheMisses.increment()
-            return nil
+            return .resolved(resolved)
         }
         hosts.metrics?.renderCacheHits.increment()
-        return json ? .json(body) : forViewer(PageDocument.document(body), actor: actor)
+        return .answer(json ? .json(body) : forViewer(PageDocument.document(body), actor: page.actor))
     }
 
-    func section(_ request: Request) async throws -> Response {
-        let (definition, host, actor) = try await resolve(request)
+    func section(_ request: Request, context: PageContext) async throws -> Response {
+        let (definition, host, actor) = (context.definition, context.host, context.actor)
         let after = try Self.afterRow(request.query)
         let position = try Self.startPosition(request.query, after: after)
         return try await renderSection(try Self.sectionID(request), after: after, at: position, request: request, definition: definition, host: host, actor: actor)
@@ -154,8 +154,8 @@ struct PageEndpoints: Sendable {
         return format == .json ? .json(bytes) : .html(bytes)
     }
 
-    func row(_ request: Request) async throws -> Response {
-        let (definition, host, actor) = try await resolve(request)
+    func row(_ request: Request, context: PageContext) async throws -> Response {
+        let (definition, host, actor) = (context.definition, context.host, context.actor)
         let row = try Self.rowID(request)
         let format: RenderFormat = request.prefersJSON ? .json : .html
         let view = view(of: actor, definition: definition)
@@ -167,8 +167,8 @@ struct PageEndpoints: Sendable {
 
     /// `GET /pages/{page}/events`: Server-Sent Events of the variant's patches. Resumes after
     /// `Last-Event-ID` (or `?lastEventId=`, for a first connection that already has the page).
-    func events(_ request: Request) async throws -> Response {
-        let (definition, host, actor) = try await resolve(request)
+    func events(_ request: Request, context: PageContext) async throws -> Response {
+        let (definition, host, actor) = (context.definition, context.host, context.actor)
         let query = request.query
         let format: PatchFormat
         switch query[PageContract.Query.format] {
@@ -191,10 +191,9 @@ struct PageEndpoints: Sendable {
 
     // MARK: Actions
 
-    func select(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    func select(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        let host = context.host
         let row = try Self.rowID(request)
-        let input = try ActionInput.parse(request)
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
         switch outcome {
         case .selected:
@@ -206,19 +205,17 @@ struct PageEndpoints: Sendable {
         }
     }
 
-    func action(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    func action(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        let host = context.host
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
-        let input = try ActionInput.parse(request)
         try await perform(.init(page: host.variant.page, action: name, row: row)) { try await host.performAction(named: name, onRow: row, values: input.values) }
         return await done(request, input: input, host: host)
     }
 
-    func delete(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    func delete(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        let host = context.host
         let row = try Self.rowID(request)
-        let input = try ActionInput.parse(request)
         if request.method == .post, input.fields[PageContract.Field.method]?.uppercased() != PageContract.Field.deleteMethod {
             throw HTTPError(405, "POST to a row deletes it only with _method=DELETE; use DELETE.", headers: ["Allow": "GET, HEAD, DELETE, OPTIONS"])
         }
@@ -226,10 +223,9 @@ struct PageEndpoints: Sendable {
         return await done(request, input: input, host: host)
     }
 
-    func move(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    func move(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        let host = context.host
         let row = try Self.rowID(request)
-        let input = try ActionInput.parse(request)
         let section = SectionID(try Self.validID(try input.require(PageContract.Field.section), what: PageContract.Field.section))
         let placement: RowPlacement
         switch (input.fields[PageContract.Field.before], input.fields[PageContract.Field.after]) {
@@ -248,10 +244,10 @@ struct PageEndpoints: Sendable {
 
     /// Inserts a row; with an `Idempotency-Key` header, a write sent again with the same key is
     /// answered as the first was, and not done again (see ``IdempotencyKeys``).
-    func insert(_ request: Request) async throws -> Response {
-        guard let value = request.headers[IdempotencyKeys.header] else { return try await insertRow(request) }
+    func insert(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        guard let value = request.headers[IdempotencyKeys.header] else { return try await insertRow(request, context: context, input: input) }
         if let problem = IdempotencyKeys.problem(with: value) { throw HTTPError(400, problem) }
-        let key = IdempotencyKeys.Key(actor: access.actor(for: request)?.id ?? "anonymous", path: request.path, value: value)
+        let key = IdempotencyKeys.Key(actor: context.actor?.id ?? "anonymous", path: request.path, value: value)
         switch idempotency.begin(key) {
         case .inProgress:
             throw HTTPError(409, "A write with this \(IdempotencyKeys.header) is still being done; send it again once that one is answered.", headers: ["Retry-After": "1"])
@@ -260,7 +256,7 @@ struct PageEndpoints: Sendable {
             return response
         case .fresh:
             do {
-                let response = try await insertRow(request)
+                let response = try await insertRow(request, context: context, input: input)
                 idempotency.finish(key, with: response)
                 return response
             } catch let error as HTTPError {
@@ -273,10 +269,9 @@ struct PageEndpoints: Sendable {
         }
     }
 
-    private func insertRow(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    private func insertRow(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
+        let host = context.host
         let section = try Self.sectionID(request)
-        let input = try ActionInput.parse(request)
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
         let inserted = try await perform(.init(page: host.variant.page, action: "insert a row into", section: section)) { try await host.insertRow(inSection: section, values: input.values) }
         guard inserted.changed else {
@@ -298,8 +293,8 @@ struct PageEndpoints: Sendable {
 
     /// `POST /pages/{page}/prefetch` with `{"rows": "id1,id2"}` (or a form): the browser is about to
     /// show these rows (`prefetchRows(at:)`).
-    func prefetch(_ request: Request) async throws -> Response {
-        let (_, host, _) = try await resolve(request)
+    func prefetch(_ request: Request, context: PageContext) async throws -> Response {
+        let host = context.host
         let input = try ActionInput.parse(request)
         let rows = try input.require(PageContract.Field.rows).split(separator: ",").map { RowID(String($0)) }
         await host.prefetchRows(rows)
@@ -320,40 +315,6 @@ struct PageEndpoints: Sendable {
     }
 
     // MARK: Resolving
-
-    /// The page definition, the live host of the variant the request names (the viewer's own,
-    /// for a per-viewer page), admitted to its lane (503 when the lane is too busy), and the
-    /// request's actor, once it may read the page (resolved once: a session's cookie costs an HMAC).
-    /// - Throws: 401 or 403 from ``AccessControl`` before anything else is looked at.
-    func resolve(_ request: Request) async throws(HTTPError) -> (PageDefinition, PageHost, Actor?) {
-        let name = request.parameters[PageContract.Parameter.page] ?? ""
-        guard let definition = registry.page(inPath: name) else {
-            throw HTTPError(404, "There is no page \u{201C}\(name)\u{201D}.")
-        }
-        // Writes were authorized by the ``WriteGate`` already; a page's readers are checked here.
-        let actor = try access.authorizeRead(request, page: definition)
-        let variant: PageVariant
-        switch definition.variant(for: request.query, items: request.queryItems, viewer: actor) {
-        case .success(let chosen): variant = chosen
-        case .failure(let error): throw HTTPError(400, error.message)
-        }
-        let host: PageHost
-        do {
-            host = try await hosts.host(for: variant, definition: definition)
-        } catch let error as HTTPError {
-            throw error
-        } catch let error as PageDefinition.VariantError {
-            // The factory found that the variant names nothing, e.g. a product that does not exist.
-            throw HTTPError(404, error.message)
-        } catch let error as any HTTPErrorConvertible {
-            throw error.httpError
-        } catch {
-            logger.error("page \(name) could not be built: \(error)")
-            throw HTTPError(503, "The page \u{201C}\(name)\u{201D} is not available right now.")
-        }
-        try hosts.lanes.admit(host.lane)
-        return (definition, host, actor)
-    }
 
     /// How `actor` sees `definition`'s pages: what the bar says of their sign-in, with controls only when they may write.
     private func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {

@@ -18,6 +18,8 @@ public struct Site: Sendable {
     /// Who requests act for and what they may write (see ``AccessSettings``).
     public let access: AccessControl
     let hosts: PageHosts
+    /// Resolves each page request once; counts how many it resolved.
+    let pageRequests: PageRequests
     private let readiness: ReadinessCheck
 
     /// Builds the routes over `pages`, for a site named `title`. Under `/public/` it serves
@@ -58,18 +60,20 @@ public struct Site: Sendable {
             let actor = accessControl.actor(for: request)
             return (actor, pages.pages.filter { $0.isListed && accessControl.mayRead(actor, page: $0) })
         }
-        let index = { @Sendable (request: Request, counts: [String: Int?]) -> Response in
-            let (actor, readable) = listed(request)
+        let index = { @Sendable (request: Request, actor: Actor?, readable: [PageDefinition], counts: [String: Int?]) -> Response in
             guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title, counts: counts)) }
             // Sign-in is offered to an anonymous browser only where it would let it write some page.
             let account = PageDocument.Account.of(actor, mayWrite: access.anonymousWrites, readOnly: readable.allSatisfy(\.access.isReadOnly))
             return PageDocument.index(pages: readable, siteTitle: title, account: account, counts: counts)
         }
         // On the event thread when no page counts its rows; counting reads a database, on a lane.
-        router.on(.get, "/", tryingImmediately: { request in
-            listed(request).1.contains { $0.countRows != nil } ? nil : index(request, [:])
-        }, use: { request in
-            index(request, await PageRowCounts.count(listed(request).1, lanes: hosts.lanes))
+        // The actor and the pages they may read are resolved once, on the event thread.
+        router.on(.get, "/", resolving: { request -> FirstStep<(actor: Actor?, readable: [PageDefinition])> in
+            let (actor, readable) = listed(request)
+            guard readable.contains(where: { $0.countRows != nil }) else { return .answer(index(request, actor, readable, [:])) }
+            return .resolved((actor, readable))
+        }, use: { request, listed in
+            index(request, listed.actor, listed.readable, await PageRowCounts.count(listed.readable, lanes: hosts.lanes))
         })
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
         router.immediate(.get, "/healthz", watchdog.respond)
@@ -81,7 +85,9 @@ public struct Site: Sendable {
             router.immediate(.get, "/metrics") { _ in metrics.response(reading: hosts) }
         }
         SignInEndpoints(access: accessControl, siteTitle: title).register(on: &router)
-        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl, idempotency: IdempotencyKeys(byteLimit: settings.idempotencyByteLimit), exports: ExportSlots(limit: settings.maxConcurrentExports)).register(on: &router)
+        let pageRequests = PageRequests(hosts: hosts, access: accessControl, logger: logger)
+        self.pageRequests = pageRequests
+        PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl, pages: pageRequests, idempotency: IdempotencyKeys(byteLimit: settings.idempotencyByteLimit), exports: ExportSlots(limit: settings.maxConcurrentExports)).register(on: &router)
         self.router = router
         self.access = accessControl
         self.title = title

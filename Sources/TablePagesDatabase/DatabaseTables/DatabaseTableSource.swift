@@ -3,13 +3,13 @@ import TablePages
 
 /// The root delegate of a database page: sections of rows read by a ``DatabaseTableReader``.
 ///
-/// As a page's live root it holds the first rows of each section (the window), re-reads them when
-/// the database changes (``ReloadableDataSource``), counts the rest as rows after the window
-/// (``/TableKit/TableWindowDataSource``) and serves every later page by a keyset query
-/// (``RowPagingSource``) in a table of its own, which its host renders with the same cells; a row's own URL
-/// reads the row again with its values whole (``RowDetailSource``). Rows show but are not
+/// As a page's live root (a ``/TablePages/PageSource``) it holds the first rows of each section (the
+/// window), re-reads them when the database changes (`readFromSource()`), counts the rest as rows
+/// after the window (`numberOfRowsAfterWindow(inSection:)`) and serves every later page by a keyset
+/// query (`rowPager`) in a table of its own, which its host renders with the same cells; a row's own
+/// URL reads the row again with its values whole (`root(ofRow:)`). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.
-final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDataSource, DetachedRowPagingSource, RowDetailSource, RowExportSource {
+final class DatabaseTableSource: PageSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
     /// The value counts of the query's `_facet` columns, read with the window; the header shows them.
@@ -38,30 +38,21 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     /// One estimate for every row: a record is one line of columns (long values wrap).
     private static let estimatedRowHeight = TableHeight.points(44)
 
-    // MARK: ReloadableDataSource
+    // MARK: Page abilities
 
-    func reloadFromSource() throws {
+    func readFromSource() throws -> Int? {
         // The counts are read again with the rows, never kept: a row written past the window
         // changes only them, which the table then publishes as a `section-next` op.
         sections = try reader.window()
         facets = try reader.facets()
+        return nil
     }
-
-    // MARK: RowPagingSource
-
-    func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> (any TableRoot)? {
-        try rowPager.root(ofRowsIn: section, after: row, limit: limit)
-    }
-
-    // MARK: DetachedRowPagingSource
 
     /// Pages are read with the sections' row counts of the last window read (to estimate the rows
     /// after a page) and nothing else, so they are read on any lane, beside the host's work.
-    var rowPager: any RowPager {
+    var rowPager: (any RowPager)? {
         DatabaseTablePager(reader: reader, totals: sections.map { ($0.id, $0.total) })
     }
-
-    // MARK: RowDetailSource
 
     func root(ofRow row: RowID) throws -> (any TableRoot)? {
         let record = try reader.record(row)
@@ -73,15 +64,11 @@ final class DatabaseTableSource: TableRoot, ReloadableDataSource, TableWindowDat
     /// The section of the table that shows one row alone.
     private static let detailSection: SectionID = "row"
 
-    // MARK: RowExportSource
-
     func exporter(as format: ExportFormat) throws -> (any RowExporter)? {
         DatabaseTableExporter(reader: reader, format: format)
     }
 
-    // MARK: TableWindowDataSource
-
-    func numberOfRowsAfterWindow(inSection section: Int) -> Int {
+    func numberOfRowsAfterWindow(inSection section: Int) -> Int? {
         sections.indices.contains(section) ? sections[section].rowsAfter : 0
     }
 

@@ -3,7 +3,7 @@ import TableKit
 /// The same-run peer: builds the same rows' HTML by String concatenation with per-Character
 /// escaping, the approach TableKit's byte writer replaces.
 struct NaiveStringRenderer {
-    let table: TableView
+    let table: TableAdapter
     let basePath: String
 
     func renderPage() -> [UInt8] {

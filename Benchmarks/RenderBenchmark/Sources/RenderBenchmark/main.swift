@@ -11,7 +11,7 @@ let only = CommandLine.arguments.dropFirst().first
 
 let items = BenchmarkItem.make(count: rowCount)
 let list = ListDataSource(models: items, title: "Items") { item, _ in TableCell(.subtitle, BenchmarkItemCell(item: item)) }
-let table = TableView(root: list)
+let table = TableAdapter(root: list)
 table.title = "Benchmark"
 let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/benchmark"))
 let naive = NaiveStringRenderer(table: table, basePath: "/pages/benchmark")

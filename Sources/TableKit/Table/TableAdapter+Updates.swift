@@ -1,4 +1,4 @@
-extension TableView: TableContext {
+extension TableAdapter: TableContext {
     /// Opens (or nests) a batch; nothing is sent until the outermost `endUpdates()`.
     public func beginUpdates() {
         batchDepth += 1

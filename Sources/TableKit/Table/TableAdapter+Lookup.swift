@@ -1,4 +1,4 @@
-extension TableView {
+extension TableAdapter {
     /// The number of sections at the last commit.
     public var numberOfSections: Int { snapshot.sections.count }
 

@@ -1,4 +1,4 @@
-extension TableView {
+extension TableAdapter {
     /// Reads everything a row shows from the delegate tree, now.
     ///
     ///     let record = table.rowRecord(at: TableIndexPath(section: 0, row: 0))

@@ -1,17 +1,19 @@
 /// The server-side instance of one table (one page variant): it asks its delegate tree for
-/// content, collects batch updates into changesets and carries out people's actions.
+/// content, collects batch updates into changesets and carries out people's actions — what
+/// IGListKit calls the adapter between a list's data and its view (it was named `TableView`,
+/// though it shows nothing: the renderers and the browser do).
 ///
 /// A table and its delegate tree live in one isolation domain (an actor, or a lock-protected
 /// host); different tables are independent and render in parallel.
 ///
-///     let table = TableView(root: root)
+///     let table = TableAdapter(root: root)
 ///     table.title = "To do"
 ///     table.onChange = { changeset in hub.publish(changeset, version: table.version) }
 ///     try table.performBatchUpdates {
 ///         todos.insert(todo, at: 0)
 ///         table.insertRows(at: [TableIndexPath(section: 0, row: 0)])
 ///     }
-public final class TableView {
+public final class TableAdapter {
     /// The table's title, rendered as the page heading unless its root names one (``TableDataSource/titleForTable()``).
     public var title: String?
     /// The version of the table's state: it changes with every committed non-empty changeset, by
@@ -97,7 +99,7 @@ public final class TableView {
     }
 
     private func prepareRoot() {
-        (root as? any CascadingTableDelegate)?.prepare(table: self)
+        root.prepare(table: self)
     }
 
     /// Reads every identifier, every row's content and every section's content from the delegate tree.

@@ -1,7 +1,7 @@
 // Diff-based reloads: the data changed elsewhere and nobody reported how, so the table finds
 // the changes itself by identifier and content (UITableViewDiffableDataSource's `apply`,
 // IGListKit's `performUpdates`).
-extension TableView {
+extension TableAdapter {
     /// Re-reads the whole table and sends subscribers only what changed since the last commit,
     /// found by comparing identifiers and content: inserted, deleted and moved rows and sections,
     /// and replacements for the ones whose content changed. Nothing changed, nothing is sent.

@@ -1,7 +1,7 @@
 // People's actions, addressed by identifier and carried out through the delegate chain.
 // Each runs inside a batch so that the updates a delegate reports become one changeset, and a
 // delegate that throws leaves the table as it was: no changeset, no new version.
-extension TableView {
+extension TableAdapter {
     /// Selects a row as a tap would: `shouldHighlightRow` → `willSelectRow` (nil vetoes, another
     /// path redirects) → `didSelectRow`.
     ///

@@ -1,4 +1,4 @@
-extension TableView {
+extension TableAdapter {
     /// Applies every change queued on ``updater``, oldest first, in one batch: changes that
     /// arrived together reach subscribers as one changeset. Call it inside the table's isolation.
     ///

@@ -1,0 +1,4 @@
+import TableKit
+
+/// The abilities of a plain root: none (every ``PageSource`` default).
+struct NoPageAbilities: PageSource {}
