@@ -6,7 +6,7 @@ extension DatabaseTableReader {
     /// lists that many (``maxFacetValues``).
     static var maxSuggestedValues: Int { maxFacetValues }
     /// The most rows each column's check reads: the page's first rows in the table's order.
-    static let suggestionScanRows = 100_000
+    static let suggestionScanRows = 10_000
     /// The time the checks of one page may take together. Checked before each column; one
     /// column's check reads at most ``suggestionScanRows`` rows, and the whole read stays within
     /// the query time limit.
