@@ -137,7 +137,7 @@
   // headers, out of sight (the header above the rows shows the names, with their sort links).
   // Without this script each value's cell still says its column's name.
   function nameColumns(root) {
-    const names = [...(table()?.querySelectorAll(".tk-db-columns-row > .tk-db-column") ?? [])].map((column) => column.textContent.trim());
+    const names = [...(table()?.querySelectorAll(".tk-db-columns-row > .tk-db-column") ?? [])].map((column) => column.dataset.field ?? "");
     if (names.length === 0) return;
     const groups = root.matches?.(".tk-rows, .tk-jump") ? [root] : [...(root.querySelectorAll?.(".tk-rows, .tk-jump") ?? [])];
     for (const group of groups) {
@@ -619,7 +619,8 @@
     const main = table();
     const header = main?.querySelector(".tk-db-columns-row");
     if (!header) return;
-    const widths = [...header.querySelectorAll(":scope > .tk-db-column")].map((column) => column.textContent.trim().length + 1);
+    // The name, and room for its menu's button.
+    const widths = [...header.querySelectorAll(":scope > .tk-db-column")].map((column) => (column.dataset.field ?? "").length + 3);
     for (const cell of main.querySelectorAll('.tk-row[data-kind="record"] > .tk-cell')) {
       let index = 0;
       for (const value of cell.querySelectorAll(":scope > .tk-field > .tk-field-value")) {
@@ -818,6 +819,21 @@
 
   window.addEventListener("scroll", scheduleFill, { passive: true });
   window.addEventListener("resize", scheduleFill);
+
+  // A column menu (a <details>) closes on Escape, giving the focus back to its button, and on a
+  // click anywhere else, as a menu does; opening one closes the others.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    const menu = event.target.closest?.("details.tk-db-menu[open]");
+    if (!menu) return;
+    menu.open = false;
+    menu.querySelector("summary")?.focus();
+  });
+  document.addEventListener("click", (event) => {
+    for (const menu of document.querySelectorAll("details.tk-db-menu[open]")) {
+      if (!menu.contains(event.target)) menu.open = false;
+    }
+  });
 
   page.addEventListener("click", (event) => {
     const link = event.target.closest?.("a.tk-next");

@@ -125,7 +125,7 @@ def check_step(driver, name, size, expected_error=None):
     shot(driver, name, size)
     assert overflow(driver, size) <= 0, f"{name}: the page is {overflow(driver, size)} px wider than the screen at {size[0]} px"
     assert bar_items_outside(driver, size) == [], f"{name}: bar items off screen at {size[0]} px"
-    assert words_broken_letter_by_letter(driver) == [], f"{name}: words broken across lines at {size[0]} px"
+    assert words_broken_letter_by_letter(driver) == [], f"{name}: words broken across lines at {size[0]} px: {words_broken_letter_by_letter(driver)}"
     errors = [entry for entry in console_errors(driver) if not (expected_error and expected_error in entry["message"])]
     assert errors == [], f"{name}: console errors: {errors}"
 

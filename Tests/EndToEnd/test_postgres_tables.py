@@ -195,6 +195,23 @@ def test_facets_count_like_postgresql(site):
     assert got == expected
 
 
+def test_suggested_facets_are_the_columns_of_few_values_as_postgresql_counts_them(site):
+    base, url = site
+    status, page = get(base, "/pages/things.json?n__gt=0")
+    assert status == 200, page
+    fields = page["headerView"]["fields"]
+    rows = int(pg_ids(url, "SELECT count(*) FROM things WHERE n > 0")[0])
+    expected = []
+    for column in [column["name"] for column in fields["columns"]]:
+        if column == "id":
+            continue
+        distinct = int(pg_ids(url, f"SELECT count(DISTINCT {q(column)}) FROM things WHERE n > 0")[0])
+        if 2 <= distinct <= 30 and distinct < rows:
+            expected.append(column)
+    assert len(expected) >= 3
+    assert [suggestion["column"] for suggestion in fields.get("suggestedFacets", [])] == expected
+
+
 def test_a_csv_export_is_every_row(site):
     base, url = site
     with urllib.request.urlopen(base + "/pages/things.csv?sort=r", timeout=30) as response:

@@ -81,7 +81,7 @@ struct DatabaseTableViewTests {
         var query = DatabaseTableQuery(variant: ["group": "name", "score": "3"], schema: schema)
         query.facets = ["name"]
         let unsorted = Self.html(DatabaseTableHeader(schema: schema, query: query, rowCount: 5, facets: []))
-        #expect(unsorted.contains(#"<span class="tk-db-column" role="columnheader" data-field="name"><a href="?_sort=name&amp;score__exact=3&amp;_facet=name&amp;group=name" title="Sort ascending">name</a></span>"#))
+        #expect(unsorted.contains(#"<span class="tk-db-column" role="columnheader" data-field="name"><a href="?_sort=name&amp;score__exact=3&amp;_facet=name&amp;group=name" title="Sort ascending">name</a><details class="tk-db-menu">"#))
         #expect(!unsorted.contains("aria-sort"))
 
         query.sort = "name"
@@ -176,7 +176,9 @@ struct DatabaseTableViewTests {
                 #expect(!unescaped.contains("&") || href.contains("&amp;"), "every & of a link is escaped")
             }
             // The column links decode to each column, sorted, with the other parameters kept.
-            let columnLinks = Self.attributes(hostile, named: "href").suffix(columns.count)
+            // Each column header's first link; its menu's links follow it.
+            let columnLinks = hostile.components(separatedBy: #"role="columnheader""#).dropFirst().compactMap { Self.attributes($0, named: "href").first }
+            #expect(columnLinks.count == columns.count)
             for (column, href) in zip(columns, columnLinks) {
                 let parameters = Self.decodedQuery(href)
                 let sort = column == columns[1] ? DatasetteQuery.sortDescending : DatasetteQuery.sort
@@ -253,6 +255,9 @@ struct DatabaseTableViewTests {
             #expect(text.hasPrefix("<!doctype html>") && text.contains(#"<link rel="stylesheet" href="/public/table-pages.css">"#))
             #expect(text.contains(#"<main class="tk-table tk-row-page"><p class="tk-back"><a href="/pages/a+b?sort=-n">"#))
             #expect(text.contains(#"<h1 class="tk-title">a b: 7</h1>"#))
+            #expect(text.contains(#"<p class="tk-row-formats">This row as <a href="/pages/a+b/rows/7.json?sort=-n" type="application/json">JSON</a></p>"#), "a link to the row's JSON, in the page's variant")
+            let linked = try await connection.request("GET", "/pages/a+b/rows/7.json?sort=-n")
+            #expect(linked.status == 200 && linked.text.hasPrefix(#"{"id":"7","kind":"record""#), "the JSON link answers the row's JSON")
             let expectedNote = #"<span class="tk-field" role="cell" data-field="note"><span class="tk-field-name">note</span> <span class="tk-field-value">"# + String(repeating: "word ", count: 200) + "&lt;end&gt;</span></span>"
             #expect(text.contains(expectedNote), "one line per column, the value whole")
             #expect(text.contains(#"<span class="tk-field-name">n</span> <span class="tk-field-value tk-null">NULL</span>"#))

@@ -45,13 +45,18 @@ enum PageDocument {
     }
 
     /// A row on its own URL (`GET /pages/{page}/rows/{row}`): the row's element, under a link
-    /// back to the page's variant and a heading naming the row. Not live: it has no event stream.
+    /// back to the page's variant, a heading naming the row, and a link to the same row as JSON
+    /// (in the variant, so its parameters, e.g. `_labels=on`, still hold). Not live: it has no
+    /// event stream.
     static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account) -> Response {
         var html = head(title: definition.title + ": " + row.rawValue)
         html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tk-table tk-row-page\"><p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} "
         html += HTMLEscaping.escape(definition.title) + "</a></p><h1 class=\"tk-title\">" + HTMLEscaping.escape(definition.title)
-        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1><div class=\"tk-rows\" role=\"table\">"
+        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1>"
+        let json = PageContract.rowJSONPath(row, basePath: variant.basePath) + (variant.query.isEmpty ? "" : "?" + variant.query)
+        html += "<p class=\"tk-row-formats\">This row as <a href=\"" + HTMLEscaping.escape(json) + "\" type=\"application/json\">JSON</a></p>"
+        html += "<div class=\"tk-rows\" role=\"table\">"
         var bytes = Array(html.utf8)
         bytes += fragment
         bytes += Array(("</div></main>" + tail).utf8)

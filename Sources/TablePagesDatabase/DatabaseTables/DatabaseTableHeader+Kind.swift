@@ -2,8 +2,9 @@ import TableKit
 
 extension DatabaseTableHeader {
     /// Writes a ``DatabaseTableHeader`` cell's HTML from its content: the description, the search
-    /// form (for a table with an FTS5 index), the filter form, the active filters, the facets, the
-    /// export links, and last, right above the rows, the column headers. Every text is escaped for
+    /// form (for a table with an FTS5 index), the filter form, the active filters, the hidden
+    /// columns, the suggested facets, the facets, the export links, and last, right above the
+    /// rows, the column headers, each with its column menu. Every text is escaped for
     /// HTML, every link is the content's (percent-encoded) and escaped as an attribute.
     ///
     /// The column headers are an ARIA table of one row (`role="columnheader"` with `aria-sort` on
@@ -31,6 +32,8 @@ extension DatabaseTableHeader {
         let facets = fields[Field.facets]?.json?.elements ?? []
         appendFacetForm(columns: columns, facets: facets, parameters: parameters, into: &out)
         appendActiveFilters(fields[Field.filters]?.json?.elements ?? [], into: &out)
+        appendHiddenColumns(columns, into: &out)
+        appendSuggestedFacets(fields[Field.suggestedFacets]?.json?.elements ?? [], into: &out)
         appendFacets(facets, into: &out)
         if let exports = fields[Field.exports]?.json {
             out.append("<p class=\"tk-db-exports\">Download these rows: ")
@@ -112,6 +115,38 @@ extension DatabaseTableHeader {
         out.append("</ul>")
     }
 
+    /// The columns the page hides, each a link that shows it again.
+    private static func appendHiddenColumns(_ columns: [JSONValue], into out: inout OutputBuffer) {
+        let hidden = columns.filter { $0[Field.hidden] == .bool(true) }
+        guard !hidden.isEmpty else { return }
+        out.append("<p class=\"tk-db-hidden\">Hidden columns: ")
+        for (position, column) in hidden.enumerated() {
+            let name = column[Field.name]?.text ?? ""
+            if position > 0 { out.append(", ") }
+            out.append("<a href=\"")
+            out.appendEscapedHTML(column[Field.href]?.text ?? "")
+            out.append("\" title=\"Show this column\">")
+            out.appendEscapedHTML(name)
+            out.append("</a>")
+        }
+        out.append("</p>")
+    }
+
+    /// "Suggested facets: a, b", each a link that adds its facet.
+    private static func appendSuggestedFacets(_ suggestions: [JSONValue], into out: inout OutputBuffer) {
+        guard !suggestions.isEmpty else { return }
+        out.append("<p class=\"tk-db-suggested\">Suggested facets: ")
+        for (position, suggestion) in suggestions.enumerated() {
+            if position > 0 { out.append(", ") }
+            out.append("<a href=\"")
+            out.appendEscapedHTML(suggestion[Field.href]?.text ?? "")
+            out.append("\">")
+            out.appendEscapedHTML(suggestion[Field.column]?.text ?? "")
+            out.append("</a>")
+        }
+        out.append("</p>")
+    }
+
     /// A list per facet: its values, most frequent first, each a link that adds (or, when
     /// chosen, removes) its filter, with its count.
     private static func appendFacets(_ facets: [JSONValue], into out: inout OutputBuffer) {
@@ -157,10 +192,11 @@ extension DatabaseTableHeader {
         out.append("</div>")
     }
 
-    /// The column names as sort links, one ARIA table row lined up with the record rows.
+    /// The column names as sort links, one ARIA table row lined up with the record rows (the
+    /// hidden columns left out), each followed by its menu (``appendMenu(_:name:into:)``).
     private static func appendColumnHeaders(_ columns: [JSONValue], into out: inout OutputBuffer) {
         out.append("<div class=\"tk-db-columns\" role=\"table\" aria-label=\"Columns; each sorts the rows\"><div class=\"tk-db-columns-row\" role=\"row\">")
-        for column in columns {
+        for column in columns where column[Field.hidden] != .bool(true) {
             let name = column[Field.name]?.text ?? ""
             let sort = column[Field.sort]?.text
             // A numeric column's name sits over its numbers, on the right (Public/table-pages.css).
@@ -181,9 +217,31 @@ extension DatabaseTableHeader {
             case "descending": out.append("<span class=\"tk-db-arrow\" aria-hidden=\"true\"> \u{25BC}</span>")
             default: break
             }
+            appendMenu(column[Field.menu], name: name, into: &out)
             out.append("</span>")
         }
         out.append("</div></div>")
+    }
+
+    /// A column's menu: a `<details>` whose `<summary>` opens a list of plain links, so it works
+    /// without script and from the keyboard (the page script closes it on Escape and on a click
+    /// elsewhere).
+    private static func appendMenu(_ menu: JSONValue?, name: String, into out: inout OutputBuffer) {
+        guard let menu else { return }
+        out.append("<details class=\"tk-db-menu\"><summary title=\"Column menu\" aria-label=\"")
+        out.appendEscapedHTML(name)
+        out.append(": column menu\"><span aria-hidden=\"true\">\u{22EE}</span></summary><ul>")
+        let items: [(String, StaticString)] = [
+            (Field.ascending, "Sort ascending"), (Field.descending, "Sort descending"), (Field.facet, "Facet by this"),
+            (Field.hide, "Hide this column"), (Field.notNull, "Show only not-null"),
+        ]
+        for (field, text) in items {
+            guard let href = menu[field]?.text else { continue }
+            out.append("<li>")
+            appendLink(href, text: text, into: &out)
+            out.append("</li>")
+        }
+        out.append("</ul></details>")
     }
 
     private static func appendHiddenInputs(_ parameters: [(name: String, value: String)], into out: inout OutputBuffer) {

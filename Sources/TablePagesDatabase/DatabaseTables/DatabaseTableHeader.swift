@@ -18,13 +18,18 @@ import TableKit
 /// the description, e.g. "12 rows where category = books"), and the kind (``kind``) writes the
 /// HTML from it. Its `fields`:
 /// - `rowCount`: the rows of the page, every section's total;
-/// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href", "numeric"}]` (`numeric`:
-///   the column is declared to hold numbers, so its header lines up with them, on the right);
+/// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href", "numeric", "hidden", "menu"}]`
+///   (`numeric`: the column is declared to hold numbers, so its header lines up with them, on the
+///   right; `hidden`: the page leaves it out (`_nocol`), and `href` then shows it again; `menu`:
+///   the column menu's links, `{"ascending", "descending", "facet"?, "hide"?, "notNull"?}`, each
+///   left out where it would change nothing or is not allowed: hiding a key column);
 /// - `filters`: `[{"column", "operator", "value", "description", "href"}]` (`href` removes it);
 /// - `search`: the words searched (`""` for none), only for a table with an FTS5 index;
 /// - `facets`: `[{"column", "truncated", "href", "values": [{"value", "label", "count", "selected", "href"}]}]`
 ///   (a facet's `href` removes the facet, a value's adds or removes its filter; a blob's value
 ///   has no `href`);
+/// - `suggestedFacets`: `[{"column", "href"}]`, columns with few distinct values
+///   (``DatabaseTableReader/suggestedFacets(rowCount:budget:)``), each `href` adding its facet;
 /// - `exports`: `{"csv", "ndjson"}`, the page's rows as files, with its filters, search and sort;
 /// - `parameters`: `[{"name", "value"}]`, the page's own query parameters, which the forms keep.
 struct DatabaseTableHeader {
@@ -36,6 +41,8 @@ struct DatabaseTableHeader {
     let rowCount: Int
     /// The value counts of the page's facets, in the order asked.
     let facets: [DatabaseFacet]
+    /// The columns suggested as facets, in column order.
+    var suggestedFacets: [String] = []
 
     /// The header's cell kind's reuse identifier.
     static let reuseIdentifier = "database-header"
@@ -49,6 +56,16 @@ struct DatabaseTableHeader {
         ]
         if schema.fullTextTable != nil {
             fields.append(CellField(name: Field.search, value: query.search ?? ""))
+        }
+        if !suggestedFacets.isEmpty {
+            fields.append(CellField(name: Field.suggestedFacets, value: suggestedFacets.joined(separator: ", "), json: .array(suggestedFacets.map { column in
+                var faceted = query
+                faceted.facets.append(column)
+                return .object([
+                    JSONProperty(name: Field.column, value: .string(column)),
+                    JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(faceted))),
+                ])
+            })))
         }
         if !facets.isEmpty {
             fields.append(CellField(name: Field.facets, value: facets.map(\.column).joined(separator: ", "), json: .array(facets.map(facet))))
@@ -93,6 +110,14 @@ struct DatabaseTableHeader {
         static let filters = "filters"
         static let search = "search"
         static let facets = "facets"
+        static let suggestedFacets = "suggestedFacets"
+        static let hidden = "hidden"
+        static let menu = "menu"
+        static let ascending = "ascending"
+        static let descending = "descending"
+        static let facet = "facet"
+        static let hide = "hide"
+        static let notNull = "notNull"
         static let exports = "exports"
         static let parameters = "parameters"
         static let name = "name"
@@ -116,13 +141,41 @@ struct DatabaseTableHeader {
         let current: String? = query.sort == name ? (query.descending ? "descending" : "ascending") : nil
         // Datasette's toggle: a second click on the ascending column sorts it descending.
         let next = query.sorted(by: name, descending: current == "ascending")
+        let hidden = query.hiddenColumns.contains(name)
+        var shown = query
+        shown.hiddenColumns.removeAll { $0 == name }
         return .object([
             JSONProperty(name: Field.name, value: .string(name)),
             JSONProperty(name: Field.sort, value: current.map(JSONValue.string) ?? .null),
-            JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))),
+            JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(hidden ? shown : next))),
             // A linked column shows labels, which line up on the left.
             JSONProperty(name: Field.numeric, value: .bool(schema.holdsNumbers(name) && !schema.linkedColumns.contains { $0.column == name })),
+            JSONProperty(name: Field.hidden, value: .bool(hidden)),
+            JSONProperty(name: Field.menu, value: menu(name)),
         ])
+    }
+
+    /// The column menu's links: each changes one thing of the page.
+    private func menu(_ name: String) -> JSONValue {
+        var links = [
+            JSONProperty(name: Field.ascending, value: .string(DatasetteQuery.string(query.sorted(by: name, descending: false)))),
+            JSONProperty(name: Field.descending, value: .string(DatasetteQuery.string(query.sorted(by: name, descending: true)))),
+        ]
+        if !query.facets.contains(name) {
+            var faceted = query
+            faceted.facets.append(name)
+            links.append(JSONProperty(name: Field.facet, value: .string(DatasetteQuery.string(faceted))))
+        }
+        if !schema.primaryKeyColumns.contains(name) && !query.hiddenColumns.contains(name) {
+            var hidden = query
+            hidden.hiddenColumns = schema.columns.filter { $0 == name || query.hiddenColumns.contains($0) }
+            links.append(JSONProperty(name: Field.hide, value: .string(DatasetteQuery.string(hidden))))
+        }
+        let notNull = DatabaseFilter(column: name, comparison: .notnull, value: "1")
+        if !query.filters.contains(where: { Self.same($0, notNull) }) {
+            links.append(JSONProperty(name: Field.notNull, value: .string(DatasetteQuery.string(query.adding(notNull)))))
+        }
+        return .object(links)
     }
 
     private func filter(_ filter: DatabaseFilter) -> JSONValue {
@@ -169,6 +222,8 @@ struct DatabaseTableHeader {
         var exported = query
         exported.facets = []
         exported.group = nil
+        // A file has every column: hiding one is for reading the page.
+        exported.hiddenColumns = []
         let parameters = DatasetteQuery.encoded(DatasetteQuery.parameters(of: exported))
         return PageContract.pagePath(named: schema.name) + "." + fileExtension + (parameters.isEmpty ? "" : "?" + parameters)
     }

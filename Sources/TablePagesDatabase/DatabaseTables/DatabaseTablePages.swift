@@ -120,7 +120,7 @@ public enum DatabaseTablePages {
             countRows: { try rowCount(of: schema, executor: executor) }
         ) { variant in
             let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return DatabaseTableSource(reader: reader, sections: try reader.window(), facets: try reader.facets())
+            return try DatabaseTableSource.reading(reader)
         }
     }
 }

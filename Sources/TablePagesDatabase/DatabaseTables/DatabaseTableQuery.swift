@@ -21,6 +21,9 @@ import TablePages
 /// - `_search=words` (with `_searchmode=raw` for FTS5's own syntax), on a table with a full-text
 ///   index; `_facet=col`, repeatable, and `_facets=` (the list as one value; see
 ///   ``facetListParameter``).
+/// - `_nocol=col`, repeatable (Datasette's): the page leaves the column out of its rows and
+///   column headers (not a key column, which names the rows; the row's own page shows every
+///   column). A variant's own links carry two or more as `_nocols=` (a list like `_facets`).
 /// - Other names starting with `_` and holding no `__` (Datasette's `_shape`, `_labels`…) are
 ///   left alone, except `_where`, `_through` and `_search_col`, which would pick other rows than
 ///   asked and are refused. `limit`, `after`, `_size`, `_next`, `format` and `lastEventId` are the
@@ -47,6 +50,8 @@ struct DatabaseTableQuery: Sendable, Hashable {
     /// Whether JSON expands each value of a linked column as Datasette's `_labels=on` does:
     /// `{"value": 1599, "label": "Ida Meyer"}` (see ``DatabaseLinkedColumn``).
     var labels = false
+    /// The columns the page leaves out of its rows (`_nocol`, repeatable), in the schema's order.
+    var hiddenColumns: [String] = []
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
@@ -62,6 +67,10 @@ struct DatabaseTableQuery: Sendable, Hashable {
     /// Two or more facets as one value (commas between names, `\` before a comma or backslash in
     /// a name): how a variant's own links carry a list that Datasette spells by repeating `_facet`.
     static let facetListParameter = "_facets"
+    /// Datasette's parameter that leaves a column out of the rows (repeatable).
+    static let hiddenColumnParameter = "_nocol"
+    /// Two or more hidden columns as one value, written as ``facetListParameter`` is.
+    static let hiddenColumnListParameter = "_nocols"
     /// Datasette's parameters that pick rows in ways these pages do not: refused rather than ignored.
     private static let unsupportedParameters: Set<String> = ["_where", "_through"]
     private static let routeParameters = PageContract.Query.all
@@ -103,6 +112,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         var rawSearch = false
         var facets: [String] = []
         var labels = false
+        var hidden: Set<String> = []
         var filters: [FilterKey: Set<String>] = [:]
         var items = query
         var index = 0
@@ -134,6 +144,11 @@ struct DatabaseTableQuery: Sendable, Hashable {
             case facetListParameter:
                 guard let names = facetNames(value) else { throw failure("_facets must list column names separated by commas, with \\ before a comma or backslash in a name.") }
                 for name in names { facets.append(try known(name, for: "a facet", in: schema)) }
+            case hiddenColumnParameter:
+                hidden.insert(try hideable(value, in: schema))
+            case hiddenColumnListParameter:
+                guard let names = facetNames(value) else { throw failure("_nocols must list column names separated by commas, with \\ before a comma or backslash in a name.") }
+                for name in names { hidden.insert(try hideable(name, in: schema)) }
             case labelsParameter:
                 guard let on = DatasetteSwitch.value(value) else {
                     throw failure("_labels must be on or off (also true/false, 1/0); got \(quote(value)).")
@@ -183,6 +198,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         }
         var seen: Set<String> = []
         result.facets = facets.filter { seen.insert($0).inserted }
+        result.hiddenColumns = schema.columns.filter(hidden.contains)
         return result
     }
 
@@ -262,6 +278,11 @@ struct DatabaseTableQuery: Sendable, Hashable {
             chosen[Self.searchParameter] = search
             if rawSearch { chosen[Self.searchModeParameter] = "raw" }
         }
+        if hiddenColumns.count == 1 {
+            chosen[Self.hiddenColumnParameter] = hiddenColumns[0]
+        } else if hiddenColumns.count > 1 {
+            chosen[Self.hiddenColumnListParameter] = Self.facetList(hiddenColumns)
+        }
         if facets.count == 1 {
             chosen[Self.facetParameter] = facets[0]
         } else if facets.count > 1 {
@@ -339,6 +360,15 @@ struct DatabaseTableQuery: Sendable, Hashable {
     private static func known(_ name: String, for use: String, in schema: DatabaseTableSchema) throws(PageDefinition.VariantError) -> String {
         guard let column = schema.column(named: name) else {
             throw failure("\(quote(name)) is not a column of \(quote(schema.name)), so it cannot be used for \(use). Its columns are \(columnList(schema)).")
+        }
+        return column
+    }
+
+    /// `name` in the schema's spelling when the page may leave it out: a column, not the key's.
+    private static func hideable(_ name: String, in schema: DatabaseTableSchema) throws(PageDefinition.VariantError) -> String {
+        let column = try known(name, for: "_nocol", in: schema)
+        guard !schema.primaryKeyColumns.contains(column) else {
+            throw failure("\(quote(column)) is the key of \(quote(schema.name)), which names each row, so _nocol cannot hide it.")
         }
         return column
     }

@@ -341,14 +341,28 @@ struct DatabaseTableReader: Sendable {
         query.filters.isEmpty && query.search == nil && query.group == nil
     }
 
-    /// A row from its key values followed by its column values.
+    /// A row from its key values followed by its column values: in a page, without the
+    /// columns the page hides (``DatabaseTableQuery/hiddenColumns``); on its own URL, every column.
     /// `id` names a view's row, which has no key.
     func makeRow(_ values: some Collection<DatabaseValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
         let keyCount = schema.key.count
+        var columns = schema.columns
+        var shown = Array(values.dropFirst(keyCount))
+        if extent == .page, !query.hiddenColumns.isEmpty {
+            // Hidden columns are read all the same (a sort or a label may need them), only not shown.
+            let kept = schema.columns.indices.filter { !query.hiddenColumns.contains(schema.columns[$0]) }
+            columns = kept.map { schema.columns[$0] }
+            shown = kept.map { shown[$0] }
+        }
         return DatabaseSection.Row(
             id: id ?? rowID(key: Array(values.prefix(keyCount))),
-            cell: DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
+            cell: DatabaseRecordCell.cell(columns: columns, values: shown, extent: extent)
         )
+    }
+
+    /// The columns a row shows in `extent`, in order: in a page, those it does not hide.
+    func shownColumns(in extent: DatabaseRecordCell.Extent) -> [String] {
+        extent == .page && !query.hiddenColumns.isEmpty ? schema.columns.filter { !query.hiddenColumns.contains($0) } : schema.columns
     }
 
     /// How many rows follow `position`: exact below ``countBound``, estimated above it.

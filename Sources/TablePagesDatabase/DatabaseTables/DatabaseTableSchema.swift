@@ -75,6 +75,13 @@ struct DatabaseTableSchema: Sendable {
         return quoted + "::text"
     }
 
+    /// The columns of the primary key, as Datasette names them: the key's, or the column the rowid
+    /// is an alias of, or a rowid table's single-column primary key. A page never hides them (`_nocol`).
+    var primaryKeyColumns: [String] {
+        let declared = [rowIDColumn, defaultSort].compactMap { $0 }
+        return keyIsRowID ? declared : key
+    }
+
     /// Where NULL goes in `column`'s order (``SQLDialect/nullOrder(descending:)``), or nothing for a
     /// column that holds no NULL (a key column, one declared `NOT NULL`). Why: PostgreSQL's btree
     /// index serves `ORDER BY c` and `ORDER BY c DESC` but not `c NULLS FIRST`, so spelling the NULL

@@ -14,12 +14,25 @@ final class DatabaseTableSource: PageSource {
     private var sections: [DatabaseSection]
     /// The value counts of the query's `_facet` columns, read with the window; the header shows them.
     private(set) var facets: [DatabaseFacet]
+    /// The columns the header suggests as facets (``DatabaseTableReader/suggestedFacets(rowCount:budget:)``),
+    /// found once, when the page's live table is made, and kept: a suggestion is a hint, and
+    /// looking again at every change would cost each reload its budget.
+    let suggestedFacets: [String]
 
     /// A source over sections already read.
-    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = []) {
+    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [String] = []) {
         self.reader = reader
         self.sections = sections
         self.facets = facets
+        self.suggestedFacets = suggestedFacets
+    }
+
+    /// A page's live root: its window and facets read, and its suggested facets found.
+    static func reading(_ reader: DatabaseTableReader) throws -> DatabaseTableSource {
+        let sections = try reader.window()
+        let facets = try reader.facets()
+        let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
+        return DatabaseTableSource(reader: reader, sections: sections, facets: facets, suggestedFacets: reader.suggestedFacets(rowCount: rowCount))
     }
 
     /// One estimate for every row: a record is one line of columns (long values wrap).
@@ -78,7 +91,7 @@ final class DatabaseTableSource: PageSource {
     /// (``DatabaseTableHeader``), from the held sections' totals.
     func headerViewForTable() -> TableCell? {
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
-        return DatabaseTableHeader(schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets).cell
+        return DatabaseTableHeader(schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets, suggestedFacets: suggestedFacets).cell
     }
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

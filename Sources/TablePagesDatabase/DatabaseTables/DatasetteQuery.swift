@@ -25,10 +25,12 @@ enum DatasetteQuery {
     static let search = "_search"
     /// A column whose value counts the page shows (repeatable).
     static let facet = "_facet"
+    /// A column the page leaves out (repeatable).
+    static let hiddenColumn = "_nocol"
 
     /// The parameters that choose `query`, in a stable order: the sort (`_sort` or `_sort_desc`),
-    /// each filter (`column__operator=value`), the search (`_search`), each facet (`_facet`), then
-    /// the grouping column (`group`, this project's own).
+    /// each filter (`column__operator=value`), the search (`_search`), each facet (`_facet`), each
+    /// hidden column (`_nocol`), then the grouping column (`group`, this project's own).
     static func parameters(of query: DatabaseTableQuery) -> [Parameter] {
         var parameters: [Parameter] = []
         if let column = query.sort {
@@ -39,6 +41,7 @@ enum DatasetteQuery {
             parameters.append(Parameter(name: search, value: words))
         }
         parameters += query.facets.map { Parameter(name: facet, value: $0) }
+        parameters += query.hiddenColumns.map { Parameter(name: hiddenColumn, value: $0) }
         if let group = query.group {
             parameters.append(Parameter(name: DatabaseTableQuery.groupParameter, value: group))
         }

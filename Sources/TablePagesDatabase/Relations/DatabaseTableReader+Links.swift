@@ -15,7 +15,8 @@ extension DatabaseTableReader {
     func labelled(_ rows: [DatabaseSection.Row], linkedValues: [[DatabaseValue]], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner) throws -> [DatabaseSection.Row] {
         guard !schema.linkedColumns.isEmpty, !rows.isEmpty else { return rows }
         let labels = try DatabaseLabelReader(linked: schema.linkedColumns, dialect: schema.dialect).labels(for: linkedValues, in: db)
-        let fields = schema.linkedColumns.map { schema.columns.firstIndex(of: $0.column) }
+        let shown = shownColumns(in: extent)
+        let fields = schema.linkedColumns.map { shown.firstIndex(of: $0.column) }
         return rows.enumerated().map { position, row in
             var cell = row.cell
             for (column, field) in fields.enumerated() {
