@@ -161,6 +161,9 @@ def test_a_listening_connection_that_stops_delivering_is_noticed_and_replaced(po
     other_client = PsqlSession(postgres_database)
     listener = None
     try:
+        # Ready first: until its listening connection has read the clock, /readyz is 503 already,
+        # which the wait below would take for the stall being noticed (seen once in CI).
+        wait_until(lambda: status_of(base + "/readyz") == 200, 10, "/readyz never said ready after startup")
         events = subscribe(base)
         listener = int(psql(postgres_database, "SELECT pid FROM pg_stat_activity WHERE application_name = 'tablepages-listener'").strip())
         # The listening connection stays open but delivers nothing (its server process stopped);
@@ -174,7 +177,8 @@ def test_a_listening_connection_that_stops_delivering_is_noticed_and_replaced(po
             # a notification, gives the connection up, and is not ready while it cannot listen.
             noticed = wait_until(lambda: status_of(base + "/readyz") == 503, 10, "/readyz stayed 200 with a listener that delivers nothing")
             assert noticed - stalled < 8
-            assert "has not delivered version" in open(tmp_path / "server.log").read()
+            wait_until(lambda: "has not delivered version" in open(tmp_path / "server.log").read(), 2,
+                       "/readyz turned 503 but the log does not say the listener stalled")
         finally:
             psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         expected = psql(postgres_database, "SELECT CASE WHEN isDone THEN 'done' ELSE 'open' END FROM todo WHERE id = 5").strip()
