@@ -149,6 +149,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds request handling or a database thread may make no progress before /healthz (request handling) or /readyz (either) answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
+    @Option(help: ArgumentHelp(
+        "With a SQLite --database: who may run their own read-only SQL at /-/sql (and Datasette's /{database}.json?sql=): anyone, signed-in or off.",
+        discussion: "The SQL runs on a read-only connection under --query-time-limit, --sql-row-limit and --sql-result-size; statements that would write, ATTACH, PRAGMA settings and functions that touch files are refused (400).",
+        valueName: "who"
+    ))
+    var sql: QueryAccess = .anyone
+
+    @Option(help: "Most rows one query of the SQL page answers; it says it was truncated beyond.")
+    var sqlRowLimit = QueryLimits.defaultRows
+
+    @Option(help: "Bytes of values one query of the SQL page answers (text and blobs as their bytes, numbers as 8); it says it was truncated beyond.")
+    var sqlResultSize = QueryLimits.defaultBytes
+
     @Flag(help: "Let anonymous clients write, without signing in: only for demos on a trusted network.")
     var anonymousWrites = false
 
@@ -218,6 +231,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1, maxPagesPerStream >= 1 else {
             throw ValidationError("--max-live-variants, --max-variants-per-page, --max-exports and --max-pages-per-stream must be at least 1.")
         }
+        guard sqlRowLimit >= 1, sqlResultSize >= 1 else { throw ValidationError("--sql-row-limit and --sql-result-size must be at least 1.") }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
             throw ValidationError("--database-concurrency, --database-queue-limit and --stall-timeout must be at least 1.")
@@ -290,6 +304,23 @@ struct ServeCommand: AsyncParsableCommand {
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
         datasette?.register(on: &router)
+        if let database, !PostgresURL.isPostgresURL(database) {
+            do {
+                var limits = QueryLimits()
+                limits.rows = sqlRowLimit
+                limits.bytes = sqlResultSize
+                limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
+                let queries = try QueryPages(
+                    path: database, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql, limits: limits,
+                    siteTitle: title, accessControl: site.access, logger: logger
+                )
+                queries.register(on: &router, datasette: datasette != nil)
+                logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
+            } catch {
+                logger.critical("cannot open \(database) for the SQL page: \(error)")
+                throw ExitCode.failure
+            }
+        }
         let server = Server(configuration: configuration, responder: router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         do {
@@ -298,7 +329,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        if pages.pages.allSatisfy(\.access.isReadOnly) {
+        // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
+        let signInRunsSQL = sql == .signedIn && database.map { !PostgresURL.isPostgresURL($0) } == true
+        if pages.pages.allSatisfy(\.access.isReadOnly), !signInRunsSQL {
             // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
             logger.notice("every page is read-only: no sign-in link")
         } else {
@@ -401,3 +434,4 @@ struct ServeCommand: AsyncParsableCommand {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 extension LogFormat: ExpressibleByArgument {}
+extension QueryAccess: ExpressibleByArgument {}

@@ -205,7 +205,7 @@ public struct DatasetteAPI: Sendable {
     }
 
     /// Runs a blocking read on a dispatch thread: never on Swift's cooperative pool or an event thread.
-    private static func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result(catching: work)) }
         }

@@ -1,0 +1,165 @@
+import Escaping
+import Foundation
+import GRDB
+import Logging
+import MicroHTTP
+import TableKit
+import TablePages
+import TableStore
+
+/// The SQL page over a SQLite file: any read-only `SELECT`, with named parameters (`:name`) as
+/// form fields, as HTML, JSON and CSV, on a connection that cannot write (``SQLiteQueryRunner``):
+///
+/// - `GET /-/sql?sql=…&name=…`: the form and the result table;
+/// - `GET /-/sql.json?sql=…`: the result as Datasette 0.65 writes it (`_shape=arrays|objects|array`, `_nl`);
+/// - `GET /-/sql.csv?sql=…`: the result as CSV, written as the table pages' CSV;
+/// - at Datasette's URLs, `GET /{database}.json?sql=…` (the same JSON), and `GET /{database}?sql=…`
+///   redirected to the SQL page.
+///
+/// ``QueryAccess`` says who may run SQL; errors in the SQL are 400 with SQLite's message, and
+/// SQL that would write, `ATTACH`, change a setting by `PRAGMA` or call a function that touches
+/// files is refused with a 400 that says why.
+///
+///     let queries = try QueryPages(path: "shop.db", databaseName: "shop", access: .anyone, siteTitle: site.title, accessControl: site.access)
+///     var router = site.router
+///     queries.register(on: &router)
+public struct QueryPages: Sendable {
+    /// The SQL page's path.
+    public static let path = "/-/sql"
+
+    private let runner: SQLiteQueryRunner
+    private let databaseName: String
+    private let access: QueryAccess
+    private let siteTitle: String
+    private let accessControl: AccessControl
+    private let logger: Logger
+
+    /// The SQL page of the SQLite file at `path`, which it opens read-only on a connection of its
+    /// own; `databaseName` is its name at Datasette's URLs (``DatasetteAPI/databaseName(forFile:)``).
+    /// - Throws: GRDB's error when the file cannot be opened.
+    public init(
+        path: String, databaseName: String, access: QueryAccess = .anyone, limits: QueryLimits = QueryLimits(), siteTitle: String,
+        accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
+    ) throws {
+        runner = try SQLiteQueryRunner(path: path, limits: limits)
+        self.databaseName = databaseName
+        self.access = access
+        self.siteTitle = siteTitle
+        self.accessControl = accessControl
+        self.logger = logger
+    }
+
+    /// Adds the SQL page's routes, and Datasette's `/{database}.json` and `/{database}` when
+    /// `datasette` is true (the name is not one of ``DatasetteAPI/reservedNames``).
+    public func register(on router: inout Router, datasette: Bool = true) {
+        // The router answers `/-/sql.json` (and `/{database}.json`) by the route without the
+        // suffix, whose request then prefers JSON.
+        router.on(.get, Self.path + ".csv", use: { request in await self.answer(request, format: .csv) })
+        router.on(.get, Self.path, use: { request in await self.answer(request, format: request.prefersJSON ? .json : .html) })
+        guard datasette, DatasetteAPI.refusal(ofDatabaseName: databaseName) == nil else { return }
+        var prefixes = [TildeEncoding.encode(databaseName)]
+        if databaseName != prefixes[0] { prefixes.append(databaseName) }
+        for prefix in prefixes where !prefix.contains("/") {
+            router.on(.get, "/\(prefix)", use: { request in
+                if request.prefersJSON { return await self.answer(request, format: .json) }
+                let query = DatasetteAPI.formEncoded(request.queryItems)
+                return .redirect(to: request.query["sql"] == nil ? "/" : Self.path + "?" + query, status: 302)
+            })
+        }
+    }
+
+    /// The formats the SQL page answers in.
+    enum Format {
+        case html, json, csv
+    }
+
+    private func answer(_ request: Request, format: Format) async -> Response {
+        if let refusal = access.refusal(signedIn: accessControl.actor(for: request) != nil) {
+            return failure(refusal, status: 403, format: format)
+        }
+        let sql = request.query["sql"] ?? ""
+        var shape = QueryJSON.Shape.arrays
+        if format == .json, let name = request.query["_shape"] {
+            guard let chosen = QueryJSON.Shape(rawValue: name) else { return failure("Invalid _shape: \(name)", status: 400, format: format) }
+            shape = chosen
+        }
+        guard !sql.allSatisfy(\.isWhitespace) else {
+            guard format == .html else { return failure("Give the SQL to run as ?sql=SELECT…", status: 400, format: format) }
+            return page(request, sql: sql, result: nil, error: nil, status: 200)
+        }
+        let values = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let outcome: Result<QueryResult, any Error>
+        do {
+            outcome = .success(try await DatasetteAPI.inBackground { [runner] in try runner.run(sql, parameters: values) })
+        } catch {
+            outcome = .failure(error)
+        }
+        let (message, status) = Self.explanation(of: outcome, logger: logger)
+        switch format {
+        case .html:
+            return page(request, sql: sql, result: try? outcome.get(), error: message, status: status)
+        case .json:
+            // A query that failed as SQL is a whole document with `ok: false`, as Datasette's;
+            // anything else (the time limit, a busy server) is its error object.
+            if case .failure(let error) = outcome, !(error is QueryRefusal) { return failure(message ?? "", status: status, format: .json) }
+            var params = Self.firstValues(request.queryItems.filter { $0.name != "sql" && $0.name != "_shape" })
+            // As Datasette: each named parameter the request leaves out is there, empty.
+            for name in SQLParameterNames.names(in: sql) where !name.hasPrefix("_") && !params.contains(where: { $0.name == name }) {
+                params.append((name, ""))
+            }
+            let context = QueryJSON.Context(
+                database: databaseName, queryName: nil, sql: sql, params: params, shape: shape,
+                newlineDelimited: ["on", "1", "true"].contains(request.query["_nl"] ?? "")
+            )
+            var response: Response = .json(QueryJSON.document(try? outcome.get(), error: message, context: context), status: status)
+            if shape == .array, context.newlineDelimited { response.headers["Content-Type"] = "text/plain" }
+            return response
+        case .csv:
+            guard case .success(let result) = outcome else { return failure(message ?? "", status: status, format: .csv) }
+            var out = OutputBuffer(capacity: 256 + result.rows.count * 32)
+            DatabaseExportEncoding.appendCSVHeader(result.columns, to: &out)
+            for row in result.rows { DatabaseExportEncoding.appendCSVRow(row[...], to: &out) }
+            var response = Response(status: 200, body: Array(out.string.utf8))
+            response.headers["Content-Type"] = "text/csv; charset=utf-8"
+            return response
+        }
+    }
+
+    private func page(_ request: Request, sql: String, result: QueryResult?, error: String?, status: Int) -> Response {
+        let names = SQLParameterNames.names(in: sql)
+        let parameters = names.map { name in (name, request.query[name] ?? "") }
+        let content = QueryDocument.Content(
+            title: "SQL", description: nil, path: Self.path, sql: sql, editable: true, parameters: parameters,
+            result: result, error: error, query: DatasetteAPI.formEncoded(request.queryItems)
+        )
+        return QueryDocument.response(content, siteTitle: siteTitle, status: status)
+    }
+
+    private func failure(_ message: String, status: Int, format: Format) -> Response {
+        switch format {
+        case .html: SiteDocument.response(title: "SQL", siteTitle: siteTitle, body: "<main class=\"tp-index tp-sql\"><h1>SQL</h1><p class=\"tp-sql-error\" role=\"alert\">" + HTMLEscaping.escape(message) + "</p></main>", status: status)
+        case .json: .json(QueryJSON.error(message, status: status, title: status == 400 ? "Invalid SQL" : nil), status: status)
+        case .csv: .text(message + "\n", status: status)
+        }
+    }
+
+    /// The message and status a query's outcome is answered with: nil and 200 for rows, the
+    /// client's mistake as 400, a refusal of the server (time limit, busy) as its status, anything
+    /// else logged and answered 500 without details.
+    static func explanation(of outcome: Result<QueryResult, any Error>, logger: Logger) -> (message: String?, status: Int) {
+        switch outcome {
+        case .success: return (nil, 200)
+        case .failure(let refusal as QueryRefusal): return (refusal.message, 400)
+        case .failure(let convertible as any HTTPErrorConvertible): return (convertible.httpError.message, convertible.httpError.status)
+        case .failure(let error):
+            logger.error("an SQL page query failed: \(error)")
+            return ("The server could not run this query.", 500)
+        }
+    }
+
+    /// The first value of each name, in the order the names first appear.
+    static func firstValues(_ items: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        var seen: Set<String> = []
+        return items.filter { seen.insert($0.name).inserted }
+    }
+}

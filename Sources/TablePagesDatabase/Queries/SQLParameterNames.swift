@@ -1,0 +1,81 @@
+/// The named parameters (`:name`) of an SQL text, in the order they first appear, each once: the
+/// fields of the SQL page's form and the keys a canned query takes.
+///
+///     SQLParameterNames.names(in: "SELECT * FROM t WHERE a = :a AND b = ':no' -- :nor\n AND c > :a")
+///     // ["a"]
+///
+/// A name is `:` followed by ASCII letters, digits and `_`. What SQL reads as something else is
+/// skipped: string literals (`'…'`, with `''` inside), quoted identifiers (`"…"`, `` `…` ``,
+/// `[…]`), comments (`-- …` to the line's end, `/* … */`) and PostgreSQL's casts (`x::text`).
+public enum SQLParameterNames {
+    /// The names in `sql`, without their colons.
+    public static func names(in sql: String) -> [String] {
+        let bytes = Array(sql.utf8)
+        var names: [String] = []
+        var seen: Set<String> = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+                index = end(ofQuoted: bytes, from: index, closing: byte)
+            case UInt8(ascii: "["):
+                index = end(ofQuoted: bytes, from: index, closing: UInt8(ascii: "]"))
+            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
+                index = bytes[index...].firstIndex(of: 0x0a).map { $0 + 1 } ?? bytes.count
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index = endOfBlockComment(bytes, from: index + 2)
+            case UInt8(ascii: ":") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ":"):
+                // A cast: the type name after it is no parameter.
+                index += 2
+                while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+            case UInt8(ascii: ":"):
+                var end = index + 1
+                while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+                if end > index + 1 {
+                    let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+                    if seen.insert(name).inserted { names.append(name) }
+                }
+                index = end
+            default:
+                index += 1
+            }
+        }
+        return names
+    }
+
+    /// Whether `byte` may be part of a parameter's name.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    /// The index after the quoted text that starts at `start`; a doubled closing quote is part of
+    /// the text. An unclosed quote runs to the end.
+    private static func end(ofQuoted bytes: [UInt8], from start: Int, closing: UInt8) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            if bytes[index] == closing {
+                if closing != UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == closing {
+                    index += 2
+                    continue
+                }
+                return index + 1
+            }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// The index after the `*/` that closes a block comment whose text starts at `start`.
+    private static func endOfBlockComment(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "*"), bytes[index + 1] == UInt8(ascii: "/") { return index + 2 }
+            index += 1
+        }
+        return bytes.count
+    }
+}

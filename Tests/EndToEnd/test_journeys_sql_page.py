@@ -1,0 +1,74 @@
+"""A person's journey through the SQL page in Chromium with JavaScript on, at a laptop's and a
+phone's width: they open /-/sql, type a query with a named parameter, run it and see a field for
+the parameter appear, fill it in and see the rows (equal to SQLite's), then try a statement that
+would write and read why it is refused. Each step is checked by what the person sees, and the page
+never scrolls sideways, never logs a console error but the refusal's own 400."""
+import sqlite3
+import urllib.parse
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from journey import SIZE_IDS, SIZES, check_step, navigate, read_only_database_site, set_size
+from test_journeys_database_tools import make_orders, sqlite_rows
+
+SQL = "select status, count(*) as n, sum(total) as total\nfrom orders\nwhere customer = :customer\ngroup by status\norder by status"
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    yield from read_only_database_site(tmp_path_factory, "journey-sql-page", make_orders)
+
+
+def shown_rows(browser):
+    return browser.execute_script(
+        "return [...document.querySelectorAll('.tp-sql-result tbody tr')].map((row) => [...row.cells].map((cell) => cell.textContent))")
+
+
+def type_sql(browser, sql):
+    area = browser.find_element(By.CSS_SELECTOR, "textarea[name='sql']")
+    area.clear()
+    area.send_keys(sql)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
+    base, database, _ = shop
+    set_size(browser, size)
+    browser.get(base + "/-/sql")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "SQL"
+    assert browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result") == [], "no result before a query"
+    check_step(browser, "sql-1-empty", size)
+
+    # Typed SQL with a parameter: running it shows a field for the parameter, and no rows yet.
+    type_sql(browser, SQL)
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
+    field = browser.find_element(By.CSS_SELECTOR, ".tp-sql-parameters input[name='customer']")
+    assert field.is_displayed() and field.get_attribute("value") == ""
+    assert browser.find_element(By.CSS_SELECTOR, "label[for='%s']" % field.get_attribute("id")).text == "customer"
+    assert browser.find_element(By.CSS_SELECTOR, ".tp-sql-summary").text.startswith("0 rows")
+    assert browser.find_element(By.CSS_SELECTOR, "textarea[name='sql']").get_attribute("value") == SQL
+
+    # Filled in: the rows are SQLite's.
+    field.send_keys("Grace Hopper")
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
+    expected = sqlite_rows(database, SQL.replace(":customer", "'Grace Hopper'"))
+    assert [[cells[0], int(cells[1]), float(cells[2])] for cells in shown_rows(browser)] == [list(row) for row in expected]
+    assert [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result th")] == ["status", "n", "total"]
+    summary = browser.find_element(By.CSS_SELECTOR, ".tp-sql-summary").text
+    assert summary.startswith(f"{len(expected)} rows")
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(browser.current_url).query)
+    assert query == {"sql": [SQL.replace("\n", "\r\n")], "customer": ["Grace Hopper"]}
+    json_link = browser.find_element(By.LINK_TEXT, "JSON").get_attribute("href")
+    assert urllib.parse.urlsplit(json_link).path == "/-/sql.json"
+    check_step(browser, "sql-2-rows", size)
+
+    # A statement that would write is refused, saying why, and changes nothing.
+    type_sql(browser, "delete from orders")
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
+    error = browser.find_element(By.CSS_SELECTOR, ".tp-sql-error")
+    assert error.is_displayed() and error.text == "Only SELECT statements are allowed: this one would delete rows."
+    assert browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result") == []
+    check_step(browser, "sql-3-refused", size, expected_error="400")
+    with sqlite3.connect(database) as db:
+        assert db.execute("select count(*) from orders").fetchone()[0] == 300

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+@testable import TablePagesDatabase
+import TableStore
+import Testing
+
+@Suite struct SQLiteQueryRunnerTests {
+    static func database() throws -> TestDatabase {
+        try TestDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, total REAL, note BLOB);
+                CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE VIEW paid AS SELECT o.id, c.name FROM orders o JOIN customer c ON c.id = o.id WHERE status = 'paid';
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
+                INSERT INTO orders SELECT i, CASE i % 3 WHEN 0 THEN 'paid' WHEN 1 THEN 'open' ELSE NULL END, i * 1.5, x'00ff' FROM n;
+                INSERT INTO customer VALUES (3, 'Ida Meyer');
+                """)
+        }
+    }
+
+    static func refusal(_ runner: SQLiteQueryRunner, _ sql: String) -> String? {
+        do {
+            _ = try runner.run(sql, parameters: [:])
+            return nil
+        } catch let refusal as QueryRefusal {
+            return refusal.message
+        } catch {
+            return "not a refusal: \(error)"
+        }
+    }
+
+    @Test func runsASelectWithNamedParametersAndSaysWhichTablesItReads() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
+        let result = try runner.run("SELECT status, count(*) AS n FROM orders WHERE status = :status OR id = :id GROUP BY status", parameters: ["status": "paid", "id": "1"])
+        #expect(result.columns == ["status", "n"])
+        #expect(result.rows == [["open".databaseValue, 1.databaseValue], ["paid".databaseValue, 16.databaseValue]])
+        #expect(!result.truncated)
+        #expect(result.tables == ["orders"])
+        // Through a view: the tables under it (and the view). A missing parameter is empty text.
+        let view = try runner.run("SELECT * FROM paid WHERE name <> :nobody", parameters: [:])
+        #expect(view.rows == [[3.databaseValue, "Ida Meyer".databaseValue]])
+        #expect(view.tables == ["orders", "customer", "paid"])
+    }
+
+    @Test func stopsAtTheRowAndByteLimitsAndSaysSo() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        var limits = QueryLimits()
+        limits.rows = 7
+        let runner = try SQLiteQueryRunner(path: database.path, limits: limits)
+        let result = try runner.run("SELECT id FROM orders", parameters: [:])
+        #expect(result.rows.count == 7 && result.truncated)
+        #expect(try runner.run("SELECT id FROM orders LIMIT 7", parameters: [:]).truncated == false)
+        limits.rows = 1000
+        limits.bytes = 100
+        let small = try SQLiteQueryRunner(path: database.path, limits: limits)
+        let bounded = try small.run("SELECT id, note FROM orders", parameters: [:])
+        #expect(bounded.truncated && bounded.rows.count == 10)
+    }
+
+    @Test func refusesWritesAttachPragmaSettingsAndFileFunctionsSayingWhy() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
+        let cases: [(sql: String, says: String)] = [
+            ("INSERT INTO orders (status) VALUES ('x')", "would insert rows"),
+            ("UPDATE orders SET status = 'x'", "would update rows"),
+            ("DELETE FROM orders", "would delete rows"),
+            ("DROP TABLE orders", "Only SELECT"),
+            ("CREATE TEMP TABLE t (x)", "Only SELECT"),
+            ("BEGIN", "transaction"),
+            ("ATTACH DATABASE '/tmp/other.db' AS other", "ATTACH is refused"),
+            ("PRAGMA query_only = 0", "PRAGMA query_only = 0 is refused"),
+            ("PRAGMA user_version = 3", "changes a setting"),
+            ("PRAGMA writable_schema", "only PRAGMAs that report"),
+            ("SELECT load_extension('/tmp/evil.so')", "load_extension() is refused"),
+            ("SELECT fts3_tokenizer('simple')", "fts3_tokenizer() is refused"),
+            ("WITH x AS (SELECT 1) DELETE FROM orders", "would delete rows"),
+            ("SELECT * FROM orders WHERE id = ?", "Name every parameter"),
+            ("SELECT * FRM orders", "syntax error"),
+            ("SELECT * FROM nowhere", "no such table: nowhere"),
+            ("SELECT 1; SELECT 2", "multiple statements"),
+            ("SELECT 1; DELETE FROM orders", "would delete rows"),
+            ("   ", "Write a SELECT"),
+        ]
+        for (sql, says) in cases {
+            let message = Self.refusal(runner, sql)
+            #expect(message?.contains(says) == true && message?.hasPrefix("not a refusal") == false, "\(sql): \(message ?? "ran")")
+        }
+        // Nothing was written, and reporting PRAGMAs still run.
+        for (sql, count) in [("SELECT count(*) FROM orders", 1), ("PRAGMA table_info(orders)", 4), ("SELECT name FROM pragma_table_info('orders')", 4), ("PRAGMA user_version", 1)] {
+            do {
+                #expect(try runner.run(sql, parameters: [:]).rows.count == count, "\(sql)")
+            } catch {
+                Issue.record("\(sql): \(error)")
+            }
+        }
+        #expect(try runner.run("SELECT count(*) FROM orders", parameters: [:]).rows == [[50.databaseValue]])
+    }
+
+    @Test func stopsAQueryAtTheTimeLimit() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        var limits = QueryLimits()
+        limits.time = .milliseconds(100)
+        let runner = try SQLiteQueryRunner(path: database.path, limits: limits)
+        let started = ContinuousClock.now
+        #expect(throws: QueryTimeLimitExceeded.self) {
+            _ = try runner.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n", parameters: [:])
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(try runner.run("SELECT 1", parameters: [:]).rows == [[1.databaseValue]])
+    }
+}
