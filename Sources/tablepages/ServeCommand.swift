@@ -150,8 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
     @Option(help: ArgumentHelp(
-        "With a SQLite --database: who may run their own read-only SQL at /-/sql (and Datasette's /{database}.json?sql=): anyone, signed-in or off.",
-        discussion: "The SQL runs on a read-only connection under --query-time-limit, --sql-row-limit and --sql-result-size; statements that would write, ATTACH, PRAGMA settings and functions that touch files are refused (400).",
+        "With --database: who may run their own read-only SQL at /-/sql (and, for SQLite, Datasette's /{database}.json?sql=): anyone, signed-in or off.",
+        discussion: "The SQL runs read-only (SQLite: a read-only connection; PostgreSQL: a READ ONLY transaction, rolled back) under --query-time-limit, --sql-row-limit and --sql-result-size; statements that would write, ATTACH, PRAGMA settings and functions that touch files or change settings are refused (400).",
         valueName: "who"
     ))
     var sql: QueryAccess = .anyone
@@ -304,12 +304,17 @@ struct ServeCommand: AsyncParsableCommand {
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
         datasette?.register(on: &router)
+        var limits = QueryLimits()
+        limits.rows = sqlRowLimit
+        limits.bytes = sqlResultSize
+        limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
+        if let postgresTables {
+            let queries = QueryPages(runner: postgresTables.queryRunner(limits: limits, logger: logger), databaseName: "", access: sql, siteTitle: title, accessControl: site.access, logger: logger)
+            queries.register(on: &router, datasette: false)
+            logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
+        }
         if let database, !PostgresURL.isPostgresURL(database) {
             do {
-                var limits = QueryLimits()
-                limits.rows = sqlRowLimit
-                limits.bytes = sqlResultSize
-                limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
                 let queries = try QueryPages(
                     path: database, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql, limits: limits,
                     siteTitle: title, accessControl: site.access, logger: logger
@@ -330,7 +335,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
-        let signInRunsSQL = sql == .signedIn && database.map { !PostgresURL.isPostgresURL($0) } == true
+        let signInRunsSQL = sql == .signedIn && database != nil
         if pages.pages.allSatisfy(\.access.isReadOnly), !signInRunsSQL {
             // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
             logger.notice("every page is read-only: no sign-in link")

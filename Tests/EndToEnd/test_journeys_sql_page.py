@@ -1,5 +1,5 @@
 """A person's journey through the SQL page in Chromium with JavaScript on, at a laptop's and a
-phone's width: they open /-/sql, type a query with a named parameter, run it and see a field for
+phone's width, on SQLite and on PostgreSQL (`--database postgresql://…`): they open /-/sql, type a query with a named parameter, run it and see a field for
 the parameter appear, fill it in and see the rows (equal to SQLite's), then try a statement that
 would write and read why it is refused. Each step is checked by what the person sees, and the page
 never scrolls sideways, never logs a console error but the refusal's own 400."""
@@ -9,15 +9,39 @@ import urllib.parse
 import pytest
 from selenium.webdriver.common.by import By
 
+from conftest import psql, start_server, stop_server
 from journey import SIZE_IDS, SIZES, check_step, navigate, read_only_database_site, set_size
 from test_journeys_database_tools import make_orders, sqlite_rows
 
 SQL = "select status, count(*) as n, sum(total) as total\nfrom orders\nwhere customer = :customer\ngroup by status\norder by status"
 
 
-@pytest.fixture(scope="module")
-def shop(tmp_path_factory):
-    yield from read_only_database_site(tmp_path_factory, "journey-sql-page", make_orders)
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def shop(request, tmp_path_factory):
+    """(base URL, a function running a query on the served database and returning its rows as
+    (text, int, float) tuples, what the page says to a DELETE, the database's kind)."""
+    if request.param == "sqlite":
+        for base, database, _ in read_only_database_site(tmp_path_factory, "journey-sql-page", make_orders):
+            yield base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite"
+        return
+    from test_postgres_tables import drop_database, fresh_database
+    cluster = request.getfixturevalue("postgres_cluster")
+    url = fresh_database(cluster, "pg_sql_journey")
+    path = tmp_path_factory.mktemp("journey-sql-page-pg") / "orders.sqlite"
+    make_orders(path)
+    with sqlite3.connect(path) as db:
+        rows = db.execute("select * from orders").fetchall()
+    values = ", ".join("({}, '{}', '{}', {}, '{}', '{}')".format(*row) for row in rows)
+    psql(url, "CREATE TABLE orders (id integer PRIMARY KEY, customer text, status text, total double precision, placed text, code text);"
+              f"INSERT INTO orders VALUES {values}")
+
+    def rows_of(sql):
+        return [(status, int(n), float(total)) for status, n, total in
+                (line.split("|") for line in psql(url, sql).splitlines() if line)]
+    process, base = start_server(path.parent, "--database", url, anonymous_writes=False)
+    yield base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql"
+    stop_server(process)
+    drop_database(cluster, "pg_sql_journey")
 
 
 def shown_rows(browser):
@@ -33,12 +57,12 @@ def type_sql(browser, sql):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
-    base, database, _ = shop
+    base, rows_of, refusal, kind = shop
     set_size(browser, size)
     browser.get(base + "/-/sql")
     assert browser.find_element(By.TAG_NAME, "h1").text == "SQL"
     assert browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result") == [], "no result before a query"
-    check_step(browser, "sql-1-empty", size)
+    check_step(browser, f"sql-1-empty-{kind}", size)
 
     # Typed SQL with a parameter: running it shows a field for the parameter, and no rows yet.
     type_sql(browser, SQL)
@@ -52,7 +76,7 @@ def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
     # Filled in: the rows are SQLite's.
     field.send_keys("Grace Hopper")
     navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
-    expected = sqlite_rows(database, SQL.replace(":customer", "'Grace Hopper'"))
+    expected = rows_of(SQL.replace(":customer", "'Grace Hopper'"))
     assert [[cells[0], int(cells[1]), float(cells[2])] for cells in shown_rows(browser)] == [list(row) for row in expected]
     assert [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result th")] == ["status", "n", "total"]
     summary = browser.find_element(By.CSS_SELECTOR, ".tp-sql-summary").text
@@ -61,14 +85,13 @@ def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
     assert query == {"sql": [SQL.replace("\n", "\r\n")], "customer": ["Grace Hopper"]}
     json_link = browser.find_element(By.LINK_TEXT, "JSON").get_attribute("href")
     assert urllib.parse.urlsplit(json_link).path == "/-/sql.json"
-    check_step(browser, "sql-2-rows", size)
+    check_step(browser, f"sql-2-rows-{kind}", size)
 
     # A statement that would write is refused, saying why, and changes nothing.
     type_sql(browser, "delete from orders")
     navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
     error = browser.find_element(By.CSS_SELECTOR, ".tp-sql-error")
-    assert error.is_displayed() and error.text == "Only SELECT statements are allowed: this one would delete rows."
+    assert error.is_displayed() and error.text == refusal
     assert browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result") == []
-    check_step(browser, "sql-3-refused", size, expected_error="400")
-    with sqlite3.connect(database) as db:
-        assert db.execute("select count(*) from orders").fetchone()[0] == 300
+    check_step(browser, f"sql-3-refused-{kind}", size, expected_error="400")
+    assert rows_of("select 'all', count(*), 0 from orders") == [("all", 300, 0.0)]

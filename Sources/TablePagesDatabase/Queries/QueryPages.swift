@@ -7,8 +7,10 @@ import TableKit
 import TablePages
 import TableStore
 
-/// The SQL page over a SQLite file: any read-only `SELECT`, with named parameters (`:name`) as
-/// form fields, as HTML, JSON and CSV, on a connection that cannot write (``SQLiteQueryRunner``):
+/// The SQL page over a SQLite file (or a ``QueryRunner`` of another database): any read-only
+/// `SELECT`, with named parameters (`:name`) as form fields, as HTML, JSON and CSV, on a
+/// connection that cannot write (``QueryRunner``), one query at a time with a few waiting
+/// (``QueryGate``):
 ///
 /// - `GET /-/sql?sql=…&name=…`: the form and the result table;
 /// - `GET /-/sql.json?sql=…`: the result as Datasette 0.65 writes it (`_shape=arrays|objects|array`, `_nl`);
@@ -27,7 +29,8 @@ public struct QueryPages: Sendable {
     /// The SQL page's path.
     public static let path = "/-/sql"
 
-    private let runner: SQLiteQueryRunner
+    private let runner: any QueryRunner
+    private let gate = QueryGate()
     private let databaseName: String
     private let access: QueryAccess
     private let siteTitle: String
@@ -41,7 +44,19 @@ public struct QueryPages: Sendable {
         path: String, databaseName: String, access: QueryAccess = .anyone, limits: QueryLimits = QueryLimits(), siteTitle: String,
         accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
     ) throws {
-        runner = try SQLiteQueryRunner(path: path, limits: limits)
+        self.init(
+            runner: try SQLiteQueryRunner(path: path, limits: limits), databaseName: databaseName, access: access, siteTitle: siteTitle,
+            accessControl: accessControl, logger: logger
+        )
+    }
+
+    /// The SQL page over `runner` (a PostgreSQL database's, from TablePagesPostgres);
+    /// `databaseName` is its name at Datasette's URLs.
+    public init(
+        runner: any QueryRunner, databaseName: String, access: QueryAccess = .anyone, siteTitle: String, accessControl: AccessControl,
+        logger: Logger = Logger(label: "TablePages")
+    ) {
+        self.runner = runner
         self.databaseName = databaseName
         self.access = access
         self.siteTitle = siteTitle
@@ -90,7 +105,7 @@ public struct QueryPages: Sendable {
         let values = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let outcome: Result<QueryResult, any Error>
         do {
-            outcome = .success(try await DatasetteAPI.inBackground { [runner] in try runner.run(sql, parameters: values) })
+            outcome = .success(try await gate.run { try await DatasetteAPI.inBackground { [runner] in try runner.run(sql, parameters: values) } })
         } catch {
             outcome = .failure(error)
         }

@@ -1,15 +1,35 @@
 import GRDB
 
 /// The rows one run of a visitor's SQL produced, at most as many as its ``QueryLimits`` allow.
-struct QueryResult: Sendable {
-    /// The result's column names, in order (SQLite lets two share a name).
-    var columns: [String]
+public struct QueryResult: Sendable {
+    /// The result's column names, in order (two may share a name).
+    public var columns: [String]
     /// The rows, each one value per column.
-    var rows: [[DatabaseValue]]
+    public var rows: [[DatabaseValue]]
     /// Whether the query had more rows than ``rows`` holds (the row or byte limit stopped it).
-    var truncated: Bool
-    /// The tables the query reads (through views too): what a live query watches.
-    var tables: Set<String>
+    public var truncated: Bool
+    /// The tables the query reads (through views too, and the views) when the runner can tell:
+    /// what a live query watches.
+    public var tables: Set<String>
     /// How long it ran, in milliseconds.
-    var milliseconds: Double
+    public var milliseconds: Double
+
+    /// A result of `rows` under `columns`.
+    public init(columns: [String], rows: [[DatabaseValue]], truncated: Bool, tables: Set<String> = [], milliseconds: Double = 0) {
+        self.columns = columns
+        self.rows = rows
+        self.truncated = truncated
+        self.tables = tables
+        self.milliseconds = milliseconds
+    }
+
+    /// Bytes `value` counts towards ``QueryLimits/bytes``: text and blobs their bytes, numbers 8.
+    public static func size(of value: DatabaseValue) -> Int {
+        switch value.storage {
+        case .null: 1
+        case .int64, .double: 8
+        case .string(let text): text.utf8.count
+        case .blob(let data): data.count
+        }
+    }
 }

@@ -10,9 +10,37 @@
 public enum SQLParameterNames {
     /// The names in `sql`, without their colons.
     public static func names(in sql: String) -> [String] {
-        let bytes = Array(sql.utf8)
         var names: [String] = []
         var seen: Set<String> = []
+        for (name, _) in occurrences(in: Array(sql.utf8)) where seen.insert(name).inserted { names.append(name) }
+        return names
+    }
+
+    /// `sql` with each `:name` replaced by `$1`, `$2`, … (one number per name, in order of first
+    /// appearance), as PostgreSQL numbers parameters, and the names in that order.
+    public static func numbered(_ sql: String) -> (sql: String, names: [String]) {
+        let bytes = Array(sql.utf8)
+        var names: [String] = []
+        var numbers: [String: Int] = [:]
+        var out: [UInt8] = []
+        var copied = 0
+        for (name, range) in occurrences(in: bytes) {
+            let number = numbers[name] ?? {
+                names.append(name)
+                numbers[name] = names.count
+                return names.count
+            }()
+            out += bytes[copied..<range.lowerBound]
+            out += Array("$\(number)".utf8)
+            copied = range.upperBound
+        }
+        out += bytes[copied...]
+        return (String(decoding: out, as: UTF8.self), names)
+    }
+
+    /// Every `:name` in `bytes`: the name and the byte range of `:name`.
+    static func occurrences(in bytes: [UInt8]) -> [(name: String, range: Range<Int>)] {
+        var found: [(name: String, range: Range<Int>)] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -32,16 +60,13 @@ public enum SQLParameterNames {
             case UInt8(ascii: ":"):
                 var end = index + 1
                 while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-                if end > index + 1 {
-                    let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-                    if seen.insert(name).inserted { names.append(name) }
-                }
+                if end > index + 1 { found.append((String(decoding: bytes[(index + 1)..<end], as: UTF8.self), index..<end)) }
                 index = end
             default:
                 index += 1
             }
         }
-        return names
+        return found
     }
 
     /// Whether `byte` may be part of a parameter's name.

@@ -2,25 +2,20 @@ import Dispatch
 import Foundation
 import GRDB
 import GRDBSQLite
-import Synchronization
 import TableStore
 
 /// Runs visitors' SQL on a SQLite file, on a connection of its own that cannot write: opened
 /// read-only (`SQLITE_OPEN_READONLY`), with `PRAGMA query_only`, and a ``QueryAuthorizer`` that
 /// refuses anything but reading while the statement compiles (so `ATTACH`, `PRAGMA` writes and
 /// functions that touch files are refused before anything runs). One statement at a time, under
-/// ``QueryLimits``; a few more wait, and beyond them a query is refused at once (503).
+/// ``QueryLimits``.
 ///
 ///     let runner = try SQLiteQueryRunner(path: "shop.db", limits: QueryLimits())
 ///     let result = try runner.run("SELECT * FROM orders WHERE status = :status", parameters: ["status": "paid"])
-final class SQLiteQueryRunner: Sendable {
-    /// Queries that may wait for the connection while one runs.
-    static let waitingLimit = 8
-
+final class SQLiteQueryRunner: QueryRunner {
     let limits: QueryLimits
     private let queue: DatabaseQueue
     private let authorizer = QueryAuthorizer()
-    private let queued = Atomic<Int>(0)
 
     /// Opens `path` read-only for queries under `limits`.
     /// - Throws: GRDB's error when the file cannot be opened as a database.
@@ -41,13 +36,8 @@ final class SQLiteQueryRunner: Sendable {
     /// Runs `sql`, binding each named parameter SQLite finds in it (`:name`, also `@name` and
     /// `$name`) to the text `parameters` has for its name, or to empty text. Blocks its thread.
     /// - Throws: ``QueryRefusal`` for SQL that is refused or fails as SQL, `QueryTimeLimitExceeded`
-    ///   past the time limit, ``QueryBusy`` when too many queries wait, GRDB's errors otherwise.
+    ///   past the time limit, GRDB's errors otherwise.
     func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
-        guard queued.add(1, ordering: .relaxed).newValue <= Self.waitingLimit + 1 else {
-            queued.subtract(1, ordering: .relaxed)
-            throw QueryBusy()
-        }
-        defer { queued.subtract(1, ordering: .relaxed) }
         let started = DispatchTime.now()
         var result = try queue.read { db in
             if let limit = limits.time {
@@ -86,7 +76,7 @@ final class SQLiteQueryRunner: Sendable {
             let cursor = try Row.fetchCursor(statement)
             while let row = try cursor.next() {
                 let values = Array(row.databaseValues)
-                bytes += values.reduce(0) { $0 + Self.size(of: $1) }
+                bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
                 if rows.count == limits.rows || (bytes > limits.bytes && !rows.isEmpty) {
                     truncated = true
                     break
@@ -96,16 +86,6 @@ final class SQLiteQueryRunner: Sendable {
             return QueryResult(columns: statement.columnNames, rows: rows, truncated: truncated, tables: verdict.tables, milliseconds: 0)
         } catch {
             throw Self.clientError(error) ?? error
-        }
-    }
-
-    /// Bytes a value counts towards the byte limit.
-    static func size(of value: DatabaseValue) -> Int {
-        switch value.storage {
-        case .null: 1
-        case .int64, .double: 8
-        case .string(let text): text.utf8.count
-        case .blob(let data): data.count
         }
     }
 

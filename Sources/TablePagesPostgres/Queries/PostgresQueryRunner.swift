@@ -1,0 +1,172 @@
+import Dispatch
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import TablePagesDatabase
+import TableStore
+import TableStorePostgres
+
+/// Runs visitors' SQL on PostgreSQL for the SQL page: each query in a `READ ONLY` transaction
+/// that is always rolled back (so a setting it changed, even for the session, is undone), with
+/// `statement_timeout` at the query time limit, on a connection leased from the tables' pool, one
+/// query at a time. Before it is sent, the SQL must begin with `SELECT`, `WITH`, `VALUES`, `TABLE`
+/// or `EXPLAIN`, and name none of the functions that read files, change settings or run SQL of
+/// their own (``refusedFunctions``): each a 400 that says why. Named parameters (`:name`) are
+/// bound as text of no declared type, which PostgreSQL reads as the type the query needs, as a
+/// quoted literal would be.
+///
+/// PostgreSQL names the result's columns only with its rows: a query without rows has no columns.
+///
+///     let runner = tables.queryRunner(limits: limits)
+final class PostgresQueryRunner: QueryRunner {
+    /// Functions refused wherever their name appears (in a literal too: `query_to_xml` runs the
+    /// text it is given).
+    static let refusedFunctions: Set<String> = [
+        "set_config", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "pg_ls_logdir", "pg_ls_waldir",
+        "pg_ls_tmpdir", "pg_ls_archive_statusdir", "lo_import", "lo_export", "pg_file_write", "pg_reload_conf",
+        "pg_terminate_backend", "pg_cancel_backend", "pg_advisory_lock", "pg_advisory_lock_shared", "query_to_xml",
+        "query_to_xmlschema", "query_to_xml_and_xmlschema", "cursor_to_xml", "dblink", "dblink_exec", "dblink_connect",
+    ]
+
+    /// The statements' first words that only read.
+    static let readingStatements: Set<String> = ["select", "with", "values", "table", "explain"]
+
+    let limits: QueryLimits
+    private let client: PostgresClient
+    private let logger: Logger
+    // One query at a time: visitors' SQL never holds more than one of the pages' connections.
+    private let turn = DispatchSemaphore(value: 1)
+
+    init(client: PostgresClient, limits: QueryLimits, logger: Logger) {
+        self.client = client
+        self.limits = limits
+        self.logger = logger
+    }
+
+    func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
+        if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
+        let (numbered, names) = SQLParameterNames.numbered(sql)
+        var binds = PostgresBindings(capacity: names.count)
+        for name in names { binds.append(UntypedText(text: parameters[name] ?? "")) }
+        let query = PostgresQuery(unsafeSQL: numbered, binds: binds)
+        turn.wait()
+        defer { turn.signal() }
+        let started = DispatchTime.now()
+        var result = try inReadOnlyTransaction { connection in
+            let (limits, logger) = (limits, logger)
+            return try connection.blockingAnswer(within: answerWait, logger: logger) {
+                let rows = try await connection.query(query, logger: logger)
+                var result = QueryResult(columns: [], rows: [], truncated: false)
+                var bytes = 0
+                for try await row in rows {
+                    if result.rows.isEmpty { result.columns = row.map(\.columnName) }
+                    let values = try PostgresQueryValues.values(of: row)
+                    bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
+                    if result.rows.count == limits.rows || (bytes > limits.bytes && !result.rows.isEmpty) {
+                        result.truncated = true
+                        break
+                    }
+                    result.rows.append(values)
+                }
+                return result
+            }
+        }
+        result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        return result
+    }
+
+    /// How long one statement may wait for its answer before its connection is given up.
+    private var answerWait: Duration { (limits.time ?? .seconds(30)) + .seconds(5) }
+
+    /// Runs `body` on a leased connection inside `BEGIN READ ONLY` … `ROLLBACK`.
+    private func inReadOnlyTransaction<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let lease: PostgresLease
+        do {
+            lease = try PostgresLease(client: client, timeout: .seconds(10))
+        } catch let error as TableStorePostgres.PostgresError where error.isConnectionFailure {
+            throw PostgresReadError.unreachable(error)
+        }
+        defer { lease.release() }
+        let connection = lease.connection
+        let execute = { [logger, answerWait] (sql: String) throws in
+            _ = try connection.blockingAnswer(within: answerWait, logger: logger) {
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
+            }
+        }
+        do {
+            try execute("BEGIN TRANSACTION READ ONLY")
+            if let limit = limits.time {
+                let (seconds, attoseconds) = limit.components
+                try execute("SET LOCAL statement_timeout = \(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))")
+            }
+            let value = try body(connection)
+            try execute("ROLLBACK")
+            return value
+        } catch {
+            // A connection whose transaction could not be ended is not lent again.
+            do { try execute("ROLLBACK") } catch { connection.closeInBackground(logger: logger) }
+            throw Self.classify(error, limit: limits.time)
+        }
+    }
+
+    /// Why `sql` is refused before it is sent, or nil.
+    static func refusal(of sql: String) -> String? {
+        let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+        guard let first = firstWord(of: sql) else { return "Write a SELECT statement to run." }
+        guard readingStatements.contains(first) else {
+            return "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with \(first.uppercased())."
+        }
+        if let name = words.first(where: { refusedFunctions.contains(String($0)) }) {
+            return "The function \(name)() is refused: it reads files, changes settings or runs SQL of its own, and the SQL page only reads this database."
+        }
+        return nil
+    }
+
+    /// The first word of `sql` after spaces, comments and opening parentheses, lowercased.
+    static func firstWord(of sql: String) -> String? {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop(while: { $0.isWhitespace || $0 == "(" })
+            if rest.hasPrefix("--") {
+                rest = rest.drop(while: { $0 != "\n" })
+            } else if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else { return nil }
+                rest = rest[end.upperBound...]
+            } else {
+                break
+            }
+        }
+        let word = rest.prefix(while: { $0.isLetter })
+        return word.isEmpty ? nil : word.lowercased()
+    }
+
+    /// What a failed query means for the client: SQL that PostgreSQL refused (a syntax error, an
+    /// unknown name, a write in the read-only transaction, a bad value) is a 400 with its message.
+    static func classify(_ error: any Error, limit: Duration?) -> any Error {
+        guard let error = error as? PSQLError else {
+            if let unanswered = error as? PostgresUnanswered { return PostgresReadError(status: 503, reason: unanswered.description) }
+            return error
+        }
+        guard let state = error.serverInfo?[.sqlState] else { return PostgresReadError.classify(error, queryTimeLimit: limit) }
+        let message = error.serverInfo?[.message] ?? state
+        // 22 data exceptions, 25 transaction state (25006: a write in a read-only transaction),
+        // 42 syntax errors and access rule violations, 0A not supported, 2B/2F/38/39 routines.
+        if ["22", "25", "42", "0A", "2B", "2F", "38", "39", "21", "23", "44"].contains(where: state.hasPrefix) {
+            return QueryRefusal(state == "25006" ? "Only SELECT statements are allowed: \(message)." : message)
+        }
+        return PostgresReadError.classify(error, queryTimeLimit: limit)
+    }
+}
+
+/// Text bound with no declared type (OID 0): PostgreSQL infers the type from where the parameter
+/// stands and reads the text as it, as it would a quoted literal.
+private struct UntypedText: PostgresDynamicTypeEncodable {
+    let text: String
+    var psqlType: PostgresDataType { .null }
+    var psqlFormat: PostgresFormat { .text }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeString(text)
+    }
+}
