@@ -290,7 +290,7 @@ struct DatabaseLinksTests {
             let referenced = DatabaseTableSchema(name: "c<&\"", columns: ["code", "name"], key: ["code"], keyIsRowID: false, defaultSort: nil)
             let link = DatabaseLinkedColumn(DatabaseForeignKey(table: "t", column: "c", referencedTable: "c<&\"", referencedColumn: "code"), referenced: referenced, labelColumn: "name")
             func html(_ label: String, _ value: String) -> String {
-                let field = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: false, extent: .row)
+                let field = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: false, extent: .row)
                 var out = OutputBuffer()
                 DatabaseRecordCell.kind(linking: [link]).render(CellContent(fields: [CellField(name: "k", value: "1"), field]), &out)
                 return out.string
@@ -298,9 +298,9 @@ struct DatabaseLinksTests {
             let hostile = html(label, value)
             #expect(DatabaseTableViewTests.tags(hostile) == DatabaseTableViewTests.tags(html("L", "v")))
             #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array(">".utf8) + ReferenceEscaping.html(label) + Array("</a>".utf8)))
-            let expanded = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: true, extent: .row)
+            let expanded = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: true, extent: .row)
             #expect(expanded.json == .object([JSONProperty(name: "value", value: .string(value)), JSONProperty(name: "label", value: .string(label))]))
-            #expect(DatabaseRecordCell.linkedParts(DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: false, extent: .row)).value == value.databaseValue)
+            #expect(DatabaseRecordCell.linkedParts(DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: false, extent: .row)).value == SQLValue.text(value))
         }
     }
 }
@@ -320,18 +320,22 @@ final class CountingExecutor: DatabaseTableExecutor {
 
     var dialect: SQLDialect { base.dialect }
 
-    func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
-        try base.read { runner in try body(Runner(base: runner, owner: self)) }
+    func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try base.read { session in try body(Session(base: session, owner: self)) }
     }
 
-    private struct Runner: DatabaseTableQueryRunner {
-        let base: any DatabaseTableQueryRunner
+    private struct Session: SQLSession {
+        let base: any SQLSession
         let owner: CountingExecutor
 
-        func forEachRow(sql: String, arguments: [DatabaseValue], keepsPrepared: Bool, _ body: ([DatabaseValue]) throws -> Void) throws {
+        func forEachRow(_ sql: String, _ arguments: [SQLValue], keepsPrepared: Bool, _ body: (SQLRow) throws -> Void) throws {
             owner.queries.withLock { $0.append(sql) }
             if let failing = owner.failing, sql.hasPrefix(failing) { throw QueryTimeLimitExceeded(limit: .seconds(1)) }
-            try base.forEachRow(sql: sql, arguments: arguments, keepsPrepared: keepsPrepared, body)
+            try base.forEachRow(sql, arguments, keepsPrepared: keepsPrepared, body)
+        }
+
+        func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+            try forEachRow(sql, arguments, keepsPrepared: false) { _ in }
         }
     }
 }

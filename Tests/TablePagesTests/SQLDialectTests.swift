@@ -50,10 +50,10 @@ struct SQLDialectTests {
         let schema = Self.postgresSchema
         let exact = DatabaseFilter(column: "n", comparison: .gt, value: "2e3").clause(in: schema)
         #expect(exact.sql == "\"n\" > CAST(? AS numeric)")
-        #expect(exact.arguments == ["2e3".databaseValue], "PostgreSQL reads the text; it is not made a number first")
+        #expect(exact.arguments == [SQLValue.text("2e3")], "PostgreSQL reads the text; it is not made a number first")
         let contains = DatabaseFilter(column: "w?\"", comparison: .contains, value: "a%").clause(in: schema)
         #expect(contains.sql == "\"w?\"\"\"::text ILIKE ? ESCAPE '\\'")
-        #expect(contains.arguments == ["%a\\%%".databaseValue])
+        #expect(contains.arguments == [SQLValue.text("%a\\%%")])
         #expect(DatabaseFilter(column: "id", comparison: .in, value: "[]").clause(in: schema).sql == "FALSE")
         #expect(DatabaseFilter(column: "id", comparison: .notin, value: "[]").clause(in: schema).sql == "TRUE")
         #expect(DatabaseFilter(column: "id", comparison: .in, value: "1,2").clause(in: schema).sql == "\"id\" IN (CAST(? AS integer), CAST(? AS integer))")
@@ -82,7 +82,7 @@ struct SQLDialectTests {
     /// An executor for building SQL only.
     struct NoExecutor: DatabaseTableExecutor {
         var dialect: SQLDialect { .postgresql }
-        func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
+        func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
             throw CancellationError()
         }
     }

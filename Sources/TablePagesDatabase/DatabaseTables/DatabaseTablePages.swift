@@ -96,7 +96,7 @@ public enum DatabaseTablePages {
     /// limit (a table too big to count at once is "many").
     private static func rowCount(of schema: DatabaseTableSchema, executor: any DatabaseTableExecutor) throws -> Int? {
         do {
-            return try executor.read { try $0.fetchCount(sql: "SELECT count(*) FROM \(schema.quotedName)", arguments: []) }
+            return try executor.read { try $0.count("SELECT count(*) FROM \(schema.quotedName)", []) }
         } catch is QueryTimeLimitExceeded {
             return nil
         }

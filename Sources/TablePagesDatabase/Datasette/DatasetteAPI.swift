@@ -1,7 +1,6 @@
 import Dispatch
 import Escaping
 import Foundation
-import GRDB
 import Logging
 import MicroHTTP
 import TableKit
@@ -142,9 +141,9 @@ public struct DatasetteAPI: Sendable {
         let condition = address.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
         let sql = "SELECT \(columns.map(table.expression).joined(separator: ", ")) FROM \(table.schema.quotedName) WHERE \(condition) LIMIT 1"
         let started = DispatchTime.now()
-        let row: [DatabaseValue]?
+        let row: [SQLValue]?
         do {
-            row = try await Self.inBackground { [executor] in try executor.read { try $0.fetchOne(sql: sql, arguments: keyValues) } }
+            row = try await Self.inBackground { [executor] in try executor.read { try $0.row(sql, keyValues)?.values } }
         } catch {
             return failure(error)
         }

@@ -1,4 +1,5 @@
 import GRDB
+import TableStore
 
 /// A table as Datasette describes it in its JSON: its columns in declaration order and its
 /// primary key, or none, when Datasette addresses its rows by `rowid` (which it then shows as the

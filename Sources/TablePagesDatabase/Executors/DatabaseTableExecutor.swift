@@ -12,5 +12,5 @@ public protocol DatabaseTableExecutor: Sendable {
     /// pool or an event loop.
     /// - Throws: ``/TableStore/QueryTimeLimitExceeded`` when the read ran past the limit, errors
     ///   that answer the client (``/TablePages/HTTPErrorConvertible``), or the database's own.
-    func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T
+    func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T
 }

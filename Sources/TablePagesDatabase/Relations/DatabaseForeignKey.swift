@@ -1,4 +1,5 @@
 import GRDB
+import TableStore
 
 /// A single-column foreign key as the database declares it: `column` of one table holds values of
 /// `referencedColumn` of `referencedTable`. Keys over several columns are left out, as Datasette
@@ -38,8 +39,8 @@ struct DatabaseForeignKey: Sendable, Hashable {
 
     /// The single-column foreign keys whose referencing table is in the PostgreSQL schema
     /// `namespace` and whose referenced table is in it too, from `pg_constraint`.
-    static func allPostgres(in namespace: String, runner: any DatabaseTableQueryRunner) throws -> [DatabaseForeignKey] {
-        let rows = try runner.fetchAll(sql: """
+    static func allPostgres(in namespace: String, runner: any SQLSession) throws -> [DatabaseForeignKey] {
+        let rows = try runner.rows("""
             SELECT c.relname, a.attname, r.relname, ra.attname
             FROM pg_constraint k
             JOIN pg_class c ON c.oid = k.conrelid
@@ -49,11 +50,11 @@ struct DatabaseForeignKey: Sendable, Hashable {
             JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = k.confkey[1]
             WHERE k.contype = 'f' AND cardinality(k.conkey) = 1 AND n.nspname = ? AND r.relnamespace = n.oid
             ORDER BY c.relname COLLATE "C", k.conname COLLATE "C"
-            """, arguments: [namespace.databaseValue])
+            """, [.text(namespace)])
         return rows.map { row in
             DatabaseForeignKey(
-                table: String.fromDatabaseValue(row[0]) ?? "", column: String.fromDatabaseValue(row[1]) ?? "",
-                referencedTable: String.fromDatabaseValue(row[2]) ?? "", referencedColumn: String.fromDatabaseValue(row[3]) ?? ""
+                table: row[0].stringValue ?? "", column: row[1].stringValue ?? "",
+                referencedTable: row[2].stringValue ?? "", referencedColumn: row[3].stringValue ?? ""
             )
         }
     }

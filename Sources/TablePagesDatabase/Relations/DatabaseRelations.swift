@@ -1,4 +1,5 @@
 import GRDB
+import TableStore
 
 /// Joins the served tables by their foreign keys: each table learns which of its columns link to
 /// another table's rows (``DatabaseLinkedColumn``) and which other tables' columns link to its
