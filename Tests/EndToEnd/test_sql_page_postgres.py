@@ -53,7 +53,7 @@ def test_values_of_postgresql_types(site):
     status, _, body = get(base, query_path("/-/sql.json", sql, {}, _shape="objects"))
     assert status == 200, body
     row = json.loads(body)["rows"][0]
-    assert row["b"] == 1 and row["n"] == 2.5 and row["exact"] == "12345678901234567890.125"
+    assert row["b"] is True and row["n"] == 2.5 and row["exact"] == "12345678901234567890.125"
     assert json.loads(row["j"]) == {"a": [1]} and row["d"].startswith("2024-02-29") and row["v"] == "x"
     assert row["blob"] == {"$base64": True, "encoded": "AP8="}
 

@@ -35,12 +35,12 @@ import Testing
         let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
         let result = try runner.run("SELECT status, count(*) AS n FROM orders WHERE status = :status OR id = :id GROUP BY status", parameters: ["status": "paid", "id": "1"])
         #expect(result.columns == ["status", "n"])
-        #expect(result.rows == [["open".databaseValue, 1.databaseValue], ["paid".databaseValue, 16.databaseValue]])
+        #expect(result.rows == [[.text("open"), .integer(1)], [.text("paid"), .integer(16)]])
         #expect(!result.truncated)
         #expect(result.tables == ["orders"])
         // Through a view: the tables under it (and the view). A missing parameter is empty text.
         let view = try runner.run("SELECT * FROM paid WHERE name <> :nobody", parameters: [:])
-        #expect(view.rows == [[3.databaseValue, "Ida Meyer".databaseValue]])
+        #expect(view.rows == [[.integer(3), .text("Ida Meyer")]])
         #expect(view.tables == ["orders", "customer", "paid"])
     }
 
@@ -97,7 +97,7 @@ import Testing
                 Issue.record("\(sql): \(error)")
             }
         }
-        #expect(try runner.run("SELECT count(*) FROM orders", parameters: [:]).rows == [[50.databaseValue]])
+        #expect(try runner.run("SELECT count(*) FROM orders", parameters: [:]).rows == [[.integer(50)]])
     }
 
     @Test func stopsAQueryAtTheTimeLimit() throws {
@@ -111,6 +111,6 @@ import Testing
             _ = try runner.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n", parameters: [:])
         }
         #expect(ContinuousClock.now - started < .seconds(2))
-        #expect(try runner.run("SELECT 1", parameters: [:]).rows == [[1.databaseValue]])
+        #expect(try runner.run("SELECT 1", parameters: [:]).rows == [[.integer(1)]])
     }
 }

@@ -1,8 +1,8 @@
 import Escaping
 import Foundation
-import GRDB
 import MicroHTTP
 import TablePages
+import TableStore
 
 /// The SQL page's HTML: a form (the SQL in a text area, or shown as code for a canned query, and
 /// one field per named parameter), then the result as a table, or why there is none.
@@ -71,10 +71,10 @@ enum QueryDocument {
         var html = "<div class=\"tp-sql-result\"><table><thead><tr>"
         for (index, column) in result.columns.enumerated() {
             // A column of numbers has its name over their right edge, where they end.
-            let numbers = result.rows.contains { !$0[index].isNull } && result.rows.allSatisfy { row in
-                switch row[index].storage {
-                case .null, .int64, .double: true
-                case .string, .blob: false
+            let numbers = result.rows.contains { $0[index] != .null } && result.rows.allSatisfy { row in
+                switch row[index] {
+                case .null, .integer, .real: true
+                case .text, .blob, .bool: false
                 }
             }
             html += "<th scope=\"col\"" + (numbers ? " class=\"tp-sql-number\"" : "") + ">" + HTMLEscaping.escape(column) + "</th>"
@@ -88,12 +88,13 @@ enum QueryDocument {
         return html + "</tbody></table></div>"
     }
 
-    private static func cell(_ value: DatabaseValue) -> String {
-        switch value.storage {
+    private static func cell(_ value: SQLValue) -> String {
+        switch value {
         case .null: "<td class=\"tp-sql-null\"></td>"
-        case .int64(let integer): "<td class=\"tp-sql-number\">" + String(integer) + "</td>"
-        case .double(let double): "<td class=\"tp-sql-number\">" + String(double) + "</td>"
-        case .string(let text): "<td>" + HTMLEscaping.escape(text) + "</td>"
+        case .integer(let integer): "<td class=\"tp-sql-number\">" + String(integer) + "</td>"
+        case .real(let double): "<td class=\"tp-sql-number\">" + String(double) + "</td>"
+        case .bool(let flag): "<td>" + (flag ? "true" : "false") + "</td>"
+        case .text(let text): "<td>" + HTMLEscaping.escape(text) + "</td>"
         case .blob(let data): "<td class=\"tp-sql-blob\">&lt;Binary: " + data.count.formatted() + (data.count == 1 ? " byte" : " bytes") + "&gt;</td>"
         }
     }

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import TableKit
 
 /// The JSON of a query's result, as Datasette 0.65 writes `/{database}.json?sql=…`: the keys
@@ -96,7 +96,7 @@ enum QueryJSON {
         return out.string
     }
 
-    private static func appendObject(_ row: [DatabaseValue], columns: [String], to out: inout OutputBuffer) {
+    private static func appendObject(_ row: [SQLValue], columns: [String], to out: inout OutputBuffer) {
         out.append("{")
         for (index, (column, value)) in zip(columns, row).enumerated() {
             if index > 0 { out.append(", ") }

@@ -1,11 +1,12 @@
-import GRDB
+import Foundation
+import TableStore
 
 /// The rows one run of a visitor's SQL produced, at most as many as its ``QueryLimits`` allow.
 public struct QueryResult: Sendable {
     /// The result's column names, in order (two may share a name).
     public var columns: [String]
     /// The rows, each one value per column.
-    public var rows: [[DatabaseValue]]
+    public var rows: [[SQLValue]]
     /// Whether the query had more rows than ``rows`` holds (the row or byte limit stopped it).
     public var truncated: Bool
     /// The tables the query reads (through views too, and the views) when the runner can tell:
@@ -15,7 +16,7 @@ public struct QueryResult: Sendable {
     public var milliseconds: Double
 
     /// A result of `rows` under `columns`.
-    public init(columns: [String], rows: [[DatabaseValue]], truncated: Bool, tables: Set<String> = [], milliseconds: Double = 0) {
+    public init(columns: [String], rows: [[SQLValue]], truncated: Bool, tables: Set<String> = [], milliseconds: Double = 0) {
         self.columns = columns
         self.rows = rows
         self.truncated = truncated
@@ -23,12 +24,12 @@ public struct QueryResult: Sendable {
         self.milliseconds = milliseconds
     }
 
-    /// Bytes `value` counts towards ``QueryLimits/bytes``: text and blobs their bytes, numbers 8.
-    public static func size(of value: DatabaseValue) -> Int {
-        switch value.storage {
-        case .null: 1
-        case .int64, .double: 8
-        case .string(let text): text.utf8.count
+    /// Bytes `value` counts towards ``QueryLimits/bytes``: text and blobs their bytes, numbers 8, NULL and booleans 1.
+    public static func size(of value: SQLValue) -> Int {
+        switch value {
+        case .null, .bool: 1
+        case .integer, .real: 8
+        case .text(let text): text.utf8.count
         case .blob(let data): data.count
         }
     }

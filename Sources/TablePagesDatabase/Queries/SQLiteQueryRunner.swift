@@ -70,12 +70,12 @@ final class SQLiteQueryRunner: QueryRunner {
         for name in names { arguments[String(name.dropFirst())] = parameters[String(name.dropFirst())] ?? "" }
         do {
             try statement.setArguments(StatementArguments(arguments))
-            var rows: [[DatabaseValue]] = []
+            var rows: [[SQLValue]] = []
             var bytes = 0
             var truncated = false
             let cursor = try Row.fetchCursor(statement)
             while let row = try cursor.next() {
-                let values = Array(row.databaseValues)
+                let values = Array(row.databaseValues.map(SQLValue.init))
                 bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
                 if rows.count == limits.rows || (bytes > limits.bytes && !rows.isEmpty) {
                     truncated = true

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import GRDB
 import Logging
 import PostgresNIO
 import TablePagesDatabase
