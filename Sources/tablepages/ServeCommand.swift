@@ -156,6 +156,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var sql: QueryAccess = .anyone
 
+    @Option(help: ArgumentHelp(
+        "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries (see docs/operations.md, The configuration file).",
+        valueName: "file"
+    ))
+    var config: String?
+
     @Option(help: "Most rows one query of the SQL page answers; it says it was truncated beyond.")
     var sqlRowLimit = QueryLimits.defaultRows
 
@@ -218,8 +224,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1.") }
-        if database == nil, writable || examples {
-            throw ValidationError("--writable and --examples go with --database.")
+        if database == nil, writable || examples || config != nil {
+            throw ValidationError("--writable, --examples and --config go with --database.")
         }
         if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" {
             throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
@@ -257,13 +263,20 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.accessLogFormat = logFormat
         configuration.accessLogBufferSize = accessLogBufferSize
 
+        let siteConfiguration: SiteConfiguration
+        do {
+            siteConfiguration = try config.map(SiteConfiguration.load(path:)) ?? SiteConfiguration()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
         let pages: PageRegistry
         let stores: [Store]
         let postgresStore: PostgresStore?
         let postgresTables: PostgresTablePages?
         let datasette: DatasetteAPI?
         do {
-            (pages, stores, postgresStore, postgresTables, datasette) = try await makePages(logger: logger)
+            (pages, stores, postgresStore, postgresTables, datasette) = try await makePages(configuration: siteConfiguration, logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -300,7 +313,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let postgresProbes: [any ReadinessProbe] = (postgresStore.map { [$0] } ?? []) + (postgresTables.map { [$0] } ?? [])
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access)
+        let entries = database == nil ? [] : QueryPages.indexEntries(access: sql, canned: siteConfiguration.queries)
+        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access, entries: entries)
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
         datasette?.register(on: &router)
@@ -309,7 +323,10 @@ struct ServeCommand: AsyncParsableCommand {
         limits.bytes = sqlResultSize
         limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
         if let postgresTables {
-            let queries = QueryPages(runner: postgresTables.queryRunner(limits: limits, logger: logger), databaseName: "", access: sql, siteTitle: title, accessControl: site.access, logger: logger)
+            let queries = QueryPages(
+                runner: postgresTables.queryRunner(limits: limits, logger: logger), databaseName: "", access: sql, canned: siteConfiguration.queries,
+                siteTitle: title, accessControl: site.access, logger: logger
+            )
             queries.register(on: &router, datasette: false)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         }
@@ -317,7 +334,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 let queries = try QueryPages(
                     path: database, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql, limits: limits,
-                    siteTitle: title, accessControl: site.access, logger: logger
+                    canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
                 )
                 queries.register(on: &router, datasette: datasette != nil)
                 logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
@@ -367,7 +384,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
     /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
     /// (plus the examples with `--examples`).
-    private func makePages(logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?) {
+    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?) {
         var pages = PageRegistry()
         var datasette: DatasetteAPI?
         var stores: [Store] = []
@@ -376,7 +393,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
-            (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, logger: logger) }
+            (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
         }
         if database == nil || examples {
             if let postgres {
@@ -396,15 +413,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let database, !PostgresURL.isPostgresURL(database) {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
-            let tables = try DatabaseTablePages.register(store: store, in: &pages)
+            let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
+            if let config { try configuration.checkTables(against: tables, path: config) }
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
             let name = DatasetteAPI.databaseName(forFile: database)
             if let refusal = DatasetteAPI.refusal(ofDatabaseName: name) {
                 logger.warning("\(refusal)")
             } else {
-                let api = try DatasetteAPI(store: store, databaseName: name, logger: logger)
+                let api = try DatasetteAPI(store: store, databaseName: name, labelColumns: configuration.tables.compactMapValues(\.labelColumn), logger: logger)
                 logger.notice("Datasette's JSON API at \(api.path)/{table}.json")
                 datasette = api
             }
@@ -418,15 +436,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their
     /// own; blocks its thread while it reads the catalog.
-    private func registerPostgresTables(_ database: String, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
+    private func registerPostgresTables(_ database: String, configuration: SiteConfiguration, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
         var pages = PageRegistry()
         // `disable` unless the URL says otherwise: `--database`'s documented default, unlike `--postgres`'s libpq `prefer`.
         let url = try PostgresURL(database, defaultTLSMode: .disable)
         let served = try PostgresTablePages.register(
             url: url, namespace: schema, watch: watch, writable: writable,
             queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
-            maximumConnections: databaseConcurrency + 2, in: &pages, logger: logger
+            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, in: &pages, logger: logger
         )
+        if let config { try configuration.checkTables(against: pages.pages.map(\.name), path: config) }
         if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }
         if !served.tablesWithoutKey.isEmpty {
             logger.warning("not served, for want of a primary key: \(served.tablesWithoutKey.joined(separator: ", "))")

@@ -26,13 +26,14 @@ def examples_site(tmp_path_factory):
     stop_server(process)
 
 
-def read_only_database_site(tmp_path_factory, name, make):
+def read_only_database_site(tmp_path_factory, name, make, *arguments):
     """A server of one SQLite file that `make(path)` fills, read-only (no `--writable`, no
-    examples) so that nothing can be changed through the web; yields (base URL, path, directory)."""
+    examples) so that nothing can be changed through the web, with `arguments` besides; yields
+    (base URL, path, directory)."""
     directory = tmp_path_factory.mktemp(name)
     database = directory / "shop.sqlite"
     make(database)
-    process, base = start_server(directory, "--database", str(database), anonymous_writes=False)
+    process, base = start_server(directory, "--database", str(database), *arguments, anonymous_writes=False)
     yield base, database, directory
     stop_server(process)
 

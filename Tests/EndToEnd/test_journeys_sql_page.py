@@ -1,8 +1,12 @@
-"""A person's journey through the SQL page in Chromium with JavaScript on, at a laptop's and a
-phone's width, on SQLite and on PostgreSQL (`--database postgresql://…`): they open /-/sql, type a query with a named parameter, run it and see a field for
+"""A person's journeys through the SQL page and a canned query in Chromium with JavaScript on, at a
+laptop's and a phone's width, on SQLite and on PostgreSQL (`--database postgresql://…`). On the SQL
+page they open /-/sql, type a query with a named parameter, run it and see a field for
 the parameter appear, fill it in and see the rows (equal to SQLite's), then try a statement that
-would write and read why it is refused. Each step is checked by what the person sees, and the page
+would write and read why it is refused. From the index they open a canned query of the
+configuration file (`--config`), whose table titles and hidden table the index shows too, fill its
+parameter and see its rows. Each step is checked by what the person sees, and the page
 never scrolls sideways, never logs a console error but the refusal's own 400."""
+import json
 import sqlite3
 import urllib.parse
 
@@ -16,12 +20,34 @@ from test_journeys_database_tools import make_orders, sqlite_rows
 SQL = "select status, count(*) as n, sum(total) as total\nfrom orders\nwhere customer = :customer\ngroup by status\norder by status"
 
 
+CONFIG = {
+    "tables": {"orders": {"title": "Orders", "description": "Every order, one a row"}, "hidden_notes": {"hidden": True}},
+    "queries": {"by_customer": {
+        "title": "Orders of a customer", "description": "Their orders by status",
+        "sql": "select status, count(*) as n, sum(total) as total from orders where customer = :customer group by status order by status",
+    }},
+}
+
+
+def write_config(directory):
+    path = directory / "site.json"
+    path.write_text(json.dumps(CONFIG))
+    return str(path)
+
+
+def make_shop(path):
+    make_orders(path)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE hidden_notes (id INTEGER PRIMARY KEY, note TEXT)")
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def shop(request, tmp_path_factory):
     """(base URL, a function running a query on the served database and returning its rows as
     (text, int, float) tuples, what the page says to a DELETE, the database's kind)."""
     if request.param == "sqlite":
-        for base, database, _ in read_only_database_site(tmp_path_factory, "journey-sql-page", make_orders):
+        config = write_config(tmp_path_factory.mktemp("journey-sql-config"))
+        for base, database, _ in read_only_database_site(tmp_path_factory, "journey-sql-page", make_shop, "--config", config):
             yield base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite"
         return
     from test_postgres_tables import drop_database, fresh_database
@@ -33,12 +59,13 @@ def shop(request, tmp_path_factory):
         rows = db.execute("select * from orders").fetchall()
     values = ", ".join("({}, '{}', '{}', {}, '{}', '{}')".format(*row) for row in rows)
     psql(url, "CREATE TABLE orders (id integer PRIMARY KEY, customer text, status text, total double precision, placed text, code text);"
-              f"INSERT INTO orders VALUES {values}")
+              f"INSERT INTO orders VALUES {values};"
+              "CREATE TABLE hidden_notes (id integer PRIMARY KEY, note text)")
 
     def rows_of(sql):
         return [(status, int(n), float(total)) for status, n, total in
                 (line.split("|") for line in psql(url, sql).splitlines() if line)]
-    process, base = start_server(path.parent, "--database", url, anonymous_writes=False)
+    process, base = start_server(path.parent, "--database", url, "--config", write_config(path.parent), anonymous_writes=False)
     yield base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql"
     stop_server(process)
     drop_database(cluster, "pg_sql_journey")
@@ -95,3 +122,30 @@ def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
     assert browser.find_elements(By.CSS_SELECTOR, ".tp-sql-result") == []
     check_step(browser, f"sql-3-refused-{kind}", size, expected_error="400")
     assert rows_of("select 'all', count(*), 0 from orders") == [("all", 300, 0.0)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_canned_query_from_the_index(shop, browser, size):
+    base, rows_of, _, kind = shop
+    set_size(browser, size)
+    browser.get(base + "/")
+    titles = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".tp-pages strong")]
+    assert "Orders" in titles and "orders" not in titles and "hidden_notes" not in titles
+    assert titles[-2:] == ["SQL", "Orders of a customer"]
+    assert "Every order, one a row" in browser.find_element(By.CSS_SELECTOR, ".tp-pages").text
+    check_step(browser, f"canned-1-index-{kind}", size)
+
+    navigate(browser, browser.find_element(By.PARTIAL_LINK_TEXT, "Orders of a customer").click)
+    assert urllib.parse.urlsplit(browser.current_url).path == "/-/queries/by_customer"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Orders of a customer"
+    assert browser.find_element(By.CSS_SELECTOR, ".tp-sql-description").text == "Their orders by status"
+    assert browser.find_element(By.CSS_SELECTOR, ".tp-sql-code").text == CONFIG["queries"]["by_customer"]["sql"]
+    assert browser.find_elements(By.CSS_SELECTOR, "textarea") == [], "a canned query's SQL is not for editing"
+    field = browser.find_element(By.CSS_SELECTOR, ".tp-sql-parameters input[name='customer']")
+    field.send_keys("Ada Lovelace")
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
+    expected = rows_of(CONFIG["queries"]["by_customer"]["sql"].replace(":customer", "'Ada Lovelace'"))
+    assert len(expected) == 5
+    assert [[cells[0], int(cells[1]), float(cells[2])] for cells in shown_rows(browser)] == [list(row) for row in expected]
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(browser.current_url).query) == {"customer": ["Ada Lovelace"]}
+    check_step(browser, f"canned-2-rows-{kind}", size)

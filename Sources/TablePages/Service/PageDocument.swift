@@ -64,8 +64,8 @@ enum PageDocument {
     }
 
     /// The index of `pages`, titled with the site's title, with the row counts of those in
-    /// `counts` (``PageRowCounts``); pages hidden from the viewer are left out by the caller.
-    static func index(pages: [PageDefinition], siteTitle: String, account: Account, counts: [String: Int?] = [:]) -> Response {
+    /// `counts` (``PageRowCounts``), then `entries`; pages hidden from the viewer are left out by the caller.
+    static func index(pages: [PageDefinition], siteTitle: String, account: Account, counts: [String: Int?] = [:], entries: [IndexEntry] = []) -> Response {
         var html = head(title: siteTitle)
         html += bar(siteTitle: siteTitle, account: account)
         html += "<main class=\"tp-index\"><h1>" + HTMLEscaping.escape(siteTitle) + "</h1>"
@@ -78,6 +78,15 @@ enum PageDocument {
                 html += "<strong>" + HTMLEscaping.escape(page.title) + "</strong>"
                 if !page.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(page.summary) + "</span>" }
                 if let count = counts[page.name] { html += "<span class=\"tp-count\">" + PageRowCounts.text(count) + "</span>" }
+                html += "</a></li>"
+            }
+            html += "</ul>"
+        }
+        if !entries.isEmpty {
+            html += "<ul class=\"tp-pages tp-entries\">"
+            for entry in entries {
+                html += "<li><a href=\"" + HTMLEscaping.escape(entry.path) + "\"><strong>" + HTMLEscaping.escape(entry.title) + "</strong>"
+                if !entry.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(entry.summary) + "</span>" }
                 html += "</a></li>"
             }
             html += "</ul>"

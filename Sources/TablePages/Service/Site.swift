@@ -29,11 +29,12 @@ public struct Site: Sendable {
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
     /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
     /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token)
-    /// may write; each page's ``PageDefinition/access`` narrows it.
+    /// may write; each page's ``PageDefinition/access`` narrows it. `entries` are listed on the
+    /// index after the pages.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
         readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
-        access: AccessSettings = AccessSettings()
+        access: AccessSettings = AccessSettings(), entries: [IndexEntry] = []
     ) {
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
@@ -61,10 +62,10 @@ public struct Site: Sendable {
             return (actor, pages.pages.filter { $0.isListed && accessControl.mayRead(actor, page: $0) })
         }
         let index = { @Sendable (request: Request, actor: Actor?, readable: [PageDefinition], counts: [String: Int?]) -> Response in
-            guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title, counts: counts)) }
+            guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title, counts: counts, entries: entries)) }
             // Sign-in is offered to an anonymous browser only where it would let it write some page.
             let account = PageDocument.Account.of(actor, mayWrite: access.anonymousWrites, readOnly: readable.allSatisfy(\.access.isReadOnly))
-            return PageDocument.index(pages: readable, siteTitle: title, account: account, counts: counts)
+            return PageDocument.index(pages: readable, siteTitle: title, account: account, counts: counts, entries: entries)
         }
         // On the event thread when no page counts its rows; counting reads a database, on a lane.
         // The actor and the pages they may read are resolved once, on the event thread.

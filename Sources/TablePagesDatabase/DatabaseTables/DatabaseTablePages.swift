@@ -39,37 +39,42 @@ import TableStore
 /// own page counts the rows of other tables that refer to it.
 public enum DatabaseTablePages {
     /// Registers one page per table of `store`'s database, named after the table, and announces the
-    /// store's changes on `feed`; returns the names of the pages, in registration order.
+    /// store's changes on `feed`; returns the names of the pages, in registration order. `tables`
+    /// (a configuration file's) sets a table's title, description, label column, or hides it from
+    /// the index.
     @discardableResult
-    public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
-        let schemas = try store.read { db in try DatabaseRelations.linkedSchemas(in: db) }
+    public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed(), tables: [String: TableConfiguration] = [:]) throws -> [String] {
+        let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
+        let schemas = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
         store.onChange { feed.notify() }
         let executor = StoreTableExecutor(store: store)
         for schema in schemas {
-            registry.register(page(for: schema, executor: executor, feed: feed))
+            registry.register(page(for: schema, executor: executor, feed: feed, configuration: tables[schema.name] ?? TableConfiguration()))
         }
         return schemas.map(\.name)
     }
 
     /// Registers one page per table and view of the PostgreSQL schema `namespace` that `executor`
-    /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect.
+    /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect,
+    /// and `tables` (a configuration file's) as ``register(store:in:feed:tables:)`` takes it.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
     /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
     /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
     /// out because they have no primary key (keyset paging needs one).
     /// - Throws: `executor`'s errors reading the catalog.
-    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
+    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:]) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
         let found = try executor.read { runner in
             let tables = try DatabaseTableSchema.allPostgres(in: namespace, runner: runner)
             let keys = try DatabaseForeignKey.allPostgres(in: namespace, runner: runner)
             let views = try DatabaseTableSchema.postgresViews(in: namespace, runner: runner)
-            return (schemas: DatabaseRelations.linking(tables.tables + views, by: keys), unaddressable: tables.unaddressable)
+            let labels = DatabaseLabelColumns(overrides: configured.compactMapValues(\.labelColumn))
+            return (schemas: DatabaseRelations.linking(tables.tables + views, by: keys, labels: labels), unaddressable: tables.unaddressable)
         }
         var served: [(table: String, feed: ChangeFeed)] = []
         var dependents: [(table: String, feed: ChangeFeed)] = []
         for schema in found.schemas {
             let feed = ChangeFeed()
-            registry.register(page(for: schema, executor: executor, feed: feed))
+            registry.register(page(for: schema, executor: executor, feed: feed, configuration: configured[schema.name] ?? TableConfiguration()))
             if !schema.isView { served.append((schema.name, feed)) }
             for table in Set(schema.linkedColumns.map(\.table) + schema.readTables).sorted() where table != schema.name {
                 dependents.append((table, feed))
@@ -102,12 +107,12 @@ public enum DatabaseTablePages {
         }
     }
 
-    private static func page(for schema: DatabaseTableSchema, executor: any DatabaseTableExecutor, feed: ChangeFeed) -> PageDefinition {
+    private static func page(for schema: DatabaseTableSchema, executor: any DatabaseTableExecutor, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration()) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         return PageDefinition(
             name: schema.name,
-            title: schema.name,
-            summary: "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
+            title: configuration.title ?? schema.name,
+            summary: configuration.description ?? "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
             resolveVariantItems: { query throws(PageDefinition.VariantError) in
                 try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
             },
@@ -116,7 +121,7 @@ public enum DatabaseTablePages {
             // The pages only read, even with --writable (which lets other writers in): nobody
             // writes through them, so nobody is asked to sign in.
             access: .everyoneReads,
-            isListed: !schema.isFullTextShadow,
+            isListed: !schema.isFullTextShadow && !configuration.hidden,
             countRows: { try rowCount(of: schema, executor: executor) }
         ) { variant in
             let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))

@@ -42,12 +42,14 @@ public struct DatasetteAPI: Sendable {
 
     /// Reads the tables of `store`'s database (as ``DatabaseTablePages`` serves them).
     /// - Throws: ``/TableStore/Store`` read errors, and a ``NameRefused`` for a reserved `databaseName`.
-    public init(store: Store, databaseName: String, logger: Logger = Logger(label: "TablePages")) throws {
+    /// `labelColumns` (a configuration file's `label_column`s) label the rows of those tables in `_labels`.
+    public init(store: Store, databaseName: String, labelColumns: [String: String] = [:], logger: Logger = Logger(label: "TablePages")) throws {
         if let refusal = Self.refusal(ofDatabaseName: databaseName) { throw NameRefused(message: refusal) }
         self.databaseName = databaseName
         self.executor = StoreTableExecutor(store: store)
         self.logger = logger
-        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
+        let labels = DatabaseLabelColumns(overrides: labelColumns)
+        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
         self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -20,6 +20,8 @@ enum QueryJSON {
         /// The request's parameters but `sql` and `_shape`, first value of each, in order.
         var params: [(name: String, value: String)]
         var shape: Shape
+        /// Whether the viewer may run SQL of their own (`allow_execute_sql`).
+        var allowsSQL: Bool
         var newlineDelimited: Bool
     }
 
@@ -76,7 +78,7 @@ enum QueryJSON {
         out.append("}}, \"error\": ")
         out.appendJSONString(error)
         out.append(", \"private\": false, \"allow_execute_sql\": ")
-        out.append(context.queryName == nil ? "true" : "false")
+        out.append(context.allowsSQL ? "true" : "false")
         out.append(", \"query_ms\": ")
         out.appendUnescaped(DatasetteJSON.pythonRepr(result?.milliseconds ?? 0))
         out.append("}")

@@ -16,7 +16,9 @@ import TableStore
 /// - `GET /-/sql.json?sql=…`: the result as Datasette 0.65 writes it (`_shape=arrays|objects|array`, `_nl`);
 /// - `GET /-/sql.csv?sql=…`: the result as CSV, written as the table pages' CSV;
 /// - at Datasette's URLs, `GET /{database}.json?sql=…` (the same JSON), and `GET /{database}?sql=…`
-///   redirected to the SQL page.
+///   redirected to the SQL page;
+/// - `GET /-/queries/{name}` (`.json`, `.csv`): a canned query's page, for every reader
+///   whatever ``QueryAccess`` says.
 ///
 /// ``QueryAccess`` says who may run SQL; errors in the SQL are 400 with SQLite's message, and
 /// SQL that would write, `ATTACH`, change a setting by `PRAGMA` or call a function that touches
@@ -28,8 +30,23 @@ import TableStore
 public struct QueryPages: Sendable {
     /// The SQL page's path.
     public static let path = "/-/sql"
+    /// Where the canned queries' pages are: `/-/queries/{name}`.
+    public static let cannedPrefix = "/-/queries/"
+
+    /// The page of the canned query named `name` (tilde-encoded, as page names are).
+    public static func cannedPath(of name: String) -> String {
+        cannedPrefix + TildeEncoding.encode(name)
+    }
+
+    /// The index's links (``/TablePages/Site``'s `entries`): the SQL page (unless `access` is
+    /// ``QueryAccess/off``), then each of `canned`.
+    public static func indexEntries(access: QueryAccess, canned: [CannedQuery]) -> [IndexEntry] {
+        let sql = access == .off ? [] : [IndexEntry(title: "SQL", summary: "Run a read-only SELECT of your own", path: path)]
+        return sql + canned.map { IndexEntry(title: $0.title, summary: $0.description ?? "", path: cannedPath(of: $0.name)) }
+    }
 
     private let runner: any QueryRunner
+    private let canned: [String: CannedQuery]
     private let gate = QueryGate()
     private let databaseName: String
     private let access: QueryAccess
@@ -41,22 +58,24 @@ public struct QueryPages: Sendable {
     /// own; `databaseName` is its name at Datasette's URLs (``DatasetteAPI/databaseName(forFile:)``).
     /// - Throws: GRDB's error when the file cannot be opened.
     public init(
-        path: String, databaseName: String, access: QueryAccess = .anyone, limits: QueryLimits = QueryLimits(), siteTitle: String,
-        accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
+        path: String, databaseName: String, access: QueryAccess = .anyone, limits: QueryLimits = QueryLimits(), canned: [CannedQuery] = [],
+        siteTitle: String, accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
     ) throws {
         self.init(
-            runner: try SQLiteQueryRunner(path: path, limits: limits), databaseName: databaseName, access: access, siteTitle: siteTitle,
-            accessControl: accessControl, logger: logger
+            runner: try SQLiteQueryRunner(path: path, limits: limits), databaseName: databaseName, access: access, canned: canned,
+            siteTitle: siteTitle, accessControl: accessControl, logger: logger
         )
     }
 
     /// The SQL page over `runner` (a PostgreSQL database's, from TablePagesPostgres);
-    /// `databaseName` is its name at Datasette's URLs.
+    /// `databaseName` is its name at Datasette's URLs. Each of `canned` is a page of its own at
+    /// ``cannedPath(of:)``.
     public init(
-        runner: any QueryRunner, databaseName: String, access: QueryAccess = .anyone, siteTitle: String, accessControl: AccessControl,
-        logger: Logger = Logger(label: "TablePages")
+        runner: any QueryRunner, databaseName: String, access: QueryAccess = .anyone, canned: [CannedQuery] = [], siteTitle: String,
+        accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
     ) {
         self.runner = runner
+        self.canned = Dictionary(canned.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.databaseName = databaseName
         self.access = access
         self.siteTitle = siteTitle
@@ -71,6 +90,8 @@ public struct QueryPages: Sendable {
         // suffix, whose request then prefers JSON.
         router.on(.get, Self.path + ".csv", use: { request in await self.answer(request, format: .csv) })
         router.on(.get, Self.path, use: { request in await self.answer(request, format: request.prefersJSON ? .json : .html) })
+        router.on(.get, Self.cannedPrefix + ":query.csv", use: { request in await self.answerCanned(request, format: .csv) })
+        router.on(.get, Self.cannedPrefix + ":query", use: { request in await self.answerCanned(request, format: request.prefersJSON ? .json : .html) })
         guard datasette, DatasetteAPI.refusal(ofDatabaseName: databaseName) == nil else { return }
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
@@ -88,11 +109,30 @@ public struct QueryPages: Sendable {
         case html, json, csv
     }
 
+    /// What a page runs: the visitor's SQL (the SQL page) or a canned query.
+    private struct Subject {
+        var sql: String
+        var query: CannedQuery?
+        var path: String
+    }
+
     private func answer(_ request: Request, format: Format) async -> Response {
         if let refusal = access.refusal(signedIn: accessControl.actor(for: request) != nil) {
             return failure(refusal, status: 403, format: format)
         }
-        let sql = request.query["sql"] ?? ""
+        return await run(Subject(sql: request.query["sql"] ?? "", query: nil, path: Self.path), request: request, format: format)
+    }
+
+    private func answerCanned(_ request: Request, format: Format) async -> Response {
+        let segment = request.parameters["query"] ?? ""
+        guard let query = TildeEncoding.decode(segment).flatMap({ canned[$0] }) ?? canned[segment] else {
+            return failure("There is no query named \u{201C}\(TildeEncoding.decode(segment) ?? segment)\u{201D}.", status: 404, format: format)
+        }
+        return await run(Subject(sql: query.sql, query: query, path: Self.cannedPath(of: query.name)), request: request, format: format)
+    }
+
+    private func run(_ subject: Subject, request: Request, format: Format) async -> Response {
+        let sql = subject.sql
         var shape = QueryJSON.Shape.arrays
         if format == .json, let name = request.query["_shape"] {
             guard let chosen = QueryJSON.Shape(rawValue: name) else { return failure("Invalid _shape: \(name)", status: 400, format: format) }
@@ -100,7 +140,7 @@ public struct QueryPages: Sendable {
         }
         guard !sql.allSatisfy(\.isWhitespace) else {
             guard format == .html else { return failure("Give the SQL to run as ?sql=SELECT…", status: 400, format: format) }
-            return page(request, sql: sql, result: nil, error: nil, status: 200)
+            return page(request, subject: subject, result: nil, error: nil, status: 200)
         }
         let values = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let outcome: Result<QueryResult, any Error>
@@ -112,7 +152,7 @@ public struct QueryPages: Sendable {
         let (message, status) = Self.explanation(of: outcome, logger: logger)
         switch format {
         case .html:
-            return page(request, sql: sql, result: try? outcome.get(), error: message, status: status)
+            return page(request, subject: subject, result: try? outcome.get(), error: message, status: status)
         case .json:
             // A query that failed as SQL is a whole document with `ok: false`, as Datasette's;
             // anything else (the time limit, a busy server) is its error object.
@@ -123,7 +163,8 @@ public struct QueryPages: Sendable {
                 params.append((name, ""))
             }
             let context = QueryJSON.Context(
-                database: databaseName, queryName: nil, sql: sql, params: params, shape: shape,
+                database: databaseName, queryName: subject.query?.name, sql: sql, params: params, shape: shape,
+                allowsSQL: access.refusal(signedIn: accessControl.actor(for: request) != nil) == nil,
                 newlineDelimited: ["on", "1", "true"].contains(request.query["_nl"] ?? "")
             )
             var response: Response = .json(QueryJSON.document(try? outcome.get(), error: message, context: context), status: status)
@@ -140,12 +181,13 @@ public struct QueryPages: Sendable {
         }
     }
 
-    private func page(_ request: Request, sql: String, result: QueryResult?, error: String?, status: Int) -> Response {
-        let names = SQLParameterNames.names(in: sql)
+    private func page(_ request: Request, subject: Subject, result: QueryResult?, error: String?, status: Int) -> Response {
+        let names = SQLParameterNames.names(in: subject.sql)
         let parameters = names.map { name in (name, request.query[name] ?? "") }
         let content = QueryDocument.Content(
-            title: "SQL", description: nil, path: Self.path, sql: sql, editable: true, parameters: parameters,
-            result: result, error: error, query: DatasetteAPI.formEncoded(request.queryItems)
+            title: subject.query?.title ?? "SQL", description: subject.query?.description, path: subject.path, sql: subject.sql,
+            editable: subject.query == nil, parameters: parameters, result: result, error: error,
+            query: DatasetteAPI.formEncoded(request.queryItems)
         )
         return QueryDocument.response(content, siteTitle: siteTitle, status: status)
     }

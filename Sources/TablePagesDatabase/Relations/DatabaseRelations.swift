@@ -7,11 +7,11 @@ import TableStore
 /// view) are dropped, as are keys to a column the referenced table does not show.
 enum DatabaseRelations {
     /// The tables and views of an SQLite database, joined by their foreign keys: what its pages
-    /// and its Datasette URLs show alike.
-    static func linkedSchemas(in db: Database) throws -> [DatabaseTableSchema] {
+    /// and its Datasette URLs show alike, label columns chosen by `labels`.
+    static func linkedSchemas(in db: Database, labels: DatabaseLabelColumns = DatabaseLabelColumns()) throws -> [DatabaseTableSchema] {
         let tables = try DatabaseTableSchema.all(in: db)
         let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
-        return linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys)
+        return linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys, labels: labels)
     }
 
     /// `schemas` with their ``DatabaseTableSchema/linkedColumns`` and

@@ -1,0 +1,81 @@
+"""`serve --config FILE`: a configuration file's table titles, descriptions, label columns and hidden
+tables reach the index, the pages and Datasette's `_labels`; its canned queries are pages of their
+own (HTML, JSON, CSV) for every reader, even with `--sql off`; a mistake in the file stops the server
+at startup with a message naming the file and the key or line (docs/operations.md, "The
+configuration file")."""
+import json
+import subprocess
+
+import pytest
+
+from conftest import BINARY, start_server, stop_server
+from datasette_corpus import build
+from test_sql_page import get
+
+CONFIG = {
+    "tables": {
+        "customer": {"title": "Customers", "description": "Everyone who bought", "label_column": "city"},
+        "tally": {"hidden": True},
+    },
+    "queries": {
+        "by_city": {"title": "Customers in a city", "description": "Pick a city", "sql": "select id, name from customer where city = :city order by id"},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("config")
+    path = str(directory / "corpus.db")
+    build(path)
+    (directory / "site.json").write_text(json.dumps(CONFIG))
+    process, base = start_server(directory, "--database", path, "--config", str(directory / "site.json"), "--sql", "off")
+    yield base
+    stop_server(process)
+
+
+def test_tables_are_titled_described_labelled_and_hidden(site):
+    _, _, body = get(site, "/.json")
+    index = json.loads(body)
+    pages = {page["name"]: page for page in index["pages"]}
+    assert pages["customer"]["title"] == "Customers" and pages["customer"]["summary"] == "Everyone who bought"
+    assert "tally" not in pages
+    assert get(site, "/pages/tally.json")[0] == 200, "a hidden table is still served"
+    # --sql off: the SQL page is not on the index, the canned query is.
+    assert index["links"] == [{"title": "Customers in a city", "summary": "Pick a city", "url": "/-/queries/by_city"}]
+    _, _, body = get(site, "/corpus/purchase.json?_labels=on&_shape=objects&_size=1")
+    assert json.loads(body)["rows"][0]["customer_id"] == {"value": 2, "label": "City 2"}
+
+
+def test_a_canned_query_is_a_page_for_every_reader(site):
+    status, _, body = get(site, "/-/queries/by_city.json?city=City+1")
+    document = json.loads(body)
+    assert status == 200 and document["query_name"] == "by_city" and document["allow_execute_sql"] is False
+    assert document["rows"] == [[1, "Customer 1 ü"], [5, "Customer 5 ü"]]
+    assert document["query"]["params"] == {"city": "City 1"}
+    status, _, body = get(site, "/-/queries/by_city.csv?city=City+1")
+    assert status == 200 and body.decode() == "id,name\r\n1,Customer 1 ü\r\n5,Customer 5 ü\r\n"
+    status, _, body = get(site, "/-/queries/by_city?city=City+1")
+    page = body.decode()
+    assert status == 200 and "<h1>Customers in a city</h1>" in page and 'name="city" value="City 1"' in page and "<textarea" not in page
+    assert get(site, "/-/queries/nope.json")[0] == 404
+    # The visitor's own SQL stays off.
+    assert get(site, "/-/sql.json?sql=select+1")[0] == 403
+
+
+@pytest.mark.parametrize("text, says", [
+    ('{"tables": {"customer": {"lable_column": "city"}}}', "tables.customer.lable_column: unknown key"),
+    ('{"tables": {"custmer": {}}}', "tables.custmer: the database has no table or view of this name"),
+    ('{"queries": {"q": {"title": "no sql"}}}', "queries.q.sql: missing"),
+    ('{"tables": {"customer": {"hidden": "yes"}}}', "tables.customer.hidden: should be true or false"),
+    ('{\n  "tables": {\n    "customer" {}\n  }\n}', "line 3, column 16: is not valid JSON"),
+])
+def test_a_mistake_in_the_file_stops_the_server_naming_file_and_key(tmp_path, text, says):
+    path = str(tmp_path / "corpus.db")
+    build(path)
+    config = tmp_path / "bad.json"
+    config.write_text(text)
+    finished = subprocess.run([BINARY, "serve", "--port", "0", "--database", path, "--config", str(config)],
+                              capture_output=True, text=True, timeout=30)
+    assert finished.returncode != 0
+    assert f"--config {config}: {says}" in finished.stderr, finished.stderr
