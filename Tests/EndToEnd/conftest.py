@@ -53,15 +53,16 @@ def start_server(directory, *arguments, anonymous_writes=True):
         time.sleep(0.05)
 
 
-def start_datasette(path, timeout=60):
+def start_datasette(path, *arguments, timeout=60):
     """Starts Datasette (from PyPI, `make test-deps`) serving the SQLite file `path` immutably on
-    a free port of 127.0.0.1; returns (process, base URL) once it answers. Raises RuntimeError
-    when it does not start within `timeout` seconds (the process is then killed)."""
+    a free port of 127.0.0.1, with `arguments` besides (e.g. `-m metadata.json`); returns (process,
+    base URL) once it answers. Raises RuntimeError when it does not start within `timeout` seconds
+    (the process is then killed)."""
     import sys
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", str(path), "-h", "127.0.0.1", "-p", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", str(path), "-h", "127.0.0.1", "-p", str(port), *arguments],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY, start_server, stop_server
+from conftest import BINARY, start_datasette, start_server, stop_server
 from datasette_corpus import build
 from test_sql_page import get
 
@@ -61,6 +61,29 @@ def test_a_canned_query_is_a_page_for_every_reader(site):
     assert get(site, "/-/queries/nope.json")[0] == 404
     # The visitor's own SQL stays off.
     assert get(site, "/-/sql.json?sql=select+1")[0] == 403
+
+
+def test_a_canned_query_answers_as_datasettes(tmp_path):
+    """The same canned query in Datasette 0.65.5's metadata: the same document but `query_ms`."""
+    path = str(tmp_path / "corpus.db")
+    build(path)
+    (tmp_path / "site.json").write_text(json.dumps(CONFIG))
+    (tmp_path / "metadata.json").write_text(json.dumps({"databases": {"corpus": {"queries": CONFIG["queries"]}}}))
+    ours, our_base = start_server(tmp_path, "--database", path, "--config", str(tmp_path / "site.json"))
+    theirs, their_base = start_datasette(path, "-m", str(tmp_path / "metadata.json"))
+    try:
+        for query in ["city=City+1", "city=City+2&_shape=objects", "city=nowhere", "_shape=array&city=City+3"]:
+            our_status, _, our_body = get(our_base, "/-/queries/by_city.json?" + query)
+            their_status, _, their_body = get(their_base, "/corpus/by_city.json?" + query)
+            mine, expected = json.loads(our_body), json.loads(their_body)
+            for document in (mine, expected):
+                if isinstance(document, dict):
+                    document.pop("query_ms", None)
+            assert our_status == their_status == 200 and mine == expected, (query, mine, expected)
+    finally:
+        theirs.terminate()
+        theirs.wait(timeout=10)
+        stop_server(ours)
 
 
 @pytest.mark.parametrize("text, says", [
