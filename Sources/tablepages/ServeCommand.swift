@@ -275,8 +275,9 @@ struct ServeCommand: AsyncParsableCommand {
         let postgresStore: PostgresStore?
         let postgresTables: PostgresTablePages?
         let datasette: DatasetteAPI?
+        let sqliteRunner: (any QueryRunner)?
         do {
-            (pages, stores, postgresStore, postgresTables, datasette) = try await makePages(configuration: siteConfiguration, logger: logger)
+            (pages, stores, postgresStore, postgresTables, datasette, sqliteRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -318,30 +319,22 @@ struct ServeCommand: AsyncParsableCommand {
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
         datasette?.register(on: &router)
-        var limits = QueryLimits()
-        limits.rows = sqlRowLimit
-        limits.bytes = sqlResultSize
-        limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
         if let postgresTables {
             let queries = QueryPages(
-                runner: postgresTables.queryRunner(limits: limits, logger: logger), databaseName: "", access: sql, canned: siteConfiguration.queries,
+                runner: postgresTables.queryRunner(limits: queryLimits, logger: logger), databaseName: "", access: sql, canned: siteConfiguration.queries,
                 siteTitle: title, accessControl: site.access, logger: logger
             )
             queries.register(on: &router, datasette: false)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         }
-        if let database, !PostgresURL.isPostgresURL(database) {
-            do {
-                let queries = try QueryPages(
-                    path: database, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql, limits: limits,
-                    canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
-                )
-                queries.register(on: &router, datasette: datasette != nil)
-                logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
-            } catch {
-                logger.critical("cannot open \(database) for the SQL page: \(error)")
-                throw ExitCode.failure
-            }
+        if let database, let sqliteRunner {
+            var queries = QueryPages(
+                runner: sqliteRunner, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql,
+                canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
+            )
+            queries.linksLivePages = true
+            queries.register(on: &router, datasette: datasette != nil)
+            logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         }
         let server = Server(configuration: configuration, responder: router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
@@ -384,12 +377,13 @@ struct ServeCommand: AsyncParsableCommand {
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
     /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
     /// (plus the examples with `--examples`).
-    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?) {
+    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?, (any QueryRunner)?) {
         var pages = PageRegistry()
         var datasette: DatasetteAPI?
         var stores: [Store] = []
         var postgresStore: PostgresStore?
         var postgresTables: PostgresTablePages?
+        var sqliteRunner: (any QueryRunner)?
         if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
@@ -416,6 +410,10 @@ struct ServeCommand: AsyncParsableCommand {
             let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
             if let config { try configuration.checkTables(against: tables, path: config) }
+            // One runner for the SQL page, the canned queries and their live pages.
+            let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
+            LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
+            sqliteRunner = runner
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
             let name = DatasetteAPI.databaseName(forFile: database)
@@ -431,7 +429,16 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores, postgresStore, postgresTables, datasette)
+        return (pages, stores, postgresStore, postgresTables, datasette, sqliteRunner)
+    }
+
+    /// The limits of the SQL page's and canned queries' queries.
+    private var queryLimits: QueryLimits {
+        var limits = QueryLimits()
+        limits.rows = sqlRowLimit
+        limits.bytes = sqlResultSize
+        limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
+        return limits
     }
 
     /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their

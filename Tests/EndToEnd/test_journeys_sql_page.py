@@ -4,7 +4,8 @@ page they open /-/sql, type a query with a named parameter, run it and see a fie
 the parameter appear, fill it in and see the rows (equal to SQLite's), then try a statement that
 would write and read why it is refused. From the index they open a canned query of the
 configuration file (`--config`), whose table titles and hidden table the index shows too, fill its
-parameter and see its rows. Each step is checked by what the person sees, and the page
+parameter and see its rows; on SQLite they then watch it live and see a count change when an
+order is added by the `sqlite3` shell. Each step is checked by what the person sees, and the page
 never scrolls sideways, never logs a console error but the refusal's own 400."""
 import json
 import sqlite3
@@ -13,8 +14,10 @@ import urllib.parse
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import psql, start_server, stop_server
-from journey import SIZE_IDS, SIZES, check_step, navigate, read_only_database_site, set_size
+import subprocess
+
+from conftest import psql, start_server, stop_server, wait_until
+from journey import SIZE_IDS, SIZES, check_step, live, navigate, read_only_database_site, set_size
 from test_journeys_database_tools import make_orders, sqlite_rows
 
 SQL = "select status, count(*) as n, sum(total) as total\nfrom orders\nwhere customer = :customer\ngroup by status\norder by status"
@@ -44,11 +47,12 @@ def make_shop(path):
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def shop(request, tmp_path_factory):
     """(base URL, a function running a query on the served database and returning its rows as
-    (text, int, float) tuples, what the page says to a DELETE, the database's kind)."""
+    (text, int, float) tuples, what the page says to a DELETE, the database's kind, the SQLite
+    file's path or None)."""
     if request.param == "sqlite":
         config = write_config(tmp_path_factory.mktemp("journey-sql-config"))
         for base, database, _ in read_only_database_site(tmp_path_factory, "journey-sql-page", make_shop, "--config", config):
-            yield base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite"
+            yield base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite", str(database)
         return
     from test_postgres_tables import drop_database, fresh_database
     cluster = request.getfixturevalue("postgres_cluster")
@@ -66,7 +70,7 @@ def shop(request, tmp_path_factory):
         return [(status, int(n), float(total)) for status, n, total in
                 (line.split("|") for line in psql(url, sql).splitlines() if line)]
     process, base = start_server(path.parent, "--database", url, "--config", write_config(path.parent), anonymous_writes=False)
-    yield base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql"
+    yield base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql", None
     stop_server(process)
     drop_database(cluster, "pg_sql_journey")
 
@@ -84,7 +88,7 @@ def type_sql(browser, sql):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
-    base, rows_of, refusal, kind = shop
+    base, rows_of, refusal, kind, _ = shop
     set_size(browser, size)
     browser.get(base + "/-/sql")
     assert browser.find_element(By.TAG_NAME, "h1").text == "SQL"
@@ -126,7 +130,7 @@ def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_canned_query_from_the_index(shop, browser, size):
-    base, rows_of, _, kind = shop
+    base, rows_of, _, kind, database = shop
     set_size(browser, size)
     browser.get(base + "/")
     titles = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".tp-pages strong")]
@@ -149,3 +153,24 @@ def test_a_canned_query_from_the_index(shop, browser, size):
     assert [[cells[0], int(cells[1]), float(cells[2])] for cells in shown_rows(browser)] == [list(row) for row in expected]
     assert urllib.parse.parse_qs(urllib.parse.urlsplit(browser.current_url).query) == {"customer": ["Ada Lovelace"]}
     check_step(browser, f"canned-2-rows-{kind}", size)
+
+    if database is None:
+        # PostgreSQL's canned queries are not live pages (docs/operations.md, "Live queries").
+        assert browser.find_elements(By.LINK_TEXT, "Watch live") == []
+        return
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Watch live").click)
+    assert urllib.parse.urlsplit(browser.current_url).path == "/pages/queries~2Fby_customer"
+    assert wait_until(lambda: live(browser), 5), "the live page's stream opens"
+
+    def count_of(status):
+        return browser.execute_script(
+            "const row = [...document.querySelectorAll(\".tk-row[data-kind='record']\")]"
+            ".find((row) => row.querySelector(\"[data-field='status'] .tk-field-value\").textContent === arguments[0]);"
+            "return row && Number(row.querySelector(\"[data-field='n'] .tk-field-value\").textContent)", status)
+    before = count_of("paid")
+    assert before == dict((row[0], row[1]) for row in expected)["paid"]
+    check_step(browser, f"canned-3-live-{kind}", size)
+    subprocess.run(["sqlite3", database, "insert into orders (customer, status, total) values ('Ada Lovelace', 'paid', 10)"], check=True)
+    assert wait_until(lambda: count_of("paid") == before + 1, 3), "the changed group shows its new count"
+    assert count_of("shipped") == dict((row[0], row[1]) for row in expected)["shipped"]
+    check_step(browser, f"canned-4-live-changed-{kind}", size)

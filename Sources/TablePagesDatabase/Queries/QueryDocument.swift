@@ -21,6 +21,8 @@ enum QueryDocument {
         var error: String?
         /// The query string of this request, for the JSON and CSV links.
         var query: String
+        /// The live page of the same query and parameters, if it has one.
+        var livePath: String?
     }
 
     static func response(_ content: Content, siteTitle: String, status: Int) -> Response {
@@ -63,20 +65,16 @@ enum QueryDocument {
         html += " in " + String(format: "%.1f", result.milliseconds) + " ms · "
         let query = content.query.isEmpty ? "" : "?" + content.query
         html += "<a href=\"" + HTMLEscaping.escape(content.path + ".json" + query) + "\" type=\"application/json\">JSON</a> · "
-        html += "<a href=\"" + HTMLEscaping.escape(content.path + ".csv" + query) + "\" type=\"text/csv\">CSV</a></p>"
+        html += "<a href=\"" + HTMLEscaping.escape(content.path + ".csv" + query) + "\" type=\"text/csv\">CSV</a>"
+        if let live = content.livePath { html += " · <a class=\"tp-sql-watch\" href=\"" + HTMLEscaping.escape(live) + "\">Watch live</a>" }
+        html += "</p>"
         return html
     }
 
     private static func table(_ result: QueryResult) -> String {
         var html = "<div class=\"tp-sql-result\"><table><thead><tr>"
         for (index, column) in result.columns.enumerated() {
-            // A column of numbers has its name over their right edge, where they end.
-            let numbers = result.rows.contains { $0[index] != .null } && result.rows.allSatisfy { row in
-                switch row[index] {
-                case .null, .integer, .real: true
-                case .text, .blob, .bool: false
-                }
-            }
+            let numbers = result.isNumeric(column: index)
             html += "<th scope=\"col\"" + (numbers ? " class=\"tp-sql-number\"" : "") + ">" + HTMLEscaping.escape(column) + "</th>"
         }
         html += "</tr></thead><tbody>"

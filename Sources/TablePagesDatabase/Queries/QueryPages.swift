@@ -46,6 +46,8 @@ public struct QueryPages: Sendable {
     }
 
     private let runner: any QueryRunner
+    /// Whether each canned query also has a live page (``LiveQueryPages``), which its form links to.
+    public var linksLivePages = false
     private let canned: [String: CannedQuery]
     private let gate = QueryGate()
     private let databaseName: String
@@ -65,6 +67,14 @@ public struct QueryPages: Sendable {
             runner: try SQLiteQueryRunner(path: path, limits: limits), databaseName: databaseName, access: access, canned: canned,
             siteTitle: siteTitle, accessControl: accessControl, logger: logger
         )
+    }
+
+    /// A runner of visitors' SQL on the SQLite file at `path` (read-only, on a connection of its
+    /// own): for ``init(runner:databaseName:access:canned:siteTitle:accessControl:logger:)`` and
+    /// ``LiveQueryPages``, which may share it.
+    /// - Throws: GRDB's error when the file cannot be opened.
+    public static func sqliteRunner(path: String, limits: QueryLimits) throws -> any QueryRunner {
+        try SQLiteQueryRunner(path: path, limits: limits)
     }
 
     /// The SQL page over `runner` (a PostgreSQL database's, from TablePagesPostgres);
@@ -187,7 +197,12 @@ public struct QueryPages: Sendable {
         let content = QueryDocument.Content(
             title: subject.query?.title ?? "SQL", description: subject.query?.description, path: subject.path, sql: subject.sql,
             editable: subject.query == nil, parameters: parameters, result: result, error: error,
-            query: DatasetteAPI.formEncoded(request.queryItems)
+            query: DatasetteAPI.formEncoded(request.queryItems),
+            livePath: subject.query.flatMap { query in
+                guard linksLivePages else { return nil }
+                let values = DatasetteAPI.formEncoded(parameters.filter { !$0.1.isEmpty }.map { (name: $0.0, value: $0.1) })
+                return PageContract.pagePath(named: LiveQueryPages.pageName(of: query.name)) + (values.isEmpty ? "" : "?" + values)
+            }
         )
         return QueryDocument.response(content, siteTitle: siteTitle, status: status)
     }

@@ -24,6 +24,17 @@ public struct QueryResult: Sendable {
         self.milliseconds = milliseconds
     }
 
+    /// Whether the column at `index` holds numbers only (NULLs aside), and some: its name then
+    /// sits over the numbers' right edge.
+    public func isNumeric(column index: Int) -> Bool {
+        rows.contains { $0[index] != .null } && rows.allSatisfy { row in
+            switch row[index] {
+            case .null, .integer, .real: true
+            case .text, .blob, .bool: false
+            }
+        }
+    }
+
     /// Bytes `value` counts towards ``QueryLimits/bytes``: text and blobs their bytes, numbers 8, NULL and booleans 1.
     public static func size(of value: SQLValue) -> Int {
         switch value {

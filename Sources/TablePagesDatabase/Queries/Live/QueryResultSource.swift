@@ -1,0 +1,61 @@
+import TableKit
+import TablePages
+import TableStore
+
+/// The live root of a canned query's page: the query's rows with the parameters of the page's
+/// variant, re-run when the database changes (``readFromSource()``); the page then publishes only
+/// the rows that differ, by ``QueryRowIdentity``. Rows show but are not selectable: the page only
+/// reads. The whole result is the window (at most the runner's row limit), so nothing pages.
+final class QueryResultSource: PageSource {
+    private let runner: any QueryRunner
+    private let query: CannedQuery
+    private let parameters: [(name: String, value: String)]
+    private var result: QueryResult
+    private var ids: [RowID]
+
+    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)]) throws {
+        self.runner = runner
+        self.query = query
+        self.parameters = parameters
+        result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
+        ids = QueryRowIdentity.ids(of: result.rows)
+    }
+
+    /// A source of one row of `source`, for the row's own URL.
+    private init(row index: Int, of source: QueryResultSource) {
+        runner = source.runner
+        query = source.query
+        parameters = source.parameters
+        result = QueryResult(columns: source.result.columns, rows: [source.result.rows[index]], truncated: false)
+        ids = [source.ids[index]]
+    }
+
+    /// The row's own URL shows the row as the last run read it.
+    func root(ofRow row: RowID) throws -> (any TableRoot)? {
+        ids.firstIndex(of: row).map { QueryResultSource(row: $0, of: self) }
+    }
+
+    func readFromSource() throws -> Int? {
+        result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
+        ids = QueryRowIdentity.ids(of: result.rows)
+        return nil
+    }
+
+    func numberOfSections() -> Int { 1 }
+    func numberOfRows(inSection section: Int) -> Int { result.rows.count }
+    func sectionID(forSection section: Int) -> SectionID { "rows" }
+    func rowID(forRowAt indexPath: TableIndexPath) -> RowID { ids[indexPath.row] }
+    func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
+        DatabaseRecordCell.cell(columns: result.columns, values: result.rows[indexPath.row])
+    }
+    func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
+
+    func headerViewForTable() -> TableCell? {
+        let query = DatasetteAPI.formEncoded(parameters)
+        let columns = result.columns.indices.map { (name: result.columns[$0], numeric: result.isNumeric(column: $0)) }
+        return QueryResultHeader.cell(
+            query: self.query, parameters: parameters, columns: columns, rowCount: result.rows.count, truncated: result.truncated,
+            formURL: QueryPages.cannedPath(of: self.query.name) + (query.isEmpty ? "" : "?" + query)
+        )
+    }
+}
