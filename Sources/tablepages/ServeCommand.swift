@@ -275,9 +275,9 @@ struct ServeCommand: AsyncParsableCommand {
         let postgresStore: PostgresStore?
         let postgresTables: PostgresTablePages?
         let datasette: DatasetteAPI?
-        let sqliteRunner: (any QueryRunner)?
+        let queryRunner: (any QueryRunner)?
         do {
-            (pages, stores, postgresStore, postgresTables, datasette, sqliteRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
+            (pages, stores, postgresStore, postgresTables, datasette, queryRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -319,17 +319,10 @@ struct ServeCommand: AsyncParsableCommand {
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
         datasette?.register(on: &router)
-        if let postgresTables {
-            let queries = QueryPages(
-                runner: postgresTables.queryRunner(limits: queryLimits, logger: logger), databaseName: "", access: sql, canned: siteConfiguration.queries,
-                siteTitle: title, accessControl: site.access, logger: logger
-            )
-            queries.register(on: &router, datasette: false)
-            logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
-        }
-        if let database, let sqliteRunner {
+        if let database, let queryRunner {
+            // Datasette's URLs name a SQLite file; a PostgreSQL database has none.
             var queries = QueryPages(
-                runner: sqliteRunner, databaseName: DatasetteAPI.databaseName(forFile: database), access: sql,
+                runner: queryRunner, databaseName: datasette == nil ? "" : DatasetteAPI.databaseName(forFile: database), access: sql,
                 canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
             )
             queries.linksLivePages = true
@@ -383,11 +376,17 @@ struct ServeCommand: AsyncParsableCommand {
         var stores: [Store] = []
         var postgresStore: PostgresStore?
         var postgresTables: PostgresTablePages?
-        var sqliteRunner: (any QueryRunner)?
+        var queryRunner: (any QueryRunner)?
         if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
             (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
+            if let postgresTables {
+                // One runner for the SQL page, the canned queries and their live pages.
+                let runner = postgresTables.queryRunner(limits: queryLimits, logger: logger)
+                LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
+                queryRunner = runner
+            }
         }
         if database == nil || examples {
             if let postgres {
@@ -413,7 +412,7 @@ struct ServeCommand: AsyncParsableCommand {
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
             LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
-            sqliteRunner = runner
+            queryRunner = runner
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
             let name = DatasetteAPI.databaseName(forFile: database)
@@ -429,7 +428,7 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores, postgresStore, postgresTables, datasette, sqliteRunner)
+        return (pages, stores, postgresStore, postgresTables, datasette, queryRunner)
     }
 
     /// The limits of the SQL page's and canned queries' queries.

@@ -4,8 +4,8 @@ page they open /-/sql, type a query with a named parameter, run it and see a fie
 the parameter appear, fill it in and see the rows (equal to SQLite's), then try a statement that
 would write and read why it is refused. From the index they open a canned query of the
 configuration file (`--config`), whose table titles and hidden table the index shows too, fill its
-parameter and see its rows; on SQLite they then watch it live and see a count change when an
-order is added by the `sqlite3` shell. Each step is checked by what the person sees, and the page
+parameter and see its rows; then they watch it live and see a count change when an order is
+added by the `sqlite3` shell or `psql`. Each step is checked by what the person sees, and the page
 never scrolls sideways, never logs a console error but the refusal's own 400."""
 import json
 import sqlite3
@@ -47,30 +47,28 @@ def make_shop(path):
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def shop(request, tmp_path_factory):
     """(base URL, a function running a query on the served database and returning its rows as
-    (text, int, float) tuples, what the page says to a DELETE, the database's kind, the SQLite
-    file's path or None)."""
+    (text, int, float) tuples, what the page says to a DELETE, the database's kind, a function
+    running SQL as another client would: the `sqlite3` shell or `psql`)."""
     if request.param == "sqlite":
         config = write_config(tmp_path_factory.mktemp("journey-sql-config"))
         for base, database, _ in read_only_database_site(tmp_path_factory, "journey-sql-page", make_shop, "--config", config):
-            yield base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite", str(database)
+            yield (base, lambda sql: sqlite_rows(database, sql), "Only SELECT statements are allowed: this one would delete rows.", "sqlite",
+                   lambda sql: subprocess.run(["sqlite3", str(database), sql], check=True))
         return
+    from test_live_queries import copy_orders_to_postgres
     from test_postgres_tables import drop_database, fresh_database
     cluster = request.getfixturevalue("postgres_cluster")
     url = fresh_database(cluster, "pg_sql_journey")
     path = tmp_path_factory.mktemp("journey-sql-page-pg") / "orders.sqlite"
     make_orders(path)
-    with sqlite3.connect(path) as db:
-        rows = db.execute("select * from orders").fetchall()
-    values = ", ".join("({}, '{}', '{}', {}, '{}', '{}')".format(*row) for row in rows)
-    psql(url, "CREATE TABLE orders (id integer PRIMARY KEY, customer text, status text, total double precision, placed text, code text);"
-              f"INSERT INTO orders VALUES {values};"
-              "CREATE TABLE hidden_notes (id integer PRIMARY KEY, note text)")
+    copy_orders_to_postgres(path, url, "CREATE TABLE hidden_notes (id integer PRIMARY KEY, note text)")
 
     def rows_of(sql):
         return [(status, int(n), float(total)) for status, n, total in
                 (line.split("|") for line in psql(url, sql).splitlines() if line)]
-    process, base = start_server(path.parent, "--database", url, "--config", write_config(path.parent), anonymous_writes=False)
-    yield base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql", None
+    process, base = start_server(path.parent, "--database", url, "--watch", "--config", write_config(path.parent), anonymous_writes=False)
+    yield (base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql",
+           lambda sql: psql(url, sql))
     stop_server(process)
     drop_database(cluster, "pg_sql_journey")
 
@@ -130,7 +128,7 @@ def test_type_sql_fill_a_parameter_and_see_the_rows(shop, browser, size):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_canned_query_from_the_index(shop, browser, size):
-    base, rows_of, _, kind, database = shop
+    base, rows_of, _, kind, write = shop
     set_size(browser, size)
     browser.get(base + "/")
     titles = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".tp-pages strong")]
@@ -154,10 +152,6 @@ def test_a_canned_query_from_the_index(shop, browser, size):
     assert urllib.parse.parse_qs(urllib.parse.urlsplit(browser.current_url).query) == {"customer": ["Ada Lovelace"]}
     check_step(browser, f"canned-2-rows-{kind}", size)
 
-    if database is None:
-        # PostgreSQL's canned queries are not live pages (docs/operations.md, "Live queries").
-        assert browser.find_elements(By.LINK_TEXT, "Watch live") == []
-        return
     navigate(browser, browser.find_element(By.LINK_TEXT, "Watch live").click)
     assert urllib.parse.urlsplit(browser.current_url).path == "/pages/queries~2Fby_customer"
     assert wait_until(lambda: live(browser), 5), "the live page's stream opens"
@@ -170,7 +164,7 @@ def test_a_canned_query_from_the_index(shop, browser, size):
     before = count_of("paid")
     assert before == dict((row[0], row[1]) for row in expected)["paid"]
     check_step(browser, f"canned-3-live-{kind}", size)
-    subprocess.run(["sqlite3", database, "insert into orders (customer, status, total) values ('Ada Lovelace', 'paid', 10)"], check=True)
+    write("insert into orders (customer, status, total) values ('Ada Lovelace', 'paid', 10)")
     assert wait_until(lambda: count_of("paid") == before + 1, 3), "the changed group shows its new count"
     assert count_of("shipped") == dict((row[0], row[1]) for row in expected)["shipped"]
     check_step(browser, f"canned-4-live-changed-{kind}", size)

@@ -9,4 +9,11 @@ extension PostgresTablePages {
     public func queryRunner(limits: QueryLimits, logger: Logger = Logger(label: "TablePages")) -> any QueryRunner {
         PostgresQueryRunner(client: executor.client, limits: limits, logger: logger)
     }
+
+    /// Calls `observer` after each change of the served tables this instance sees (by `LISTEN`
+    /// with `watch`, else by polling, where any write in the cluster counts): what a live query
+    /// (``/TablePagesDatabase/LiveQueryPages``) re-runs on.
+    public func onChange(_ observer: @escaping @Sendable () -> Void) {
+        changeObservers.withLock { $0.append(observer) }
+    }
 }
