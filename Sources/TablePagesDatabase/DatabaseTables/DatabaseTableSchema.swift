@@ -98,7 +98,7 @@ struct DatabaseTableSchema: Sendable {
         dialect == .postgresql ? quotedName + "." + SQLIdentifier.quoted(column) : SQLIdentifier.quoted(column)
     }
 
-    /// PostgreSQL types read as they are (see ``selected(_:)``); the executor decodes these.
+    /// PostgreSQL types read as they are (see ``selected(_:)``); the database decodes these.
     static let postgresValueTypes: Set<String> = [
         "smallint", "integer", "bigint", "real", "double precision", "bytea", "text", "character varying", "character", "name",
     ]
