@@ -88,7 +88,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
         func execute(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
             _ = try waitForAnswer {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
+                try await connection.allRows(PostgresQuery(unsafeSQL: sql), logger: logger).count
             }
         }
 
@@ -103,7 +103,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
             let rows = try waitForAnswer {
-                try await connection.query(query, logger: logger).collect().map(PostgresValues.values(of:))
+                try await connection.allRows(query, logger: logger).map(PostgresValues.values(of:))
             }
             for row in rows { try body(row) }
         }
