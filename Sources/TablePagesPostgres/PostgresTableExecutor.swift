@@ -92,7 +92,7 @@ public struct PostgresTableExecutor: SQLReader {
         func command(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
             _ = try waitForAnswer {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
+                try await connection.allRows(PostgresQuery(unsafeSQL: sql), logger: logger).count
             }
         }
 
@@ -107,7 +107,7 @@ public struct PostgresTableExecutor: SQLReader {
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
             let rows = try waitForAnswer {
-                try await connection.query(query, logger: logger).collect().map { SQLRow(try $0.map(SQLValue.init(cell:))) }
+                try await connection.allRows(query, logger: logger).map { SQLRow(try $0.map(SQLValue.init(cell:))) }
             }
             for row in rows { try body(row) }
         }
