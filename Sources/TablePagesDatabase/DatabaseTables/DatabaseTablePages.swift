@@ -38,11 +38,14 @@ import TableStore
 /// A column with a foreign key shows the label of the row it refers to, linked to it, and a row's
 /// own page counts the rows of other tables that refer to it.
 public enum DatabaseTablePages {
-    /// Registers one page per table of `store`'s database, named after the table, and announces the
+    /// Registers one page per table of `store`'s SQLite database (a ``/TableStore/Store``, or any
+    /// ``/TableStore/SQLStore`` that speaks SQLite), named after the table, and announces the
     /// store's changes on `feed`; returns the names of the pages, in registration order.
+    /// - Throws: the store's errors reading SQLite's schema (a PostgreSQL store has none:
+    ///   ``registerPostgres(database:namespace:in:)`` serves its tables).
     @discardableResult
-    public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
-        let schemas = try store.read { db in try DatabaseRelations.linkedSchemas(in: db) }
+    public static func register(store: any SQLStore, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
+        let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db) }
         store.onChange { feed.notify() }
         for schema in schemas {
             registry.register(page(for: schema, database: store, feed: feed))
