@@ -5,7 +5,7 @@ import TablePagesDatabase
 import TableStore
 import TableStorePostgres
 
-/// Runs a database page's queries on PostgreSQL: each read is one `REPEATABLE READ READ ONLY`
+/// The ``/TableStore/SQLReader`` of PostgreSQL database pages: each snapshot is one `REPEATABLE READ READ ONLY`
 /// transaction on a connection of `client`'s pool, so a page's counts and rows agree as they do
 /// in a SQLite snapshot. The lane thread waits (``/TableStorePostgres/BlockingWait``) while PostgresNIO works.
 ///
@@ -16,7 +16,7 @@ import TableStorePostgres
 /// Values travel as text both ways where PostgreSQL's types go beyond SQLite's: a value bound
 /// for a column is its text cast to the column's type (``/TableStore/SQLDialect``), and a
 /// column of another type than integer, real, text or bytea is read as its text.
-public struct PostgresTableExecutor: DatabaseTableExecutor {
+public struct PostgresTableExecutor: SQLReader {
     /// The pool the reads run on; `run()` must be running.
     let client: PostgresClient
     /// The limit each connection's `statement_timeout` was given, for the error it causes.
@@ -43,7 +43,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     /// Runs `body` in one read-only snapshot, on a connection leased from the pool for the read.
     /// Every wait is bounded: for a connection (`connectionWait`) and for each answer
     /// (`answerWait`); a connection that failed or went unanswered is closed, not reused.
-    public func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+    public func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
             defer { lease.release() }
@@ -92,7 +92,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
         func command(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
             _ = try waitForAnswer {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
+                try await connection.allRows(PostgresQuery(unsafeSQL: sql), logger: logger).count
             }
         }
 
@@ -107,7 +107,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
             let rows = try waitForAnswer {
-                try await connection.query(query, logger: logger).collect().map { SQLRow(try $0.map(SQLValue.init(cell:))) }
+                try await connection.allRows(query, logger: logger).map { SQLRow(try $0.map(SQLValue.init(cell:))) }
             }
             for row in rows { try body(row) }
         }

@@ -117,7 +117,7 @@ public final class PostgresTablePages: Sendable {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
             let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
             do {
-                found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry, tables: tables)
+                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables)
             } catch {
                 throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
             }
@@ -199,10 +199,10 @@ public final class PostgresTablePages: Sendable {
             try await client.withConnection { connection in
                 do {
                     for statement in script {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        _ = try await connection.allRows(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await connection.allRows("ROLLBACK", logger: logger)
                     throw error
                 }
             }
@@ -262,7 +262,7 @@ public final class PostgresTablePages: Sendable {
                 // Bounded: a statement sent on a connection that just closed would never be answered.
                 let (client, logger) = (client, logger)
                 _ = try await WaitTimedOut.run(within: Self.pollAnswerWait) {
-                    try await client.query("SELECT pg_catalog.pg_notify(\(Self.channel), \(payload))", logger: logger).collect()
+                    try await client.withConnection { try await $0.allRows("SELECT pg_catalog.pg_notify(\(Self.channel), \(payload))", logger: logger) }
                 }
                 // Committed: PostgreSQL delivers it to every connection listening now.
                 let (sent, now) = (number, ContinuousClock.now)
@@ -307,7 +307,7 @@ public final class PostgresTablePages: Sendable {
                 // Bounded: a poll sent on a connection that just closed would never be answered.
                 let (client, logger) = (client, logger)
                 let rows = try await WaitTimedOut.run(within: Self.pollAnswerWait) {
-                    try await client.query("SELECT pg_catalog.pg_current_snapshot()::text", logger: logger).collect()
+                    try await client.withConnection { try await $0.allRows("SELECT pg_catalog.pg_current_snapshot()::text", logger: logger) }
                 }
                 let snapshot = try rows.first?.decode(String.self)
                 if missed || (last != nil && snapshot != last) { notifyAll() }

@@ -87,8 +87,8 @@ final class PostgresChangeListener: Sendable {
                 try await live.listen(on: PostgresChangeClock.channel) { notifications in
                     // The clock as LISTEN took effect: every later commit is notified; earlier ones
                     // are what `onResume`'s re-read is for. Nil without the clock's table.
-                    let version = try? await live.query(PostgresQuery(unsafeSQL: PostgresChangeClock.currentVersionQuery), logger: logger)
-                        .collect().first?.decode(Int64.self)
+                    let version = try? await live.allRows(PostgresQuery(unsafeSQL: PostgresChangeClock.currentVersionQuery), logger: logger)
+                        .first?.decode(Int64.self)
                     resumeVersion.store(version ?? -1, ordering: .relaxed)
                     listening.store(true, ordering: .relaxed)
                     resumes.add(1, ordering: .releasing)

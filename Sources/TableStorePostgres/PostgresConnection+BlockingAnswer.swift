@@ -11,7 +11,7 @@ extension PostgresConnection {
     /// waiting, so that the pool does not lend it again.
     ///
     ///     let count = try connection.blockingAnswer(within: .seconds(10), logger: logger) {
-    ///         try await connection.query("SELECT 1", logger: logger).collect().count
+    ///         try await connection.allRows("SELECT 1", logger: logger).count
     ///     }
     ///
     /// - Throws: ``PostgresUnanswered`` when the connection was closed or the limit passed; what

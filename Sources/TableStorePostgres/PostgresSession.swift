@@ -26,11 +26,7 @@ struct PostgresSession: SQLSession {
         let query = Self.query(sql, arguments)
         do {
             return try PostgresError.translating { try connection.blockingAnswer(within: answerWait, logger: logger) { [connection, logger] in
-                var rows: [SQLRow] = []
-                for try await row in try await connection.query(query, logger: logger) {
-                    rows.append(SQLRow(try row.map(SQLValue.init(cell:))))
-                }
-                return rows
+                try await connection.allRows(query, logger: logger).map { SQLRow(try $0.map(SQLValue.init(cell:))) }
             } }
         } catch let error as PostgresUnanswered {
             throw PostgresError(description: error.description)

@@ -256,6 +256,11 @@ public final class PostgresStore: SQLStore {
             } catch let error as PostgresError where error.isConnectionFailure {
                 lastProblem = error
                 status = nil
+            } catch let error as PostgresError where error.sqlState == "22023" {
+                // "transaction ID … is in the future": the server restarted from a log without
+                // this transaction's commit record, so it did not commit.
+                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was not committed (the server restarted without it: \(error))")
+                throw failure
             }
             switch status {
             case "committed":

@@ -33,6 +33,15 @@ def status_of(url, timeout=5):
         return error.code
 
 
+def readiness_answer(base):
+    """`/readyz`'s status and body, as one string: a 503's body names what is not ready."""
+    try:
+        with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
+            return f"{response.status} {response.read().decode()}"
+    except urllib.error.HTTPError as error:
+        return f"{error.code} {error.read().decode()}"
+
+
 def insert(base, title, timeout=30, headers=None):
     """POSTs a new to-do; returns (status, headers, body), or (None, …) when no answer came."""
     request = urllib.request.Request(base + INSERT, data=json.dumps({"title": title}).encode(), method="POST",
@@ -98,6 +107,7 @@ def test_terminated_connections_and_a_killed_server_wedge_nothing_and_lose_no_ac
     directory, port, url = own_cluster
     process, base = start_server(tmp_path, "--postgres", url)
     answers = []  # (title, status, headers)
+    unexpected = []  # (title, status, body) of answers a fault must not cause
     stop = threading.Event()
 
     def write(writer):
@@ -105,8 +115,10 @@ def test_terminated_connections_and_a_killed_server_wedge_nothing_and_lose_no_ac
         while not stop.is_set():
             number += 1
             title = f"writer {writer} number {number}"
-            status, headers, _ = insert(base, title)
+            status, headers, body = insert(base, title)
             answers.append((title, status, headers))
+            if status not in (201, 503, 500):
+                unexpected.append((title, status, body))
             time.sleep(0.02)
 
     def terminate_pool_connections():
@@ -148,21 +160,24 @@ def test_terminated_connections_and_a_killed_server_wedge_nothing_and_lose_no_ac
         # 503 says "nothing was changed; try again": it must be true, or a retry would add it twice.
         assert not set(refused) & set(stored), f"answered 503 but committed: {set(refused) & set(stored)}"
         assert all(stored.count(title) == 1 for title in acknowledged)
-        assert all(status in (201, 503, 500) for _, status, _ in answers), {status for _, status, _ in answers}
+        assert not unexpected, f"answers other than 201, 503 and 500: {unexpected[:5]}"
     finally:
         stop.set()
         stop_server(process)
 
 
 def test_a_listening_connection_that_stops_delivering_is_noticed_and_replaced(postgres_database, tmp_path):
-    process, base = start_server(tmp_path, "--postgres", postgres_database)
+    # One pooled connection, open before new connections are refused below: the instance can still
+    # read the version clock through it, so what the test sees is the lag check's doing alone. (With
+    # more, the pool may try to open a second one for a concurrent read, wait for it and fail, and
+    # /readyz turns 503 for that reason instead: seen in CI.)
+    process, base = start_server(tmp_path, "--postgres", postgres_database, "--postgres-connections", "1")
     name = postgres_database.rsplit("/", 1)[1]
     admin = postgres_database.rsplit("/", 1)[0] + "/postgres"
     other_client = PsqlSession(postgres_database)
     listener = None
     try:
-        # Ready first: until its listening connection has read the clock, /readyz is 503 already,
-        # which the wait below would take for the stall being noticed (seen once in CI).
+        # Ready first: until its listening connection has read the clock, /readyz is 503 already.
         wait_until(lambda: status_of(base + "/readyz") == 200, 10, "/readyz never said ready after startup")
         events = subscribe(base)
         listener = int(psql(postgres_database, "SELECT pid FROM pg_stat_activity WHERE application_name = 'tablepages-listener'").strip())
@@ -174,13 +189,12 @@ def test_a_listening_connection_that_stops_delivering_is_noticed_and_replaced(po
             other_client.run("UPDATE todo SET isDone = NOT isDone WHERE id = 5;")
             stalled = time.monotonic()
             # Within the lag limit (5 s) and a check, the instance sees that the clock moved without
-            # a notification, gives the connection up, and is not ready while it cannot listen.
-            noticed = wait_until(lambda: status_of(base + "/readyz") == 503, 10, "/readyz stayed 200 with a listener that delivers nothing")
+            # a notification, gives the connection up, and is not ready while it cannot listen again.
+            noticed = wait_until(lambda: "has not delivered version" in open(tmp_path / "server.log").read(), 10,
+                                 "the log never said the listener stalled")
             assert noticed - stalled < 8
-            # /readyz may turn 503 for another reason first (its own database check cannot open a
-            # connection while they are refused); the lag check must still say so within its limit.
-            wait_until(lambda: "has not delivered version" in open(tmp_path / "server.log").read(),
-                       max(2, stalled + 12 - time.monotonic()), "the log never said the listener stalled")
+            wait_until(lambda: "listening connection is down" in readiness_answer(base), 3,
+                       "/readyz did not say the listening connection is down")
         finally:
             psql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         expected = psql(postgres_database, "SELECT CASE WHEN isDone THEN 'done' ELSE 'open' END FROM todo WHERE id = 5").strip()

@@ -60,14 +60,16 @@ def test_values_of_postgresql_types(site):
 
 @pytest.mark.parametrize("sql, says", [
     ("delete from things", "Only SELECT statements are allowed"),
-    ("with gone as (delete from things returning id) select * from gone", "read-only transaction"),
+    ("with gone as (delete from things returning id) select * from gone", "Only SELECT statements are allowed: WITH clause containing a data-modifying"),
+    ("select * from things for update", "read-only transaction"),
     ("select set_config('statement_timeout', '0', false)", "set_config() is refused"),
     ("select pg_read_file('/etc/passwd')", "pg_read_file() is refused"),
     ("select query_to_xml('select set_config(''x.y'', ''1'', false)', true, true, '')", "is refused"),
     ("set statement_timeout = 0", "begins with SET"),
     ("select * fro things", "syntax error"),
     ("select * from nowhere", "does not exist"),
-    ("select 1; delete from things", "multiple commands"),
+    ("select 1; delete from things", "multiple statements"),
+    ("select 1; -- a comment\n select 2;", "multiple statements"),
     ("select * from things where id = :id", "invalid input syntax for type integer"),
 ])
 def test_refusals_and_mistakes_are_400s_that_say_why(site, sql, says):
@@ -84,6 +86,15 @@ def test_time_limit_is_a_503_and_later_queries_still_have_it(site):
     for _ in range(2):
         status, _, body = get(base, query_path("/-/sql.json", "select pg_sleep(2)", {}))
         assert status == 503 and b"500 ms" in body, body
+
+
+def test_trailing_semicolons_and_comments_and_explain(site):
+    base, _ = site
+    for sql in ["select 1 as one;", "select 1 as one; ; -- done", "select 1 as one -- a comment"]:
+        status, _, body = get(base, query_path("/-/sql.json", sql, {}))
+        assert status == 200 and json.loads(body)["rows"] == [[1]], (sql, body)
+    status, _, body = get(base, query_path("/-/sql.json", "explain select * from things", {}))
+    assert status == 200 and json.loads(body)["columns"] == ["QUERY PLAN"], body
 
 
 def test_row_limit_truncates_and_csv_has_the_rows(site):

@@ -115,8 +115,8 @@ struct DatabaseLinksTests {
         #expect(orders.linkedColumns.map(\.column) == ["customer_id", "product", "tag"])
         #expect(orders.linkedColumns.map(\.link) == [.rowID, .encodedKey, .filter])
         #expect(try #require(schemas.first { $0.name == "customers" }).incomingLinks.map(\.column) == ["customer_id"])
-        let counting = CountingExecutor(base: StoreTableExecutor(store: store))
-        let reader = DatabaseTableReader(executor: counting, schema: orders, query: DatabaseTableQuery(variant: [:], schema: orders))
+        let counting = CountingReader(base: store)
+        let reader = DatabaseTableReader(database: counting, schema: orders, query: DatabaseTableQuery(variant: [:], schema: orders))
         for limit in [5, 200] {
             counting.queries.withLock { $0 = [] }
             let page = try reader.page(of: DatabaseTableReader.ungroupedSection, after: nil, limit: limit, total: 250)
@@ -234,10 +234,10 @@ struct DatabaseLinksTests {
             DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders"], in: db))
         }
         let orders = try #require(schemas.first { $0.name == "orders" })
-        let counting = CountingExecutor(base: StoreTableExecutor(store: store))
+        let counting = CountingReader(base: store)
         var query = DatabaseTableQuery(variant: [:], schema: orders)
         query.labels = true
-        let rows = try DatabaseTableReader(executor: counting, schema: orders, query: query).window()[0].rows
+        let rows = try DatabaseTableReader(database: counting, schema: orders, query: query).window()[0].rows
         let field = try #require(rows.first?.cell.content.fields.first { $0.name == "customer_id" })
         #expect(field.value.utf8.count == DatabaseRecordCell.maxShownBytes && field.value.hasSuffix("\u{2026}"))
         #expect(field.json == .object([JSONProperty(name: "value", value: .integer(1)), JSONProperty(name: "label", value: .string(field.value))]), "JSON's label is cut as HTML's")
@@ -252,8 +252,8 @@ struct DatabaseLinksTests {
             DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders", "products", "tags"], in: db))
         }
         let customers = try #require(schemas.first { $0.name == "customers" })
-        let slow = CountingExecutor(base: StoreTableExecutor(store: store), failing: "SELECT (SELECT count(*)")
-        let reader = DatabaseTableReader(executor: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
+        let slow = CountingReader(base: store, failing: "SELECT (SELECT count(*)")
+        let reader = DatabaseTableReader(database: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
         let row = try reader.record("1")
         #expect(row.cell.content.fields.first { $0.name == "name" }?.value == "Ida Meyer")
         let links = try #require(row.cell.content.jsonProperties.first { $0.name == DatabaseIncomingLink.jsonMember })
@@ -305,28 +305,28 @@ struct DatabaseLinksTests {
     }
 }
 
-/// Runs another executor's reads and records every SQL text they run.
-final class CountingExecutor: DatabaseTableExecutor {
-    let base: any DatabaseTableExecutor
+/// Runs another reader's snapshots and records every SQL text they run.
+final class CountingReader: SQLReader {
+    let base: any SQLReader
     let queries = Mutex<[String]>([])
 
     /// SQL starting with this fails as a read past the query time limit.
     let failing: String?
 
-    init(base: any DatabaseTableExecutor, failing: String? = nil) {
+    init(base: any SQLReader, failing: String? = nil) {
         self.base = base
         self.failing = failing
     }
 
     var dialect: SQLDialect { base.dialect }
 
-    func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        try base.read { session in try body(Session(base: session, owner: self)) }
+    func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try base.snapshot { session in try body(Session(base: session, owner: self)) }
     }
 
     private struct Session: SQLSession {
         let base: any SQLSession
-        let owner: CountingExecutor
+        let owner: CountingReader
 
         func forEachRow(_ sql: String, _ arguments: [SQLValue], keepsPrepared: Bool, _ body: (SQLRow) throws -> Void) throws {
             owner.queries.withLock { $0.append(sql) }

@@ -48,4 +48,19 @@ import Testing
         #expect(SQLParameterNames.names(in: "select ':a") == [])
         #expect(SQLParameterNames.names(in: "select /* :a") == [])
     }
+
+    @Test func severalStatementsAreASemicolonWithMoreThanCommentsAfterIt() {
+        #expect(SQLParameterNames.hasSeveralStatements("select 1; select 2"))
+        #expect(SQLParameterNames.hasSeveralStatements("select 1; -- x\n delete from t"))
+        #expect(!SQLParameterNames.hasSeveralStatements("select 1;"))
+        #expect(!SQLParameterNames.hasSeveralStatements("select 1; ; -- done\n /* and */ "))
+        #expect(!SQLParameterNames.hasSeveralStatements("select ';' || \"a;b\" -- ; x\n"))
+        #expect(SQLParameterNames.firstStatement("select ';' ; ; -- done") == "select ';' ")
+        #expect(SQLParameterNames.firstStatement("select 1 -- ;") == "select 1 -- ;")
+    }
+
+    @Test func numberedNamesAreDollarNumbersOnePerName() {
+        let (sql, names) = SQLParameterNames.numbered("select :a, ':b', :b, :a -- :c")
+        #expect(sql == "select $1, ':b', $2, $1 -- :c" && names == ["a", "b"])
+    }
 }

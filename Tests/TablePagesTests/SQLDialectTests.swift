@@ -65,7 +65,7 @@ struct SQLDialectTests {
         #expect(schema.quotedName == "\"public\".\"t\"\"?\"")
         #expect(schema.selected("n") == "\"n\"::text")
         #expect(schema.selected("id") == "\"id\"")
-        let reader = DatabaseTableReader(executor: NoExecutor(), schema: schema, query: DatabaseTableQuery(sort: "n", descending: true))
+        let reader = DatabaseTableReader(database: NoDatabase(), schema: schema, query: DatabaseTableQuery(sort: "n", descending: true))
         // Qualified: `"n"` alone would be the output column, the text `selected` makes of it.
         // The key holds no NULL: its order says nothing of them, so its index serves it.
         #expect(reader.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC NULLS LAST, \"public\".\"t\"\"?\".\"id\" DESC")
@@ -73,16 +73,16 @@ struct SQLDialectTests {
         // Nor does a column declared NOT NULL.
         var notNull = schema
         notNull.notNullColumns = ["n"]
-        let sorted = DatabaseTableReader(executor: NoExecutor(), schema: notNull, query: DatabaseTableQuery(sort: "n", descending: true))
+        let sorted = DatabaseTableReader(database: NoDatabase(), schema: notNull, query: DatabaseTableQuery(sort: "n", descending: true))
         #expect(sorted.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC, \"public\".\"t\"\"?\".\"id\" DESC")
-        let sqlite = DatabaseTableReader(executor: NoExecutor(), schema: DatabaseTableSchema(name: "t", columns: ["n"], key: ["rowid"], keyIsRowID: true, defaultSort: nil), query: DatabaseTableQuery(sort: "n"))
+        let sqlite = DatabaseTableReader(database: NoDatabase(), schema: DatabaseTableSchema(name: "t", columns: ["n"], key: ["rowid"], keyIsRowID: true, defaultSort: nil), query: DatabaseTableQuery(sort: "n"))
         #expect(sqlite.orderBy() == " ORDER BY \"n\", \"rowid\"")
     }
 
-    /// An executor for building SQL only.
-    struct NoExecutor: DatabaseTableExecutor {
+    /// A database for building SQL only.
+    struct NoDatabase: SQLReader {
         var dialect: SQLDialect { .postgresql }
-        func read<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
             throw CancellationError()
         }
     }

@@ -46,7 +46,7 @@ final class DatabaseTableExporter: RowExporter {
                 DatabaseExportEncoding.appendCSVHeader(reader.schema.columns, to: &out)
             }
             progress.headerWritten = true
-            try reader.executor.read { db in
+            try reader.database.snapshot { db in
                 var rowsLeft = Self.chunkRows
                 while rowsLeft > 0, !progress.isDone {
                     rowsLeft -= try readRows(db, limit: rowsLeft, progress: &progress, into: &out)

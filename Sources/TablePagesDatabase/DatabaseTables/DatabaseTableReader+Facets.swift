@@ -11,7 +11,7 @@ extension DatabaseTableReader {
     /// each other and the whole read is bounded by the store's query time limit.
     func facets() throws -> [DatabaseFacet] {
         guard !query.facets.isEmpty else { return [] }
-        return try executor.read { db in try query.facets.map { try facet($0, in: db) } }
+        return try database.snapshot { db in try query.facets.map { try facet($0, in: db) } }
     }
 
     /// One facet: `bound + 1` values are read, so a column with more than `bound` is known to be cut.

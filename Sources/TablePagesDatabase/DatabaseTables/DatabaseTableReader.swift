@@ -11,7 +11,7 @@ import TableStore
 /// (on `(group, sort)` for both); without one, the database scans the table for every page.
 ///
 /// The SQL is written once for both databases, in the schema's ``SQLDialect``, and run by an
-/// ``DatabaseTableExecutor``: placeholders are `?` (a PostgreSQL executor numbers them), values
+/// `SQLReader`: placeholders are `?` (a PostgreSQL database numbers them), values
 /// compared with a column go through ``placeholder(for:)``, and NULL sorts first ascending in both.
 ///
 /// How many rows follow a page sizes the client's placeholder. Counting them exactly would scan
@@ -23,19 +23,19 @@ import TableStore
 /// table's smallest and largest key (see `interpolatedRows`), two index look-ups instead of up to
 /// 2 × ``countBound`` rows read for every page.
 struct DatabaseTableReader: Sendable {
-    let executor: any DatabaseTableExecutor
+    let database: any SQLReader
     let schema: DatabaseTableSchema
     let query: DatabaseTableQuery
 
-    init(executor: any DatabaseTableExecutor, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
-        self.executor = executor
+    init(database: any SQLReader, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
+        self.database = database
         self.schema = schema
         self.query = query
     }
 
     /// A reader of a SQLite store's table.
     init(store: Store, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
-        self.init(executor: StoreTableExecutor(store: store), schema: schema, query: query)
+        self.init(database: store, schema: schema, query: query)
     }
 
     /// Rows of an ungrouped page held by its live table: enough for the largest `limit`.
@@ -148,7 +148,7 @@ struct DatabaseTableReader: Sendable {
     func record(_ row: RowID) throws -> DatabaseSection.Row {
         if schema.isView { return try viewRecord(row) }
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
-        let (record, values) = try executor.read { db in
+        let (record, values) = try database.snapshot { db in
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
             guard let found = try db.row(sql, key) else {
                 throw TableError.unknownRow(row)
@@ -162,7 +162,7 @@ struct DatabaseTableReader: Sendable {
     /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
     func readingSearch<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
-            return try executor.read(body)
+            return try database.snapshot(body)
         } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
             throw DatabaseSearchError(search: query.search ?? "", reason: error.message ?? "malformed query")
         }
@@ -335,7 +335,7 @@ struct DatabaseTableReader: Sendable {
     /// Whether the variant's SQL texts are bounded by the schema: without filters, search or
     /// group, a read is spelled by the table, the sort column and direction, and whether it starts
     /// after a row. Filters spell unboundedly many texts (combinations of columns and operators,
-    /// an `__in` list's length). Bounded texts are kept prepared (``DatabaseTableQueryRunner``):
+    /// an `__in` list's length). Bounded texts are kept prepared (`SQLSession.forEachRow`'s `keepsPrepared`):
     /// preparing the SQL of a page of rows was about a tenth of its CPU time in SQLite.
     private var hasBoundedSQL: Bool {
         query.filters.isEmpty && query.search == nil && query.group == nil

@@ -1,18 +1,17 @@
-import GRDB
 import TableStore
 
 extension DatabaseTableSchema {
     /// Every view of a SQLite database, by name, as a schema without a key (``isView``); a view
     /// that cannot be read (one naming a table or function that is gone) is left out.
-    static func views(in db: Database) throws -> [DatabaseTableSchema] {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+    static func views(in db: any SQLSession) throws -> [DatabaseTableSchema] {
+        let names = try db.rows("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name").map { $0[0].stringValue ?? "" }
         return names.compactMap { name in
-            guard (try? db.makeStatement(sql: "SELECT * FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil,
-                  let info = try? GRDB.Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [name]),
+            guard (try? db.execute("SELECT * FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil,
+                  let info = try? PragmaColumn.all(of: name, in: db),
                   !info.isEmpty else { return nil }
             var affinities: [String: ColumnAffinity] = [:]
-            for column in info { affinities[column["name"]] = ColumnAffinity(declaredType: column["type"]) }
-            var schema = DatabaseTableSchema(name: name, columns: info.map { $0["name"] }, affinities: affinities, key: [], keyIsRowID: false, defaultSort: nil)
+            for column in info { affinities[column.name] = ColumnAffinity(declaredType: column.type) }
+            var schema = DatabaseTableSchema(name: name, columns: info.map(\.name), affinities: affinities, key: [], keyIsRowID: false, defaultSort: nil)
             schema.isView = true
             return schema
         }

@@ -28,7 +28,7 @@ import TableStore
 public struct DatasetteAPI: Sendable {
     /// The database's name in URLs, unencoded.
     public let databaseName: String
-    private let executor: any DatabaseTableExecutor
+    private let database: any SQLReader
     private let tables: [String: DatasetteTable]
     private let labels = DatasetteLabels()
     private let logger: Logger
@@ -46,7 +46,7 @@ public struct DatasetteAPI: Sendable {
     public init(store: Store, databaseName: String, labelColumns: [String: String] = [:], logger: Logger = Logger(label: "TablePages")) throws {
         if let refusal = Self.refusal(ofDatabaseName: databaseName) { throw NameRefused(message: refusal) }
         self.databaseName = databaseName
-        self.executor = StoreTableExecutor(store: store)
+        self.database = store
         self.logger = logger
         let labels = DatabaseLabelColumns(overrides: labelColumns)
         let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
@@ -105,7 +105,7 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return Self.error(error.message, status: 400)
         }
-        let reader = DatasetteTableReader(executor: executor, table: table, request: parsed, labels: labels)
+        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         do {
@@ -145,7 +145,7 @@ public struct DatasetteAPI: Sendable {
         let started = DispatchTime.now()
         let row: [SQLValue]?
         do {
-            row = try await Self.inBackground { [executor] in try executor.read { try $0.row(sql, keyValues)?.values } }
+            row = try await Self.inBackground { [database] in try database.snapshot { try $0.row(sql, keyValues)?.values } }
         } catch {
             return failure(error)
         }

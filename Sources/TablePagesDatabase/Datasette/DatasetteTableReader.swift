@@ -11,7 +11,7 @@ import TableKit
 /// mean what they mean on `/pages/{table}`. The values of a `_next` token are bound as the column's
 /// affinity makes them (``DatabaseFilter/bound(_:affinity:)``), where Datasette binds them as text.
 struct DatasetteTableReader: Sendable {
-    let executor: any DatabaseTableExecutor
+    let database: any SQLReader
     let table: DatasetteTable
     let request: DatasetteTableRequest
     /// Where foreign-key labels come from, read with the rows when `_labels` asks.
@@ -39,7 +39,7 @@ struct DatasetteTableReader: Sendable {
     /// Reads the page, counting the filtered rows when `counting`.
     func read(counting: Bool) throws -> Page {
         let query = try pageQuery()
-        let filters = DatabaseTableReader(executor: executor, schema: table.schema, query: query).filterTerms()
+        let filters = DatabaseTableReader(database: database, schema: table.schema, query: query).filterTerms()
         var terms = filters
         if let next = request.next { terms.append(try keyset(after: next)) }
         let address = table.addressColumns
@@ -51,7 +51,7 @@ struct DatasetteTableReader: Sendable {
         let clause = SQLClause(whereAll: terms)
         let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql) ORDER BY \(order.joined(separator: ", ")) LIMIT \(request.size + 1)"
         let countClause = SQLClause(whereAll: filters)
-        return try executor.read { db in
+        return try database.snapshot { db in
             var rows: [[SQLValue]] = []
             var addresses: [[SQLValue]] = []
             var sortValues: [SQLValue] = []

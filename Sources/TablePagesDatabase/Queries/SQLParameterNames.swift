@@ -38,9 +38,54 @@ public enum SQLParameterNames {
         return (String(decoding: out, as: UTF8.self), names)
     }
 
+    /// Whether `sql` holds more than one statement: a `;` outside literals, quoted names and
+    /// comments with more than spaces and comments after it.
+    public static func hasSeveralStatements(_ sql: String) -> Bool {
+        let bytes = Array(sql.utf8)
+        let (_, separators) = scan(bytes)
+        guard let first = separators.first else { return false }
+        // What follows the first `;`: only spaces, comments and more `;` make one statement.
+        let rest = Array(bytes[(first + 1)...])
+        let (_, more) = scan(rest)
+        var outside = rest
+        for index in more { outside[index] = UInt8(ascii: " ") }
+        return !stripped(outside).isEmpty
+    }
+
+    /// `sql` up to its first `;` outside literals, quoted names and comments (all of it when it
+    /// has none): the one statement of SQL that ``hasSeveralStatements(_:)`` is false for.
+    public static func firstStatement(_ sql: String) -> String {
+        let bytes = Array(sql.utf8)
+        guard let first = scan(bytes).separators.first else { return sql }
+        return String(decoding: bytes[..<first], as: UTF8.self)
+    }
+
+    /// `bytes` without comments and spaces.
+    private static func stripped(_ bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "-") {
+                index = bytes[index...].firstIndex(of: 0x0a).map { $0 + 1 } ?? bytes.count
+            } else if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                index = endOfBlockComment(bytes, from: index + 2)
+            } else {
+                if ![0x20, 0x09, 0x0a, 0x0d].contains(bytes[index]) { kept.append(bytes[index]) }
+                index += 1
+            }
+        }
+        return kept
+    }
+
     /// Every `:name` in `bytes`: the name and the byte range of `:name`.
     static func occurrences(in bytes: [UInt8]) -> [(name: String, range: Range<Int>)] {
+        scan(bytes).parameters
+    }
+
+    /// The `:name`s in `bytes`, and the indexes of the `;`s that end statements.
+    private static func scan(_ bytes: [UInt8]) -> (parameters: [(name: String, range: Range<Int>)], separators: [Int]) {
         var found: [(name: String, range: Range<Int>)] = []
+        var separators: [Int] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -62,11 +107,14 @@ public enum SQLParameterNames {
                 while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
                 if end > index + 1 { found.append((String(decoding: bytes[(index + 1)..<end], as: UTF8.self), index..<end)) }
                 index = end
+            case UInt8(ascii: ";"):
+                separators.append(index)
+                index += 1
             default:
                 index += 1
             }
         }
-        return found
+        return (found, separators)
     }
 
     /// Whether `byte` may be part of a parameter's name.

@@ -1,4 +1,3 @@
-import GRDB
 import TableStore
 
 /// A single-column foreign key as the database declares it: `column` of one table holds values of
@@ -17,21 +16,21 @@ struct DatabaseForeignKey: Sendable, Hashable {
     /// The single-column foreign keys of every table in `tables` of a SQLite database, from
     /// `PRAGMA foreign_key_list`. A key declared without its column (`REFERENCES customers`) refers
     /// to the referenced table's primary key, which must then be one column.
-    static func all(of tables: [String], in db: Database) throws -> [DatabaseForeignKey] {
+    static func all(of tables: [String], in db: any SQLSession) throws -> [DatabaseForeignKey] {
         var keys: [DatabaseForeignKey] = []
         for table in tables {
-            let rows = try GRDB.Row.fetchAll(db, sql: "SELECT id, \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [table])
-            let byConstraint = Dictionary(grouping: rows) { $0["id"] as Int }
+            let rows = try db.rows("SELECT id, \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.text(table)])
+            let byConstraint = Dictionary(grouping: rows) { $0[0].intValue ?? 0 }
             for id in byConstraint.keys.sorted() {
                 guard let parts = byConstraint[id], parts.count == 1 else { continue }
-                let referenced: String = parts[0]["table"]
-                var referencedColumn: String? = parts[0]["to"]
+                let referenced = parts[0][2].stringValue ?? ""
+                var referencedColumn = parts[0][3].stringValue
                 if referencedColumn == nil {
-                    let primaryKey = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE pk > 0", arguments: [referenced])
-                    referencedColumn = primaryKey.count == 1 ? primaryKey[0] : nil
+                    let primaryKey = try db.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0", [.text(referenced)])
+                    referencedColumn = primaryKey.count == 1 ? primaryKey[0][0].stringValue : nil
                 }
                 guard let referencedColumn else { continue }
-                keys.append(DatabaseForeignKey(table: table, column: parts[0]["from"], referencedTable: referenced, referencedColumn: referencedColumn))
+                keys.append(DatabaseForeignKey(table: table, column: parts[0][1].stringValue ?? "", referencedTable: referenced, referencedColumn: referencedColumn))
             }
         }
         return keys

@@ -1,4 +1,3 @@
-import GRDB
 import TableStore
 
 /// Joins the served tables by their foreign keys: each table learns which of its columns link to
@@ -8,7 +7,7 @@ import TableStore
 enum DatabaseRelations {
     /// The tables and views of an SQLite database, joined by their foreign keys: what its pages
     /// and its Datasette URLs show alike, label columns chosen by `labels`.
-    static func linkedSchemas(in db: Database, labels: DatabaseLabelColumns = DatabaseLabelColumns()) throws -> [DatabaseTableSchema] {
+    static func linkedSchemas(in db: any SQLSession, labels: DatabaseLabelColumns = DatabaseLabelColumns()) throws -> [DatabaseTableSchema] {
         let tables = try DatabaseTableSchema.all(in: db)
         let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
         return linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys, labels: labels)

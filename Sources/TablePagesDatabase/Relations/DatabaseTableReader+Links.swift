@@ -49,7 +49,7 @@ extension DatabaseTableReader {
         }
         var counts: [Int]?
         do {
-            counts = try executor.read { db in try DatabaseIncomingLink.counts(links, values: referenced, in: db) }
+            counts = try database.snapshot { db in try DatabaseIncomingLink.counts(links, values: referenced, in: db) }
         } catch is QueryTimeLimitExceeded {
             counts = nil
         }

@@ -9,7 +9,7 @@ import TableStorePostgres
 /// Runs visitors' SQL on PostgreSQL for the SQL page: each query in a `READ ONLY` transaction
 /// that is always rolled back (so a setting it changed, even for the session, is undone), with
 /// `statement_timeout` at the query time limit, on a connection leased from the tables' pool, one
-/// query at a time. Before it is sent, the SQL must begin with `SELECT`, `WITH`, `VALUES`, `TABLE`
+/// query at a time, limited to the row limit and one (``limited(_:rows:)``). Before it is sent, the SQL must begin with `SELECT`, `WITH`, `VALUES`, `TABLE`
 /// or `EXPLAIN`, and name none of the functions that read files, change settings or run SQL of
 /// their own (``refusedFunctions``): each a 400 that says why. Named parameters (`:name`) are
 /// bound as text of no declared type, which PostgreSQL reads as the type the query needs, as a
@@ -45,7 +45,7 @@ final class PostgresQueryRunner: QueryRunner {
 
     func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
         if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
-        let (numbered, names) = SQLParameterNames.numbered(sql)
+        let (numbered, names) = SQLParameterNames.numbered(Self.limited(sql, rows: limits.rows))
         var binds = PostgresBindings(capacity: names.count)
         for name in names { binds.append(UntypedText(text: parameters[name] ?? "")) }
         let query = PostgresQuery(unsafeSQL: numbered, binds: binds)
@@ -54,11 +54,13 @@ final class PostgresQueryRunner: QueryRunner {
         let started = DispatchTime.now()
         var result = try inReadOnlyTransaction { connection in
             let (limits, logger) = (limits, logger)
+            // The rows are collected whole (at most the row limit and one: the query is limited),
+            // through the future-based query (PostgresConnection.allRows says why).
             return try connection.blockingAnswer(within: answerWait, logger: logger) {
-                let rows = try await connection.query(query, logger: logger)
+                let rows = try await connection.allRows(query, logger: logger)
                 var result = QueryResult(columns: [], rows: [], truncated: false)
                 var bytes = 0
-                for try await row in rows {
+                for row in rows {
                     if result.rows.isEmpty { result.columns = row.map(\.columnName) }
                     let values = try PostgresQueryValues.values(of: row)
                     bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
@@ -109,12 +111,26 @@ final class PostgresQueryRunner: QueryRunner {
         }
     }
 
+    /// `sql` as a query of at most `rows` + 1 rows (one more tells that it was truncated), so
+    /// that a query of millions of rows is not read whole: inside `SELECT * FROM (…) LIMIT`, on
+    /// lines of their own so that a trailing `--` comment ends before the `)`, without what
+    /// follows its `;` (only comments and more `;`s: ``refusal(of:)`` refuses more). `EXPLAIN` (which cannot be a subquery, and answers a few lines) stays as it is.
+    static func limited(_ sql: String, rows: Int) -> String {
+        var body = Substring(SQLParameterNames.firstStatement(sql))
+        while let last = body.last, last.isWhitespace { body.removeLast() }
+        guard firstWord(of: String(body)) != "explain" else { return String(body) }
+        return "SELECT * FROM (\n" + body + "\n) AS tablepages_query LIMIT \(rows + 1)"
+    }
+
     /// Why `sql` is refused before it is sent, or nil.
     static func refusal(of sql: String) -> String? {
         let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
         guard let first = firstWord(of: sql) else { return "Write a SELECT statement to run." }
         guard readingStatements.contains(first) else {
             return "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with \(first.uppercased())."
+        }
+        if SQLParameterNames.hasSeveralStatements(sql) {
+            return "Only one statement can run at a time: this SQL has multiple statements."
         }
         if let name = words.first(where: { refusedFunctions.contains(String($0)) }) {
             return "The function \(name)() is refused: it reads files, changes settings or runs SQL of its own, and the SQL page only reads this database."
@@ -152,7 +168,10 @@ final class PostgresQueryRunner: QueryRunner {
         // 22 data exceptions, 25 transaction state (25006: a write in a read-only transaction),
         // 42 syntax errors and access rule violations, 0A not supported, 2B/2F/38/39 routines.
         if ["22", "25", "42", "0A", "2B", "2F", "38", "39", "21", "23", "44"].contains(where: state.hasPrefix) {
-            return QueryRefusal(state == "25006" ? "Only SELECT statements are allowed: \(message)." : message)
+            // 25006 is a write in the read-only transaction; a write inside WITH is refused as a
+            // data-modifying statement below the top level (the query is a subquery of the limit).
+            let writes = state == "25006" || message.contains("data-modifying")
+            return QueryRefusal(writes ? "Only SELECT statements are allowed: \(message)." : message)
         }
         return PostgresReadError.classify(error, queryTimeLimit: limit)
     }
