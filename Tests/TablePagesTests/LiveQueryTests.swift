@@ -27,16 +27,21 @@ import Testing
         let times = Mutex<[ContinuousClock.Instant]>([])
         throttled.feed.observe { times.withLock { $0.append(.now) } }
         let start = ContinuousClock.now
+        var lastNotified = start
         for _ in 0..<50 {
+            lastNotified = .now
             throttled.notify()
             try await Task.sleep(for: .milliseconds(10))
         }
+        let lastChange = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(400))
         let seen = times.withLock { $0 }
-        // 500 ms of changes: the first at once, then one per 200 ms, and one after the last.
-        #expect((2...5).contains(seen.count), "\(seen.count)")
+        // The first at once, then at most one per 200 ms (however slowly the loop ran on a busy
+        // machine), and one after the last change.
+        let span = Double((lastChange - start) / .milliseconds(200))
+        #expect(seen.count >= 2 && Double(seen.count) <= span + 2, "\(seen.count) in \(lastChange - start)")
         for (earlier, later) in zip(seen, seen.dropFirst()) { #expect(later - earlier >= .milliseconds(190)) }
-        #expect(seen.first! - start < .milliseconds(50))
-        #expect(seen.last! > start + .milliseconds(490), "the last change is passed on")
+        #expect(seen.first! - start < .milliseconds(100))
+        #expect(seen.last! >= lastNotified, "the last change is passed on")
     }
 }
