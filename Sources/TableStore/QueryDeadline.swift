@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// Stops SQLite work on one connection once a deadline passes (``Store/read(_:)`` reads under it;
 /// so does a connection of another module that needs its own, e.g. the SQL page's). SQLite has no statement timeout;
-/// its progress handler is called every ``checkInterval`` virtual-machine steps, and a non-zero
+/// its progress handler is called every `checkInterval` virtual-machine steps, and a non-zero
 /// answer interrupts the running statement with `SQLITE_INTERRUPT`.
 public enum QueryDeadline {
     /// Virtual-machine steps between clock reads: a few microseconds of work, so a query stops

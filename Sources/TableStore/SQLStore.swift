@@ -7,7 +7,7 @@
 ///     store.onChange { feed.notify() }
 ///
 /// ## Implementation requirements
-/// ``snapshot(_:)`` sees one consistent snapshot; ``transaction(_:)`` runs in one transaction that is
+/// ``SQLReader/snapshot(_:)`` sees one consistent snapshot; ``transaction(_:)`` runs in one transaction that is
 /// durable when it returns, and commits or rolls back as a whole. Both block their thread (call
 /// them from a database lane). ``onChange(_:)`` observers are called after every change, from any
 /// writer this store can see, and when the store cannot tell what changed (then pages re-read).

@@ -22,7 +22,7 @@ public struct TableConfiguration: Sendable, Equatable, Decodable {
 
     static let keys = ["title", "description", "label_column", "hidden"]
 
-    /// Reads the keys of ``keys``; any other is an error naming it.
+    /// Reads the keys of `keys`; any other is an error naming it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ConfigurationKey.self)
         try ConfigurationKey.refuseUnknown(in: container, known: Self.keys)

@@ -10,7 +10,7 @@ import TableStore
 /// The SQL page over a SQLite file (or a ``QueryRunner`` of another database): any read-only
 /// `SELECT`, with named parameters (`:name`) as form fields, as HTML, JSON and CSV, on a
 /// connection that cannot write (``QueryRunner``), one query at a time with a few waiting
-/// (``QueryGate``):
+/// (`QueryGate`):
 ///
 /// - `GET /-/sql?sql=…&name=…`: the form and the result table;
 /// - `GET /-/sql.json?sql=…`: the result as Datasette 0.65 writes it (`_shape=arrays|objects|array`, `_nl`);

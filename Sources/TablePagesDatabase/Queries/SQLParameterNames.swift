@@ -5,7 +5,7 @@
 ///     // ["a"]
 ///
 /// A name is `:` followed by ASCII letters, digits and `_`. What SQL reads as something else is
-/// skipped: string literals (`'…'`, with `''` inside), quoted identifiers (`"…"`, `` `…` ``,
+/// skipped: string literals (`'…'`, with `''` inside), quoted identifiers (`"…"`, in backquotes,
 /// `[…]`), comments (`-- …` to the line's end, `/* … */`) and PostgreSQL's casts (`x::text`).
 public enum SQLParameterNames {
     /// The names in `sql`, without their colons.

@@ -5,7 +5,7 @@ import TablePages
 /// tilde-encoded in the URL), one variant per set of parameter values (`?city=Paris`), re-run when
 /// `onChange` says the database changed, at most once per ``throttle`` per query, and only while
 /// the page's variant is live (someone watches it, or it is kept among the recently watched); each
-/// re-run publishes only the rows that changed (``QueryRowIdentity``), with the same replay and
+/// re-run publishes only the rows that changed (`QueryRowIdentity`), with the same replay and
 /// reset as every page. Unlisted: the index links to each query's form (``QueryPages``), which
 /// links here.
 ///
