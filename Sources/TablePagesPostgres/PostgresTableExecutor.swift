@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import Logging
 import PostgresNIO
 import TablePagesDatabase
 import TableStore
 import TableStorePostgres
 
-/// Runs a database page's queries on PostgreSQL: each read is one `REPEATABLE READ READ ONLY`
+/// The ``/TableStore/SQLReader`` of PostgreSQL database pages: each snapshot is one `REPEATABLE READ READ ONLY`
 /// transaction on a connection of `client`'s pool, so a page's counts and rows agree as they do
 /// in a SQLite snapshot. The lane thread waits (``/TableStorePostgres/BlockingWait``) while PostgresNIO works.
 ///
@@ -17,7 +16,7 @@ import TableStorePostgres
 /// Values travel as text both ways where PostgreSQL's types go beyond SQLite's: a value bound
 /// for a column is its text cast to the column's type (``/TableStore/SQLDialect``), and a
 /// column of another type than integer, real, text or bytea is read as its text.
-public struct PostgresTableExecutor: DatabaseTableExecutor {
+public struct PostgresTableExecutor: SQLReader {
     /// The pool the reads run on; `run()` must be running.
     let client: PostgresClient
     /// The limit each connection's `statement_timeout` was given, for the error it causes.
@@ -44,21 +43,21 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     /// Runs `body` in one read-only snapshot, on a connection leased from the pool for the read.
     /// Every wait is bounded: for a connection (`connectionWait`) and for each answer
     /// (`answerWait`); a connection that failed or went unanswered is closed, not reused.
-    public func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
+    public func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
             defer { lease.release() }
             let runner = Runner(connection: lease.connection, answerWait: answerWait, logger: logger)
             do {
-                try runner.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try runner.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 let value = try body(runner)
-                try runner.execute("COMMIT")
+                try runner.command("COMMIT")
                 return value
             } catch {
                 if Self.connectionFailed(error) {
                     runner.closeConnection()
                 } else {
-                    do { try runner.execute("ROLLBACK") } catch { runner.closeConnection() }
+                    do { try runner.command("ROLLBACK") } catch { runner.closeConnection() }
                 }
                 throw error
             }
@@ -80,12 +79,17 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
     }
 
     /// One leased connection inside a read.
-    private struct Runner: DatabaseTableQueryRunner {
+    private struct Runner: SQLSession {
         let connection: PostgresConnection
         let answerWait: Duration
         let logger: Logger
 
-        func execute(_ sql: String) throws {
+        func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+            try forEachRow(sql, arguments, keepsPrepared: false) { _ in }
+        }
+
+        /// Runs `sql` by PostgreSQL's simple protocol (no arguments: `BEGIN`, `COMMIT`, `ROLLBACK`).
+        func command(_ sql: String) throws {
             let (connection, logger) = (connection, logger)
             _ = try waitForAnswer {
                 try await connection.allRows(PostgresQuery(unsafeSQL: sql), logger: logger).count
@@ -93,7 +97,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
         }
 
         // Every query is prepared anew (postgres-nio's unnamed statement): `keepsPrepared` is a hint.
-        func forEachRow(sql: String, arguments: [DatabaseValue], keepsPrepared: Bool, _ body: ([DatabaseValue]) throws -> Void) throws {
+        func forEachRow(_ sql: String, _ arguments: [SQLValue], keepsPrepared: Bool, _ body: (SQLRow) throws -> Void) throws {
             var binds = PostgresBindings(capacity: arguments.count)
             for argument in arguments {
                 if let text = PostgresValues.text(of: argument) { binds.append(text) } else { binds.appendNull() }
@@ -103,7 +107,7 @@ public struct PostgresTableExecutor: DatabaseTableExecutor {
             // Collected, not streamed: the rows of one query are at most a page (1,000), and the
             // lane thread cannot iterate an async sequence.
             let rows = try waitForAnswer {
-                try await connection.allRows(query, logger: logger).map(PostgresValues.values(of:))
+                try await connection.allRows(query, logger: logger).map { SQLRow(try $0.map(SQLValue.init(cell:))) }
             }
             for row in rows { try body(row) }
         }

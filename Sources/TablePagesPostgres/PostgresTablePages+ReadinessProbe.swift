@@ -8,7 +8,7 @@ extension PostgresTablePages: ReadinessProbe {
             throw PostgresUnreachable(database: url.description, underlying: NotListening())
         }
         do {
-            try executor.read { try $0.forEachRow(sql: "SELECT 1", arguments: [], keepsPrepared: true) { _ in } }
+            try executor.snapshot { try $0.forEachRow("SELECT 1", [], keepsPrepared: true) { _ in } }
         } catch {
             throw PostgresUnreachable(database: url.description, underlying: error)
         }

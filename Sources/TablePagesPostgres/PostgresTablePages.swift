@@ -114,7 +114,7 @@ public final class PostgresTablePages: Sendable {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
             let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
             do {
-                found = try DatabaseTablePages.registerPostgres(executor: executor, namespace: namespace, in: &registry)
+                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry)
             } catch {
                 throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
             }

@@ -1,37 +1,19 @@
 import TableStore
-import Foundation
-import GRDB
-import PostgresNIO
 
-/// PostgreSQL values as the pages' values (GRDB's `DatabaseValue`), and back as text to bind.
+/// The pages' values as text to bind, which the pages' SQL casts to each column's type
+/// (``/TableStore/SQLDialect``), so that one text parameter serves PostgreSQL's many types.
+/// (Rows come back through ``/TableStore/SQLValue/init(cell:)``.)
 enum PostgresValues {
-    /// A row's cells: integers, reals, text and bytea as themselves, NULL as NULL; any other type
-    /// arrives as text because the query casts it (``/TableStore/SQLDialect``), and is
-    /// read as text should one slip through.
-    static func values(of row: PostgresRow) throws -> [DatabaseValue] {
-        try row.map { cell in
-            guard cell.bytes != nil else { return .null }
-            switch cell.dataType {
-            case .int2, .int4, .int8: return try cell.decode(Int64.self).databaseValue
-            case .float4, .float8: return try cell.decode(Double.self).databaseValue
-            case .bytea: return try cell.decode(Data.self).databaseValue
-            default:
-                if let text = try? cell.decode(String.self) { return text.databaseValue }
-                var bytes = cell.bytes ?? ByteBuffer()
-                return (bytes.readString(length: bytes.readableBytes) ?? "").databaseValue
-            }
-        }
-    }
-
     /// The text PostgreSQL reads back as `value` once cast to its column's type; nil for NULL.
     /// Reals use Swift's shortest round-tripping spelling (`inf`, `nan` included, which
-    /// PostgreSQL's `float8` input accepts), blobs `bytea`'s hex format.
-    static func text(of value: DatabaseValue) -> String? {
-        switch value.storage {
+    /// PostgreSQL's `float8` input accepts), blobs `bytea`'s hex format, booleans `true`/`false`.
+    static func text(of value: SQLValue) -> String? {
+        switch value {
         case .null: return nil
-        case .int64(let integer): return String(integer)
-        case .double(let real): return String(real)
-        case .string(let text): return text
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
         case .blob(let data):
             let digits = Array("0123456789abcdef".utf8)
             var hex = [UInt8]("\\x".utf8)

@@ -4,7 +4,7 @@
 ///
 /// Columns are read by position, not name: PostgreSQL folds unquoted names to lower case while
 /// SQLite keeps them as written, and positions mean the same on both.
-public struct SQLRow: Sendable, Hashable {
+public struct SQLRow: Sendable, Hashable, RandomAccessCollection {
     /// The row's values, in select-list order.
     public let values: [SQLValue]
 
@@ -12,6 +12,15 @@ public struct SQLRow: Sendable, Hashable {
     public init(_ values: [SQLValue]) {
         self.values = values
     }
+
+    /// The first column's position, 0.
+    public var startIndex: Int { 0 }
+    /// The number of columns.
+    public var endIndex: Int { values.count }
+    /// The value of the column at `position`, which must be one of the row's.
+    public subscript(position: Int) -> SQLValue { values[position] }
+    /// The values of the columns in `bounds`.
+    public subscript(bounds: Range<Int>) -> ArraySlice<SQLValue> { values[bounds] }
 
     /// Why a column could not be read as the type asked for.
     public struct ColumnTypeMismatch: Error, CustomStringConvertible {
@@ -46,7 +55,7 @@ public struct SQLRow: Sendable, Hashable {
 
     /// The column as a whole number, or nil when it is NULL.
     public func optionalInt64(_ column: Int) throws -> Int64? {
-        value(column) == .null ? nil : try int64(column)
+        value(column).isNull ? nil : try int64(column)
     }
 
     /// The column as a floating-point number (whole numbers are converted).
@@ -68,7 +77,7 @@ public struct SQLRow: Sendable, Hashable {
 
     /// The column as text, or nil when it is NULL.
     public func optionalString(_ column: Int) throws -> String? {
-        value(column) == .null ? nil : try string(column)
+        value(column).isNull ? nil : try string(column)
     }
 
     /// The column as a boolean: PostgreSQL's `boolean`, or SQLite's 0 and 1.

@@ -1,5 +1,5 @@
-/// A database that runs ``SQLSession``s in transactions and says when its data changed: what
-/// the example pages are written against, so that they run on SQLite (``Store``, embedded) and
+/// A database that runs ``SQLSession``s in transactions and says when its data changed: an
+/// ``SQLReader`` that writes too. What the example pages are written against, so that they run on SQLite (``Store``, embedded) and
 /// on PostgreSQL (`PostgresStore`, for several instances) without being written twice.
 ///
 ///     let titles = try store.snapshot { db in try db.rows("SELECT title FROM todo ORDER BY position").map { try $0.string(0) } }
@@ -11,13 +11,7 @@
 /// durable when it returns, and commits or rolls back as a whole. Both block their thread (call
 /// them from a database lane). ``onChange(_:)`` observers are called after every change, from any
 /// writer this store can see, and when the store cannot tell what changed (then pages re-read).
-public protocol SQLStore: Sendable {
-    /// The SQL the store speaks.
-    var dialect: SQLDialect { get }
-
-    /// Reads in one snapshot.
-    func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T
-
+public protocol SQLStore: SQLReader {
     /// Writes in one transaction, durable once it returns.
     func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T
 

@@ -11,8 +11,19 @@ struct PostgresSession: SQLSession {
     let answerWait: Duration
     let logger: Logger
 
-    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
-        let query = try Self.query(sql, arguments)
+    // Every query is prepared anew (postgres-nio's unnamed statement): `keepsPrepared` is a hint.
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], keepsPrepared: Bool, _ body: (SQLRow) throws -> Void) throws {
+        // Collected, then handed over: the lane thread cannot iterate an async sequence, and
+        // callers bound what they read (a page's LIMIT, an export's keyset batches).
+        for row in try collect(sql, arguments) { try body(row) }
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        _ = try collect(sql, arguments)
+    }
+
+    private func collect(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
+        let query = Self.query(sql, arguments)
         do {
             return try PostgresError.translating { try connection.blockingAnswer(within: answerWait, logger: logger) { [connection, logger] in
                 try await connection.allRows(query, logger: logger).map { SQLRow(try $0.map(SQLValue.init(cell:))) }
@@ -22,16 +33,12 @@ struct PostgresSession: SQLSession {
         }
     }
 
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
-        _ = try rows(sql, arguments)
-    }
-
     /// Closes the connection without waiting (see `closeInBackground(logger:)`).
     func closeConnection() {
         connection.closeInBackground(logger: logger)
     }
 
-    private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {
+    private static func query(_ sql: String, _ arguments: [SQLValue]) -> PostgresQuery {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -40,24 +47,9 @@ struct PostgresSession: SQLSession {
             case .real(let number): binds.append(number)
             case .text(let text): binds.append(text)
             case .bool(let flag): binds.append(flag)
+            case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
             }
         }
         return PostgresQuery(unsafeSQL: SQLDialect.postgresql.numberingPlaceholders(sql), binds: binds)
-    }
-}
-
-extension SQLValue {
-    /// A cell in the few types the examples use; any other type comes as its text.
-    init(cell: PostgresCell) throws {
-        guard cell.bytes != nil else {
-            self = .null
-            return
-        }
-        switch cell.dataType {
-        case .int2, .int4, .int8: self = .integer(try cell.decode(Int64.self))
-        case .float4, .float8: self = .real(try cell.decode(Double.self))
-        case .bool: self = .bool(try cell.decode(Bool.self))
-        default: self = .text(try cell.decode(String.self))
-        }
     }
 }

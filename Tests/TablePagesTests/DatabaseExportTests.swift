@@ -57,7 +57,7 @@ struct DatabaseExportTests {
             // HostileText has no comma; every other value gets some.
             let values = texts.enumerated().map { $0.offset % 2 == 0 ? $0.element : "," + $0.element + ",\"," }
             var out = OutputBuffer()
-            DatabaseExportEncoding.appendCSVRow(ArraySlice(values.map(\.databaseValue)), to: &out)
+            DatabaseExportEncoding.appendCSVRow(ArraySlice(values.map(SQLValue.text)), to: &out)
             let rows = Self.parseCSV(out.bytes)
             #expect(rows.count == 1)
             #expect(rows.first == values.map { Array($0.utf8) })
@@ -68,14 +68,14 @@ struct DatabaseExportTests {
     func csvValues() {
         var out = OutputBuffer()
         DatabaseExportEncoding.appendCSVHeader(["id", "a,b", "say \"hi\""], to: &out)
-        DatabaseExportEncoding.appendCSVRow([1.databaseValue, DatabaseValue.null, 2.5.databaseValue, Data([0, 255]).databaseValue][...], to: &out)
-        DatabaseExportEncoding.appendCSVRow(["".databaseValue, DatabaseValue.null, Data().databaseValue, "x".databaseValue][...], to: &out)
+        DatabaseExportEncoding.appendCSVRow([SQLValue.integer(1), SQLValue.null, SQLValue.real(2.5), SQLValue.blob(Data([0, 255]))][...], to: &out)
+        DatabaseExportEncoding.appendCSVRow([SQLValue.text(""), SQLValue.null, SQLValue.blob(Data()), SQLValue.text("x")][...], to: &out)
         #expect(out.string == "id,\"a,b\",\"say \"\"hi\"\"\"\r\n1,,2.5,\\x00ff\r\n\"\",,\\x,x\r\n")
     }
 
     @Test("In a one-column table NULL, empty text and an empty blob are three lines, none of them empty")
     func csvOneColumn() {
-        let lines = [DatabaseValue.null, "".databaseValue, Data().databaseValue].map { value in
+        let lines = [SQLValue.null, SQLValue.text(""), SQLValue.blob(Data())].map { value in
             var out = OutputBuffer()
             DatabaseExportEncoding.appendCSVRow([value][...], to: &out)
             return out.string
@@ -87,7 +87,7 @@ struct DatabaseExportTests {
     func ndjsonTypedValues() async throws {
         await propertyCheck(input: HostileText.text) { text in
             var out = OutputBuffer()
-            let values: [DatabaseValue] = [Int64.max.databaseValue, (-0.125).databaseValue, .null, text.databaseValue, Data([1, 2, 3]).databaseValue]
+            let values: [SQLValue] = [SQLValue.integer(Int64.max), SQLValue.real(-0.125), .null, SQLValue.text(text), SQLValue.blob(Data([1, 2, 3]))]
             // The text names its own column too, prefixed so that it never repeats another's name ("i").
             let name = "t:" + text
             DatabaseExportEncoding.appendNDJSONRow(columns: ["i", "r", "n", name, "b"], values: values[...], to: &out)
@@ -104,7 +104,7 @@ struct DatabaseExportTests {
             #expect(object["b"]?.utf8 == Array("AQID".utf8))
         }
         var out = OutputBuffer()
-        DatabaseExportEncoding.appendNDJSONRow(columns: ["i"], values: [Int64.max.databaseValue][...], to: &out)
+        DatabaseExportEncoding.appendNDJSONRow(columns: ["i"], values: [SQLValue.integer(Int64.max)][...], to: &out)
         #expect(out.string == "{\"i\":9223372036854775807}\n", "integers exactly, beyond a double's precision")
     }
 
@@ -134,7 +134,7 @@ struct DatabaseExportTests {
             for facet in facets {
                 let expected = try store.read { db in
                     try GRDB.Row.fetchAll(db, sql: "SELECT \(facet.column), count(*) FROM t WHERE score = 0.5 GROUP BY 1 ORDER BY 2 DESC, 1")
-                        .map { DatabaseFacet.Value(value: $0[0], count: $0[1]) }
+                        .map { DatabaseFacet.Value(value: SQLValue($0[0] as DatabaseValue), count: $0[1]) }
                 }
                 #expect(facet.values == Array(expected.prefix(DatabaseTableReader.maxFacetValues)))
                 #expect(facet.isTruncated == (expected.count > DatabaseTableReader.maxFacetValues))

@@ -115,8 +115,8 @@ struct DatabaseLinksTests {
         #expect(orders.linkedColumns.map(\.column) == ["customer_id", "product", "tag"])
         #expect(orders.linkedColumns.map(\.link) == [.rowID, .encodedKey, .filter])
         #expect(try #require(schemas.first { $0.name == "customers" }).incomingLinks.map(\.column) == ["customer_id"])
-        let counting = CountingExecutor(base: StoreTableExecutor(store: store))
-        let reader = DatabaseTableReader(executor: counting, schema: orders, query: DatabaseTableQuery(variant: [:], schema: orders))
+        let counting = CountingReader(base: store)
+        let reader = DatabaseTableReader(database: counting, schema: orders, query: DatabaseTableQuery(variant: [:], schema: orders))
         for limit in [5, 200] {
             counting.queries.withLock { $0 = [] }
             let page = try reader.page(of: DatabaseTableReader.ungroupedSection, after: nil, limit: limit, total: 250)
@@ -234,10 +234,10 @@ struct DatabaseLinksTests {
             DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders"], in: db))
         }
         let orders = try #require(schemas.first { $0.name == "orders" })
-        let counting = CountingExecutor(base: StoreTableExecutor(store: store))
+        let counting = CountingReader(base: store)
         var query = DatabaseTableQuery(variant: [:], schema: orders)
         query.labels = true
-        let rows = try DatabaseTableReader(executor: counting, schema: orders, query: query).window()[0].rows
+        let rows = try DatabaseTableReader(database: counting, schema: orders, query: query).window()[0].rows
         let field = try #require(rows.first?.cell.content.fields.first { $0.name == "customer_id" })
         #expect(field.value.utf8.count == DatabaseRecordCell.maxShownBytes && field.value.hasSuffix("\u{2026}"))
         #expect(field.json == .object([JSONProperty(name: "value", value: .integer(1)), JSONProperty(name: "label", value: .string(field.value))]), "JSON's label is cut as HTML's")
@@ -252,8 +252,8 @@ struct DatabaseLinksTests {
             DatabaseRelations.linking(try DatabaseTableSchema.all(in: db), by: try DatabaseForeignKey.all(of: ["customers", "orders", "products", "tags"], in: db))
         }
         let customers = try #require(schemas.first { $0.name == "customers" })
-        let slow = CountingExecutor(base: StoreTableExecutor(store: store), failing: "SELECT (SELECT count(*)")
-        let reader = DatabaseTableReader(executor: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
+        let slow = CountingReader(base: store, failing: "SELECT (SELECT count(*)")
+        let reader = DatabaseTableReader(database: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
         let row = try reader.record("1")
         #expect(row.cell.content.fields.first { $0.name == "name" }?.value == "Ida Meyer")
         let links = try #require(row.cell.content.jsonProperties.first { $0.name == DatabaseIncomingLink.jsonMember })
@@ -290,7 +290,7 @@ struct DatabaseLinksTests {
             let referenced = DatabaseTableSchema(name: "c<&\"", columns: ["code", "name"], key: ["code"], keyIsRowID: false, defaultSort: nil)
             let link = DatabaseLinkedColumn(DatabaseForeignKey(table: "t", column: "c", referencedTable: "c<&\"", referencedColumn: "code"), referenced: referenced, labelColumn: "name")
             func html(_ label: String, _ value: String) -> String {
-                let field = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: false, extent: .row)
+                let field = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: false, extent: .row)
                 var out = OutputBuffer()
                 DatabaseRecordCell.kind(linking: [link]).render(CellContent(fields: [CellField(name: "k", value: "1"), field]), &out)
                 return out.string
@@ -298,40 +298,44 @@ struct DatabaseLinksTests {
             let hostile = html(label, value)
             #expect(DatabaseTableViewTests.tags(hostile) == DatabaseTableViewTests.tags(html("L", "v")))
             #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array(">".utf8) + ReferenceEscaping.html(label) + Array("</a>".utf8)))
-            let expanded = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: true, extent: .row)
+            let expanded = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: true, extent: .row)
             #expect(expanded.json == .object([JSONProperty(name: "value", value: .string(value)), JSONProperty(name: "label", value: .string(label))]))
-            #expect(DatabaseRecordCell.linkedParts(DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", value.databaseValue, extent: .row), label: label, expanded: false, extent: .row)).value == value.databaseValue)
+            #expect(DatabaseRecordCell.linkedParts(DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: false, extent: .row)).value == SQLValue.text(value))
         }
     }
 }
 
-/// Runs another executor's reads and records every SQL text they run.
-final class CountingExecutor: DatabaseTableExecutor {
-    let base: any DatabaseTableExecutor
+/// Runs another reader's snapshots and records every SQL text they run.
+final class CountingReader: SQLReader {
+    let base: any SQLReader
     let queries = Mutex<[String]>([])
 
     /// SQL starting with this fails as a read past the query time limit.
     let failing: String?
 
-    init(base: any DatabaseTableExecutor, failing: String? = nil) {
+    init(base: any SQLReader, failing: String? = nil) {
         self.base = base
         self.failing = failing
     }
 
     var dialect: SQLDialect { base.dialect }
 
-    func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
-        try base.read { runner in try body(Runner(base: runner, owner: self)) }
+    func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try base.snapshot { session in try body(Session(base: session, owner: self)) }
     }
 
-    private struct Runner: DatabaseTableQueryRunner {
-        let base: any DatabaseTableQueryRunner
-        let owner: CountingExecutor
+    private struct Session: SQLSession {
+        let base: any SQLSession
+        let owner: CountingReader
 
-        func forEachRow(sql: String, arguments: [DatabaseValue], keepsPrepared: Bool, _ body: ([DatabaseValue]) throws -> Void) throws {
+        func forEachRow(_ sql: String, _ arguments: [SQLValue], keepsPrepared: Bool, _ body: (SQLRow) throws -> Void) throws {
             owner.queries.withLock { $0.append(sql) }
             if let failing = owner.failing, sql.hasPrefix(failing) { throw QueryTimeLimitExceeded(limit: .seconds(1)) }
-            try base.forEachRow(sql: sql, arguments: arguments, keepsPrepared: keepsPrepared, body)
+            try base.forEachRow(sql, arguments, keepsPrepared: keepsPrepared, body)
+        }
+
+        func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+            try forEachRow(sql, arguments, keepsPrepared: false) { _ in }
         }
     }
 }

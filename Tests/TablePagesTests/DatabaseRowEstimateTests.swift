@@ -88,8 +88,8 @@ struct DatabaseRowEstimateTests {
         try Self.withTable { store, schema in
             for variant in [["sort": "name"], ["sort": "-id"], ["sort": "-name"]] {
                 let reader = Self.reader(store, schema, variant)
-                let estimate = try reader.executor.read { db in
-                    try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: "n20000".databaseValue, key: [20_000.databaseValue]), total: Self.rows, in: db)
+                let estimate = try reader.database.snapshot { db in
+                    try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: SQLValue.text("n20000"), key: [SQLValue.integer(20_000)]), total: Self.rows, in: db)
                 }
                 #expect(estimate == nil, "\(variant)")
             }
@@ -104,13 +104,13 @@ struct DatabaseRowEstimateTests {
         try Self.withTable { store, schema in
             let reader = Self.reader(store, schema)
             // A last key past the table's largest one: nothing follows.
-            let past = try reader.executor.read { db in
-                try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: nil, key: [90_000.databaseValue]), total: Self.rows, in: db)
+            let past = try reader.database.snapshot { db in
+                try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: nil, key: [SQLValue.integer(90_000)]), total: Self.rows, in: db)
             }
             #expect(past == 0)
             // Before the smallest: all of them.
-            let before = try reader.executor.read { db in
-                try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: nil, key: [(-5).databaseValue]), total: Self.rows, in: db)
+            let before = try reader.database.snapshot { db in
+                try reader.interpolatedRows(after: DatabaseTableReader.Position(sortValue: nil, key: [SQLValue.integer(-5)]), total: Self.rows, in: db)
             }
             #expect(before == Self.rows)
         }

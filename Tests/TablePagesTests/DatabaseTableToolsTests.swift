@@ -113,7 +113,7 @@ struct DatabaseTableToolsTests {
     func checkIsBounded() throws {
         try Self.withTable { _, store, schema in
             let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: [:], schema: schema))
-            let name = try StoreTableExecutor(store: store).read { try reader.distinctValues(of: "name", in: $0) }
+            let name = try store.snapshot { try reader.distinctValues(of: "name", in: $0) }
             #expect(name == DatabaseTableReader.maxSuggestedValues + 1, "200 names counted up to 31")
         }
         // The first suggestionScanRows rows hold one value, the ten after them ten others.
@@ -126,7 +126,7 @@ struct DatabaseTableToolsTests {
         let store = try Store.openExisting(path: database.path, writable: false)
         let schema = try #require(try store.read { try DatabaseTableSchema.all(in: $0) }.first)
         let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: [:], schema: schema))
-        #expect(try StoreTableExecutor(store: store).read { try reader.distinctValues(of: "v", in: $0) } == 1, "the rows past the bound are not read")
+        #expect(try store.snapshot { try reader.distinctValues(of: "v", in: $0) } == 1, "the rows past the bound are not read")
         #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT v) FROM big") } == 11)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TableStore
 import HostileTextSupport
 import HTTPTestSupport
 import MicroHTTP
@@ -128,8 +129,8 @@ struct DatabaseTableViewTests {
         let schema = Self.schema(["id", "category"])
         let query = DatabaseTableQuery(variant: ["category": "b"], schema: schema)
         let facet = DatabaseFacet(column: "category", values: [
-            .init(value: "a".databaseValue, count: 1200), .init(value: "b".databaseValue, count: 7), .init(value: .null, count: 3),
-            .init(value: 2.5.databaseValue, count: 2), .init(value: Data([1, 2]).databaseValue, count: 1),
+            .init(value: SQLValue.text("a"), count: 1200), .init(value: SQLValue.text("b"), count: 7), .init(value: .null, count: 3),
+            .init(value: SQLValue.real(2.5), count: 2), .init(value: SQLValue.blob(Data([1, 2])), count: 1),
         ], isTruncated: true)
         var withFacet = query
         withFacet.facets = ["category"]
@@ -161,7 +162,7 @@ struct DatabaseTableViewTests {
                 query.search = values[2]
                 query.facets = [columns[2]]
                 query.group = columns[0]
-                let facet = DatabaseFacet(column: columns[2], values: values.map { .init(value: $0.databaseValue, count: 1) }, isTruncated: false)
+                let facet = DatabaseFacet(column: columns[2], values: values.map { .init(value: SQLValue.text($0), count: 1) }, isTruncated: false)
                 return DatabaseTableHeader(schema: schema, query: query, rowCount: 3, facets: [facet])
             }
             let hostile = Self.html(header(columns, values))

@@ -1,18 +1,19 @@
 import Foundation
 import GRDB
+import TableStore
 import HostileTextSupport
 import PropertyBased
 @testable import TablePagesDatabase
 import Testing
 
 @Suite struct DatabaseValueCodingTests {
-    static let values = zip(Gen.int(in: 0...4), HostileText.text, Gen<UInt64>.value(in: 0...UInt64.max), Gen<UInt8>.value(in: 0...255).array(of: 0...6)).map { kind, text, bits, bytes -> DatabaseValue in
+    static let values = zip(Gen.int(in: 0...4), HostileText.text, Gen<UInt64>.value(in: 0...UInt64.max), Gen<UInt8>.value(in: 0...255).array(of: 0...6)).map { kind, text, bits, bytes -> SQLValue in
         switch kind {
         case 0: return .null
-        case 1: return Int64(bitPattern: bits).databaseValue
-        case 2: return Double(bitPattern: bits).isFinite ? Double(bitPattern: bits).databaseValue : 0.5.databaseValue
-        case 3: return (text + [".json", ".csv", "", "a.b"][Int(bits % 4)]).databaseValue
-        default: return Data(bytes).databaseValue
+        case 1: return SQLValue.integer(Int64(bitPattern: bits))
+        case 2: return Double(bitPattern: bits).isFinite ? SQLValue.real(Double(bitPattern: bits)) : SQLValue.real(0.5)
+        case 3: return SQLValue.text(text + [".json", ".csv", "", "a.b"][Int(bits % 4)])
+        default: return SQLValue.blob(Data(bytes))
         }
     }
 
@@ -28,13 +29,13 @@ import Testing
     @Test func textThatWouldFuseWithTheTypeLetterOrTheCommaReadsBack() {
         // U+200D joins the type letter into one character; U+0600 (a prepend character) joins
         // the comma after it. Found by the property test above.
-        for key in [["\u{200D}\u{200D}".databaseValue], ["a\u{0600}".databaseValue, "b".databaseValue], ["\u{0301}x".databaseValue, 1.databaseValue]] {
+        for key in [[SQLValue.text("\u{200D}\u{200D}")], [SQLValue.text("a\u{0600}"), SQLValue.text("b")], [SQLValue.text("\u{0301}x"), SQLValue.integer(1)]] {
             #expect(DatabaseValueCoding.decode(DatabaseValueCoding.encode(key), count: key.count) == key)
         }
     }
 
     @Test func textWithADotIsHexAndTheOldSpellingStillReads() {
-        #expect(DatabaseValueCoding.encode(["report.json".databaseValue]) == "h" + DatabaseValueCoding.hex(Array("report.json".utf8)))
-        #expect(DatabaseValueCoding.decode("sa.b", count: 1) == ["a.b".databaseValue])
+        #expect(DatabaseValueCoding.encode([SQLValue.text("report.json")]) == "h" + DatabaseValueCoding.hex(Array("report.json".utf8)))
+        #expect(DatabaseValueCoding.decode("sa.b", count: 1) == [SQLValue.text("a.b")])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TableStore
 import HostileTextSupport
 import PropertyBased
 import TableKit
@@ -40,13 +41,13 @@ import Testing
     }
 
     @Test func anyValueIsWrittenAsDatasetteWritesIt() async throws {
-        let values = zip(Gen.int(in: 0...4), HostileText.text, Self.doubles, Gen<UInt8>.value(in: 0...255).array(of: 0...6)).map { kind, text, real, bytes -> DatabaseValue in
+        let values = zip(Gen.int(in: 0...4), HostileText.text, Self.doubles, Gen<UInt8>.value(in: 0...255).array(of: 0...6)).map { kind, text, real, bytes -> SQLValue in
             switch kind {
             case 0: return .null
-            case 1: return Int64(bitPattern: real.bitPattern).databaseValue
-            case 2: return real.databaseValue
-            case 3: return text.databaseValue
-            default: return Data(bytes).databaseValue
+            case 1: return SQLValue.integer(Int64(bitPattern: real.bitPattern))
+            case 2: return SQLValue.real(real)
+            case 3: return SQLValue.text(text)
+            default: return SQLValue.blob(Data(bytes))
             }
         }
         await propertyCheck(input: values.array(of: 1...4)) { row in
@@ -61,14 +62,14 @@ import Testing
             let parsed = try JSONTree.parse(out.bytes).elements
             #expect(parsed.count == row.count, "\(out.string)")
             for (value, json) in zip(row, parsed) {
-                switch (value.storage, json) {
+                switch (value, json) {
                 case (.null, .null): break
-                case (.int64(let integer), .number(let number)): #expect(number == Double(integer))
-                case (.double(let real), .number(let number)) where real.isFinite:
+                case (.integer(let integer), .number(let number)): #expect(number == Double(integer))
+                case (.real(let real), .number(let number)) where real.isFinite:
                     // Foundation's parser may miss the last bit; pythonRepr's exactness is checked above.
                     #expect(number == real || abs(number - real) <= abs(real) * 1e-15, "\(real)")
-                case (.double(let real), .null): #expect(!real.isFinite)
-                case (.string(let text), .string): #expect(json.utf8 == Array(text.utf8))
+                case (.real(let real), .null): #expect(!real.isFinite)
+                case (.text(let text), .string): #expect(json.utf8 == Array(text.utf8))
                 case (.blob(let data), _):
                     if String(validating: Array(data), as: UTF8.self) != nil {
                         #expect(json.utf8 == Array(data))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TableStore
 import HostileTextSupport
 import HTTPTestSupport
 import PropertyBased
@@ -30,7 +31,7 @@ struct HostileDatabaseValueTests {
         await propertyCheck(input: HostileText.text.array(of: 4)) { texts in
             // Distinct column names, as a table's are.
             let columns = texts.indices.map { "\($0)" + texts[$0] }
-            let cell = DatabaseRecordCell.cell(columns: columns, values: texts.map(\.databaseValue), extent: extent)
+            let cell = DatabaseRecordCell.cell(columns: columns, values: texts.map(SQLValue.text), extent: extent)
             let (html, json) = try Self.render(cell)
             for (position, (column, text)) in zip(columns, texts).enumerated() {
                 let shown = try #require(json["fields"]?[column]?.utf8)
@@ -59,7 +60,7 @@ struct HostileDatabaseValueTests {
     func blobValues(size: Int) throws {
         let blob = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         for extent in [DatabaseRecordCell.Extent.page, .row] {
-            let field = DatabaseRecordCell.field("b", blob.databaseValue, extent: extent)
+            let field = DatabaseRecordCell.field("b", SQLValue.blob(blob), extent: extent)
             guard case .string(let encoded)? = field.json else {
                 Issue.record("a blob's JSON is a string")
                 continue

@@ -50,10 +50,10 @@ struct SQLDialectTests {
         let schema = Self.postgresSchema
         let exact = DatabaseFilter(column: "n", comparison: .gt, value: "2e3").clause(in: schema)
         #expect(exact.sql == "\"n\" > CAST(? AS numeric)")
-        #expect(exact.arguments == ["2e3".databaseValue], "PostgreSQL reads the text; it is not made a number first")
+        #expect(exact.arguments == [SQLValue.text("2e3")], "PostgreSQL reads the text; it is not made a number first")
         let contains = DatabaseFilter(column: "w?\"", comparison: .contains, value: "a%").clause(in: schema)
         #expect(contains.sql == "\"w?\"\"\"::text ILIKE ? ESCAPE '\\'")
-        #expect(contains.arguments == ["%a\\%%".databaseValue])
+        #expect(contains.arguments == [SQLValue.text("%a\\%%")])
         #expect(DatabaseFilter(column: "id", comparison: .in, value: "[]").clause(in: schema).sql == "FALSE")
         #expect(DatabaseFilter(column: "id", comparison: .notin, value: "[]").clause(in: schema).sql == "TRUE")
         #expect(DatabaseFilter(column: "id", comparison: .in, value: "1,2").clause(in: schema).sql == "\"id\" IN (CAST(? AS integer), CAST(? AS integer))")
@@ -65,7 +65,7 @@ struct SQLDialectTests {
         #expect(schema.quotedName == "\"public\".\"t\"\"?\"")
         #expect(schema.selected("n") == "\"n\"::text")
         #expect(schema.selected("id") == "\"id\"")
-        let reader = DatabaseTableReader(executor: NoExecutor(), schema: schema, query: DatabaseTableQuery(sort: "n", descending: true))
+        let reader = DatabaseTableReader(database: NoDatabase(), schema: schema, query: DatabaseTableQuery(sort: "n", descending: true))
         // Qualified: `"n"` alone would be the output column, the text `selected` makes of it.
         // The key holds no NULL: its order says nothing of them, so its index serves it.
         #expect(reader.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC NULLS LAST, \"public\".\"t\"\"?\".\"id\" DESC")
@@ -73,16 +73,16 @@ struct SQLDialectTests {
         // Nor does a column declared NOT NULL.
         var notNull = schema
         notNull.notNullColumns = ["n"]
-        let sorted = DatabaseTableReader(executor: NoExecutor(), schema: notNull, query: DatabaseTableQuery(sort: "n", descending: true))
+        let sorted = DatabaseTableReader(database: NoDatabase(), schema: notNull, query: DatabaseTableQuery(sort: "n", descending: true))
         #expect(sorted.orderBy() == " ORDER BY \"public\".\"t\"\"?\".\"n\" DESC, \"public\".\"t\"\"?\".\"id\" DESC")
-        let sqlite = DatabaseTableReader(executor: NoExecutor(), schema: DatabaseTableSchema(name: "t", columns: ["n"], key: ["rowid"], keyIsRowID: true, defaultSort: nil), query: DatabaseTableQuery(sort: "n"))
+        let sqlite = DatabaseTableReader(database: NoDatabase(), schema: DatabaseTableSchema(name: "t", columns: ["n"], key: ["rowid"], keyIsRowID: true, defaultSort: nil), query: DatabaseTableQuery(sort: "n"))
         #expect(sqlite.orderBy() == " ORDER BY \"n\", \"rowid\"")
     }
 
-    /// An executor for building SQL only.
-    struct NoExecutor: DatabaseTableExecutor {
+    /// A database for building SQL only.
+    struct NoDatabase: SQLReader {
         var dialect: SQLDialect { .postgresql }
-        func read<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
+        func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
             throw CancellationError()
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import TableStore
 import TableKit
 
 /// A database row as a line of an export, values whole.
@@ -22,17 +22,18 @@ enum DatabaseExportEncoding {
     }
 
     /// One CSV row.
-    static func appendCSVRow(_ values: ArraySlice<DatabaseValue>, to out: inout OutputBuffer) {
+    static func appendCSVRow(_ values: ArraySlice<SQLValue>, to out: inout OutputBuffer) {
         // Concrete types and plain loops: an export runs this a million times.
         for index in values.indices {
             if index > values.startIndex { out.append(",") }
-            switch values[index].storage {
+            switch values[index] {
             case .null: if values.count == 1 { out.append("\\N") }
-            case .int64(let integer): out.append(Int(integer))
-            case .double(let double) where double.isFinite: out.append(double)
-            case .double(let double): out.appendUnescaped(String(double))
-            case .string(let text) where text.isEmpty: out.append("\"\"")
-            case .string(let text): appendCSVField(text, to: &out)
+            case .integer(let integer): out.append(Int(integer))
+            case .real(let double) where double.isFinite: out.append(double)
+            case .real(let double): out.appendUnescaped(String(double))
+            case .bool(let flag): out.append(flag ? "true" : "false")
+            case .text(let text) where text.isEmpty: out.append("\"\"")
+            case .text(let text): appendCSVField(text, to: &out)
             case .blob(let data):
                 out.append("\\x")
                 out.appendUnescaped(DatabaseValueCoding.hex(data))
@@ -42,18 +43,19 @@ enum DatabaseExportEncoding {
     }
 
     /// One NDJSON line.
-    static func appendNDJSONRow(columns: [String], values: ArraySlice<DatabaseValue>, to out: inout OutputBuffer) {
+    static func appendNDJSONRow(columns: [String], values: ArraySlice<SQLValue>, to out: inout OutputBuffer) {
         out.append("{")
         for (index, column) in zip(values.indices, columns) {
             if index > values.startIndex { out.append(",") }
             out.appendJSONString(column)
             out.append(":")
-            switch values[index].storage {
+            switch values[index] {
             case .null: out.append("null")
-            case .int64(let integer): out.append(Int(integer))
-            case .double(let double) where double.isFinite: out.append(double)
-            case .double: out.append("null")
-            case .string(let text): out.appendJSONString(text)
+            case .integer(let integer): out.append(Int(integer))
+            case .real(let double) where double.isFinite: out.append(double)
+            case .real: out.append("null")
+            case .text(let text): out.appendJSONString(text)
+            case .bool(let flag): out.append(flag ? "true" : "false")
             case .blob(let data): out.appendJSONString(data.base64EncodedString())
             }
         }

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import TableKit
 
 /// The counts of one column's values among a page's rows (with its filters and search), most
@@ -7,7 +7,7 @@ struct DatabaseFacet: Sendable, Hashable {
     /// One value and how many rows have it.
     struct Value: Sendable, Hashable {
         /// The value (NULL counts too).
-        var value: DatabaseValue
+        var value: SQLValue
         /// Rows with that value.
         var count: Int
     }
@@ -39,7 +39,7 @@ extension DatabaseFacet {
     }
 
     /// A value as a page's `fields` carry it: the record cell's JSON, or its text.
-    private static func jsonValue(_ value: DatabaseValue) -> JSONValue {
+    private static func jsonValue(_ value: SQLValue) -> JSONValue {
         let field = DatabaseRecordCell.field("", value)
         return field.json ?? .string(field.value)
     }

@@ -1,6 +1,5 @@
 import TableStore
 import Foundation
-import GRDB
 
 /// One condition a database page's rows must meet: `column operator value`, from a query
 /// parameter in Datasette's spelling (`price__gte=10`) or this project's (`category=books`, an
@@ -59,10 +58,10 @@ extension DatabaseFilter {
     func clause(in schema: DatabaseTableSchema) -> SQLClause {
         let column = SQLIdentifier.quoted(self.column)
         let placeholder = schema.dialect.placeholder(type: schema.columnTypes[self.column])
-        let bind = { (text: String) -> DatabaseValue in
-            schema.dialect == .sqlite ? Self.bound(text, affinity: schema.affinity(of: self.column)) : text.databaseValue
+        let bind = { (text: String) -> SQLValue in
+            schema.dialect == .sqlite ? Self.bound(text, affinity: schema.affinity(of: self.column)) : .text(text)
         }
-        let like = { (pattern: String) in SQLClause(sql: schema.dialect.like(column), arguments: [pattern.databaseValue]) }
+        let like = { (pattern: String) in SQLClause(sql: schema.dialect.like(column), arguments: [.text(pattern)]) }
         switch comparison {
         case .exact: return SQLClause(sql: "\(column) = \(placeholder)", arguments: [bind(value)])
         case .not: return SQLClause(sql: "\(column) <> \(placeholder)", arguments: [bind(value)])
@@ -102,19 +101,19 @@ extension DatabaseFilter {
     /// TEXT columns; a column without a declared type (BLOB affinity) converts nothing, so there a
     /// text that reads as a number (``number(_:)``) is bound as that number: `?x__gt=5` on such
     /// a column compares numbers with 5, as it would on a numeric column.
-    static func bound(_ text: String, affinity: ColumnAffinity) -> DatabaseValue {
+    static func bound(_ text: String, affinity: ColumnAffinity) -> SQLValue {
         if affinity == .blob, let number = number(text) { return number }
-        return text.databaseValue
+        return .text(text)
     }
 
     /// The number `text` spells as an SQL literal would, ignoring spaces around it: an integer
     /// that fits 64 bits, else a finite decimal like `-1.5`, `.5` or `2e3`; nil otherwise (hex,
     /// `inf`, `nan` and other words stay text).
-    static func number(_ text: String) -> DatabaseValue? {
+    static func number(_ text: String) -> SQLValue? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let integer = Int64(trimmed) { return integer.databaseValue }
+        if let integer = Int64(trimmed) { return .integer(integer) }
         guard isDecimalLiteral(trimmed.utf8), let real = Double(trimmed), real.isFinite else { return nil }
-        return real.databaseValue
+        return .real(real)
     }
 
     /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`

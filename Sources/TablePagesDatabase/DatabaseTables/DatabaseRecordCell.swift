@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import TableStore
 import TableKit
 
 /// The cell of a database row: every column as a name and a value.
@@ -118,21 +118,23 @@ enum DatabaseRecordCell {
     }
 
     /// The cell of a row with these columns and values.
-    static func cell(columns: [String], values: some Sequence<DatabaseValue>, extent: Extent = .page) -> TableCell {
+    static func cell(columns: [String], values: some Sequence<SQLValue>, extent: Extent = .page) -> TableCell {
         TableCell(reuseIdentifier: reuseIdentifier, content: CellContent(fields: zip(columns, values).map { field($0, $1, extent: extent) }))
     }
 
     /// A column's value as a field: the text shown, and the JSON value when it is not that text.
-    static func field(_ column: String, _ value: DatabaseValue, extent: Extent = .page) -> CellField {
+    static func field(_ column: String, _ value: SQLValue, extent: Extent = .page) -> CellField {
         let maxBytes = extent == .page ? maxShownBytes : maxRowValueBytes
-        switch value.storage {
+        switch value {
         case .null:
             return CellField(name: column, value: "NULL", json: .null)
-        case .int64(let integer):
+        case .integer(let integer):
             return CellField(name: column, value: String(integer), json: .integer(integer))
-        case .double(let double):
+        case .bool(let flag):
+            return CellField(name: column, value: flag ? "true" : "false", json: .bool(flag))
+        case .real(let double):
             return CellField(name: column, value: String(double), json: .number(double))
-        case .string(let text):
+        case .text(let text):
             guard text.utf8.count > maxBytes else { return CellField(name: column, value: text) }
             let cut = shortened(text, maxBytes: maxBytes)
             return CellField(name: column, value: cut, json: .string(cut))
@@ -149,7 +151,7 @@ enum DatabaseRecordCell {
     }
 
     /// A group's value as a section header.
-    static func headerTitle(column: String, value: DatabaseValue) -> String {
+    static func headerTitle(column: String, value: SQLValue) -> String {
         column + ": " + field(column, value).value
     }
 

@@ -1,5 +1,4 @@
 import TableStore
-import GRDB
 import Synchronization
 import TableKit
 import TablePages
@@ -23,7 +22,7 @@ final class DatabaseTableExporter: RowExporter {
     private struct Progress {
         var headerWritten = false
         /// The group whose rows are being read; unset until the first group is found.
-        var group: DatabaseValue??
+        var group: SQLValue??
         var after: DatabaseTableReader.Position?
         /// A view's rows read so far: a view has no key, so it is read by offset.
         var offset = 0
@@ -47,7 +46,7 @@ final class DatabaseTableExporter: RowExporter {
                 DatabaseExportEncoding.appendCSVHeader(reader.schema.columns, to: &out)
             }
             progress.headerWritten = true
-            try reader.executor.read { db in
+            try reader.database.snapshot { db in
                 var rowsLeft = Self.chunkRows
                 while rowsLeft > 0, !progress.isDone {
                     rowsLeft -= try readRows(db, limit: rowsLeft, progress: &progress, into: &out)
@@ -59,8 +58,8 @@ final class DatabaseTableExporter: RowExporter {
 
     /// Reads up to `limit` rows of the current group (or of the whole variant) into `out`, moving
     /// on to the next group, or to the end, when the group has no more; returns the rows read.
-    private func readRows(_ db: any DatabaseTableQueryRunner, limit: Int, progress: inout Progress, into out: inout OutputBuffer) throws -> Int {
-        var groupValue: DatabaseValue?
+    private func readRows(_ db: any SQLSession, limit: Int, progress: inout Progress, into out: inout OutputBuffer) throws -> Int {
+        var groupValue: SQLValue?
         if reader.query.group != nil {
             if progress.group == nil {
                 progress.group = .some(try nextGroup(after: nil, in: db))
@@ -76,15 +75,15 @@ final class DatabaseTableExporter: RowExporter {
         let keyCount = reader.schema.key.count
         let sortIndex = reader.query.sort.flatMap { reader.schema.columns.firstIndex(of: $0) }.map { keyCount + $0 }
         var count = 0
-        var last: [DatabaseValue] = []
-        try db.forEachRow(sql: sql, arguments: clause.arguments) { values in
-            let columns = values[keyCount...]
+        var last: [SQLValue] = []
+        try db.forEachRow(sql, clause.arguments) { row in
+            let columns = row[keyCount..<row.count]
             switch format {
             case .csv: DatabaseExportEncoding.appendCSVRow(columns, to: &out)
             case .ndjson: DatabaseExportEncoding.appendNDJSONRow(columns: reader.schema.columns, values: columns, to: &out)
             }
             count += 1
-            if count == limit { last = values }
+            if count == limit { last = row.values }
         }
         if count == limit {
             progress.after = DatabaseTableReader.Position(sortValue: sortIndex.map { last[$0] }, key: Array(last.prefix(keyCount)))
@@ -100,7 +99,7 @@ final class DatabaseTableExporter: RowExporter {
 
     /// The first group value after `value` (the first of all when nil) in ascending order, NULL
     /// first; nil when there is none. `.some(.null)` is the NULL group.
-    private func nextGroup(after value: DatabaseValue?, in db: any DatabaseTableQueryRunner) throws -> DatabaseValue? {
+    private func nextGroup(after value: SQLValue?, in db: any SQLSession) throws -> SQLValue? {
         guard let group = reader.query.group else { return nil }
         let column = SQLIdentifier.quoted(group)
         var terms = reader.filterClause()
@@ -109,6 +108,6 @@ final class DatabaseTableExporter: RowExporter {
             terms = SQLClause(sql: terms.sql.isEmpty ? " WHERE " + term.sql : terms.sql + " AND " + term.sql, arguments: terms.arguments + term.arguments)
         }
         let sql = "SELECT \(reader.schema.selected(group)) FROM \(reader.schema.quotedName)\(terms.sql) ORDER BY \(reader.schema.ordered(group))\(reader.schema.nullOrder(of: group, descending: false)) LIMIT 1"
-        return try db.fetchOne(sql: sql, arguments: terms.arguments)?[0]
+        return try db.row(sql, terms.arguments)?[0]
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import TableKit
 
 /// What a database page shows above its rows (``DatabaseTableSource``'s
@@ -230,12 +230,13 @@ struct DatabaseTableHeader {
 
     /// The filter that keeps the rows whose `column` is `value`: `isnull` for NULL, `exact` with
     /// the value's text otherwise; nil for a blob, which no query text matches.
-    static func filter(column: String, matching value: DatabaseValue) -> DatabaseFilter? {
-        switch value.storage {
+    static func filter(column: String, matching value: SQLValue) -> DatabaseFilter? {
+        switch value {
         case .null: DatabaseFilter(column: column, comparison: .isnull, value: "1")
-        case .int64(let integer): DatabaseFilter(column: column, comparison: .exact, value: String(integer))
-        case .double(let double): DatabaseFilter(column: column, comparison: .exact, value: String(double))
-        case .string(let text): DatabaseFilter(column: column, comparison: .exact, value: text)
+        case .integer(let integer): DatabaseFilter(column: column, comparison: .exact, value: String(integer))
+        case .real(let double): DatabaseFilter(column: column, comparison: .exact, value: String(double))
+        case .text(let text): DatabaseFilter(column: column, comparison: .exact, value: text)
+        case .bool(let flag): DatabaseFilter(column: column, comparison: .exact, value: flag ? "true" : "false")
         case .blob: nil
         }
     }

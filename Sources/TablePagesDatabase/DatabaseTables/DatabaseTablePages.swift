@@ -38,28 +38,30 @@ import TableStore
 /// A column with a foreign key shows the label of the row it refers to, linked to it, and a row's
 /// own page counts the rows of other tables that refer to it.
 public enum DatabaseTablePages {
-    /// Registers one page per table of `store`'s database, named after the table, and announces the
+    /// Registers one page per table of `store`'s SQLite database (a ``/TableStore/Store``, or any
+    /// ``/TableStore/SQLStore`` that speaks SQLite), named after the table, and announces the
     /// store's changes on `feed`; returns the names of the pages, in registration order.
+    /// - Throws: the store's errors reading SQLite's schema (a PostgreSQL store has none:
+    ///   ``registerPostgres(database:namespace:in:)`` serves its tables).
     @discardableResult
-    public static func register(store: Store, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
-        let schemas = try store.read { db in try DatabaseRelations.linkedSchemas(in: db) }
+    public static func register(store: any SQLStore, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed()) throws -> [String] {
+        let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db) }
         store.onChange { feed.notify() }
-        let executor = StoreTableExecutor(store: store)
         for schema in schemas {
-            registry.register(page(for: schema, executor: executor, feed: feed))
+            registry.register(page(for: schema, database: store, feed: feed))
         }
         return schemas.map(\.name)
     }
 
-    /// Registers one page per table and view of the PostgreSQL schema `namespace` that `executor`
+    /// Registers one page per table and view of the PostgreSQL schema `namespace` that `database`
     /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
     /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
     /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
     /// out because they have no primary key (keyset paging needs one).
-    /// - Throws: `executor`'s errors reading the catalog.
-    public static func registerPostgres(executor: any DatabaseTableExecutor, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
-        let found = try executor.read { runner in
+    /// - Throws: `database`'s errors reading the catalog.
+    public static func registerPostgres(database: any SQLReader, namespace: String, in registry: inout PageRegistry) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
+        let found = try database.snapshot { runner in
             let tables = try DatabaseTableSchema.allPostgres(in: namespace, runner: runner)
             let keys = try DatabaseForeignKey.allPostgres(in: namespace, runner: runner)
             let views = try DatabaseTableSchema.postgresViews(in: namespace, runner: runner)
@@ -69,7 +71,7 @@ public enum DatabaseTablePages {
         var dependents: [(table: String, feed: ChangeFeed)] = []
         for schema in found.schemas {
             let feed = ChangeFeed()
-            registry.register(page(for: schema, executor: executor, feed: feed))
+            registry.register(page(for: schema, database: database, feed: feed))
             if !schema.isView { served.append((schema.name, feed)) }
             for table in Set(schema.linkedColumns.map(\.table) + schema.readTables).sorted() where table != schema.name {
                 dependents.append((table, feed))
@@ -94,15 +96,15 @@ public enum DatabaseTablePages {
 
     /// The table's rows for the index of pages, or nil when counting them ran past the query time
     /// limit (a table too big to count at once is "many").
-    private static func rowCount(of schema: DatabaseTableSchema, executor: any DatabaseTableExecutor) throws -> Int? {
+    private static func rowCount(of schema: DatabaseTableSchema, database: any SQLReader) throws -> Int? {
         do {
-            return try executor.read { try $0.fetchCount(sql: "SELECT count(*) FROM \(schema.quotedName)", arguments: []) }
+            return try database.snapshot { try $0.count("SELECT count(*) FROM \(schema.quotedName)", []) }
         } catch is QueryTimeLimitExceeded {
             return nil
         }
     }
 
-    private static func page(for schema: DatabaseTableSchema, executor: any DatabaseTableExecutor, feed: ChangeFeed) -> PageDefinition {
+    private static func page(for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         return PageDefinition(
             name: schema.name,
@@ -117,9 +119,9 @@ public enum DatabaseTablePages {
             // writes through them, so nobody is asked to sign in.
             access: .everyoneReads,
             isListed: !schema.isFullTextShadow,
-            countRows: { try rowCount(of: schema, executor: executor) }
+            countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
-            let reader = DatabaseTableReader(executor: executor, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
+            let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return try DatabaseTableSource.reading(reader)
         }
     }

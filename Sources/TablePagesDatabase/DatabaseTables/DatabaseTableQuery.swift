@@ -1,6 +1,5 @@
 import TableStore
 import Foundation
-import GRDB
 import TableKit
 import TablePages
 

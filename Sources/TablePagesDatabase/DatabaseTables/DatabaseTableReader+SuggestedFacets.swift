@@ -1,4 +1,3 @@
-import GRDB
 import TableStore
 
 extension DatabaseTableReader {
@@ -46,13 +45,13 @@ extension DatabaseTableReader {
 
     /// The distinct non-NULL values of `column` among the page's first ``suggestionScanRows``
     /// rows, counted up to ``maxSuggestedValues`` + 1.
-    func distinctValues(of column: String, in db: any DatabaseTableQueryRunner) throws -> Int {
+    func distinctValues(of column: String, in db: any SQLSession) throws -> Int {
         let filter = filterClause()
         let bigint = schema.dialect.placeholder(type: "bigint")
         // PostgreSQL wants every subquery named.
         let scanned = "SELECT \(schema.selected(column)) AS v FROM \(schema.quotedName)\(filter.sql) LIMIT \(bigint)"
         let sql = "SELECT count(*) FROM (SELECT DISTINCT v FROM (\(scanned)) AS scanned WHERE v IS NOT NULL LIMIT \(bigint)) AS distinct_values"
-        return try db.fetchCount(sql: sql, arguments: filter.arguments + [Self.suggestionScanRows.databaseValue, (Self.maxSuggestedValues + 1).databaseValue])
+        return try db.count(sql, filter.arguments + [.integer(Self.suggestionScanRows), .integer(Self.maxSuggestedValues + 1)])
     }
 }
 

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import TableKit
 
 /// A view's pages. A view has no key to page by, so its rows are paged by position: a row's id is
@@ -23,13 +23,13 @@ extension DatabaseTableReader {
 
     /// How many rows follow the `read` rows read from `offset`: none when fewer than `limit` were
     /// read; else from the total when known, or counted up to ``countBound``.
-    func viewRowsAfter(_ offset: Int, read: Int, limit: Int, total: Int?, in db: any DatabaseTableQueryRunner) throws -> Int {
+    func viewRowsAfter(_ offset: Int, read: Int, limit: Int, total: Int?, in db: any SQLSession) throws -> Int {
         guard read == limit else { return 0 }
         if let total { return max(0, total - offset - read) }
         let clause = filterClause()
         let bigint = schema.dialect.placeholder(type: "bigint")
         let sql = "SELECT count(*) FROM (SELECT 1 FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(Self.countBound) OFFSET \(bigint)) AS counted"
-        return try db.fetchCount(sql: sql, arguments: clause.arguments + [(offset + read).databaseValue])
+        return try db.count(sql, clause.arguments + [.integer(offset + read)])
     }
 
     /// The view's row at position `row` of the variant's order, every value as on the row's own URL.
@@ -40,7 +40,7 @@ extension DatabaseTableReader {
             let clause = filterClause()
             let bigint = schema.dialect.placeholder(type: "bigint")
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT 1 OFFSET \(bigint)"
-            guard let found = try db.fetchOne(sql: sql, arguments: clause.arguments + [position.databaseValue]) else {
+            guard let found = try db.row(sql, clause.arguments + [.integer(position)]) else {
                 throw TableError.unknownRow(row)
             }
             return makeRow(found, extent: .row, id: row)

@@ -11,7 +11,7 @@ import TableStore
 /// (on `(group, sort)` for both); without one, the database scans the table for every page.
 ///
 /// The SQL is written once for both databases, in the schema's ``SQLDialect``, and run by an
-/// ``DatabaseTableExecutor``: placeholders are `?` (a PostgreSQL executor numbers them), values
+/// `SQLReader`: placeholders are `?` (a PostgreSQL database numbers them), values
 /// compared with a column go through ``placeholder(for:)``, and NULL sorts first ascending in both.
 ///
 /// How many rows follow a page sizes the client's placeholder. Counting them exactly would scan
@@ -23,19 +23,19 @@ import TableStore
 /// table's smallest and largest key (see `interpolatedRows`), two index look-ups instead of up to
 /// 2 × ``countBound`` rows read for every page.
 struct DatabaseTableReader: Sendable {
-    let executor: any DatabaseTableExecutor
+    let database: any SQLReader
     let schema: DatabaseTableSchema
     let query: DatabaseTableQuery
 
-    init(executor: any DatabaseTableExecutor, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
-        self.executor = executor
+    init(database: any SQLReader, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
+        self.database = database
         self.schema = schema
         self.query = query
     }
 
     /// A reader of a SQLite store's table.
     init(store: Store, schema: DatabaseTableSchema, query: DatabaseTableQuery) {
-        self.init(executor: StoreTableExecutor(store: store), schema: schema, query: query)
+        self.init(database: store, schema: schema, query: query)
     }
 
     /// Rows of an ungrouped page held by its live table: enough for the largest `limit`.
@@ -53,16 +53,16 @@ struct DatabaseTableReader: Sendable {
     func window() throws -> [DatabaseSection] {
         try readingSearch { db in
             let filter = filterClause()
-            var sections: [(id: SectionID, value: DatabaseValue?, total: Int)] = []
+            var sections: [(id: SectionID, value: SQLValue?, total: Int)] = []
             if let group = query.group {
                 let column = SQLIdentifier.quoted(group)
                 let sql = "SELECT \(schema.selected(group)), count(*) FROM \(schema.quotedName)\(filter.sql) GROUP BY \(column) ORDER BY \(schema.ordered(group))\(schema.nullOrder(of: group, descending: false)) LIMIT \(Self.maxSections)"
-                for row in try db.fetchAll(sql: sql, arguments: filter.arguments) {
+                for row in try db.rows(sql, filter.arguments) {
                     let value = row[0]
-                    sections.append((SectionID(DatabaseValueCoding.encode([value])), value, Int.fromDatabaseValue(row[1]) ?? 0))
+                    sections.append((SectionID(DatabaseValueCoding.encode([value])), value, row[1].intValue ?? 0))
                 }
             } else {
-                let total = try db.fetchCount(sql: "SELECT count(*) FROM \(schema.quotedName)\(filter.sql)", arguments: filter.arguments)
+                let total = try db.count("SELECT count(*) FROM \(schema.quotedName)\(filter.sql)", filter.arguments)
                 sections.append((Self.ungroupedSection, nil, total))
             }
             let limit = query.group == nil ? Self.windowRows : Self.groupedWindowRows
@@ -130,7 +130,7 @@ struct DatabaseTableReader: Sendable {
 
     /// The rows of `section` after `position` (from its first row when nil), at most `limit`, with
     /// an estimate of the rows that follow them.
-    func section(_ section: SectionID, groupValue: DatabaseValue?, after position: Position?, limit: Int, total: Int?, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection {
+    func section(_ section: SectionID, groupValue: SQLValue?, after position: Position?, limit: Int, total: Int?, in db: any SQLSession) throws -> DatabaseSection {
         let rows = try fetchRows(db, groupValue: groupValue, after: position, limit: limit)
         var rowsAfter = 0
         if schema.isView {
@@ -148,21 +148,21 @@ struct DatabaseTableReader: Sendable {
     func record(_ row: RowID) throws -> DatabaseSection.Row {
         if schema.isView { return try viewRecord(row) }
         guard let key = key(of: row) else { throw TableError.unknownRow(row) }
-        let (record, values) = try executor.read { db in
+        let (record, values) = try database.snapshot { db in
             let sql = "SELECT \(selectedColumns) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
-            guard let found = try db.fetchOne(sql: sql, arguments: key) else {
+            guard let found = try db.row(sql, key) else {
                 throw TableError.unknownRow(row)
             }
-            return (try linked(found, extent: .row, in: db), found)
+            return (try linked(found.values, extent: .row, in: db), found.values)
         }
         return try withIncomingLinks(record, values: values)
     }
 
     /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
     /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
-    func readingSearch<T: Sendable>(_ body: (any DatabaseTableQueryRunner) throws -> T) throws -> T {
+    func readingSearch<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
-            return try executor.read(body)
+            return try database.snapshot(body)
         } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
             throw DatabaseSearchError(search: query.search ?? "", reason: error.message ?? "malformed query")
         }
@@ -171,7 +171,7 @@ struct DatabaseTableReader: Sendable {
     // MARK: Identifiers
 
     /// The group value a section id stands for; nil for the ungrouped page's section.
-    func groupValue(of section: SectionID) throws -> DatabaseValue? {
+    func groupValue(of section: SectionID) throws -> SQLValue? {
         if query.group == nil {
             guard section == Self.ungroupedSection else { throw TableError.unknownSection(section) }
             return nil
@@ -181,22 +181,22 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// The id of the row whose key has `values`.
-    private func rowID(key values: [DatabaseValue]) -> RowID {
-        if schema.keyIsRowID, case .int64(let rowid) = values[0].storage {
+    private func rowID(key values: [SQLValue]) -> RowID {
+        if schema.keyIsRowID, case .integer(let rowid) = values[0] {
             return RowID(String(rowid))
         }
         return RowID(DatabaseValueCoding.encode(values))
     }
 
     /// The key values a row id encodes, or nil when it is not a row id of this table.
-    private func key(of row: RowID) -> [DatabaseValue]? {
+    private func key(of row: RowID) -> [SQLValue]? {
         if schema.keyIsRowID {
-            return Int64(row.rawValue).map { [$0.databaseValue] }
+            return Int64(row.rawValue).map { [.integer($0)] }
         }
         return DatabaseValueCoding.decode(row.rawValue, count: schema.key.count)
     }
 
-    func headerTitle(_ groupValue: DatabaseValue?) -> String? {
+    func headerTitle(_ groupValue: SQLValue?) -> String? {
         guard let group = query.group, let groupValue else { return nil }
         return DatabaseRecordCell.headerTitle(column: group, value: groupValue)
     }
@@ -205,8 +205,8 @@ struct DatabaseTableReader: Sendable {
 
     /// Where a row stands in the page's order: its sort value (when sorted by a column) and key.
     struct Position {
-        var sortValue: DatabaseValue?
-        var key: [DatabaseValue]
+        var sortValue: SQLValue?
+        var key: [SQLValue]
         /// In a view, which has no key: the rows before the position in the page's order.
         var offset = 0
     }
@@ -217,21 +217,21 @@ struct DatabaseTableReader: Sendable {
     var selectedColumns: String { (schema.key + schema.columns).map(schema.selected).joined(separator: ", ") }
 
     /// The position of the row with key `key`, or nil when there is no such row.
-    private func position(ofKey key: [DatabaseValue], in db: any DatabaseTableQueryRunner) throws -> Position? {
+    private func position(ofKey key: [SQLValue], in db: any SQLSession) throws -> Position? {
         guard let sort = query.sort else { return Position(sortValue: nil, key: key) }
         let sql = "SELECT \(schema.selected(sort)) FROM \(schema.quotedName) WHERE \(keyComparison("=")) LIMIT 1"
-        guard let row = try db.fetchOne(sql: sql, arguments: key) else { return nil }
+        guard let row = try db.row(sql, key) else { return nil }
         return Position(sortValue: row[0], key: key)
     }
 
     /// The position of the row `index` rows after the section's first (counted from 0), or nil
     /// when the section has no more rows than that.
-    private func position(at index: Int, groupValue: DatabaseValue?, in db: any DatabaseTableQueryRunner) throws -> Position? {
+    private func position(at index: Int, groupValue: SQLValue?, in db: any SQLSession) throws -> Position? {
         let clause = whereClause(groupValue: groupValue, after: nil)
         let columns = (query.sort.map { [$0] } ?? []) + schema.key
         let sql = "SELECT \(columns.map(schema.selected).joined(separator: ", ")) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT 1 OFFSET \(schema.dialect.placeholder(type: "bigint"))"
-        guard let row = try db.fetchOne(sql: sql, arguments: clause.arguments + [index.databaseValue], keepsPrepared: hasBoundedSQL) else { return nil }
-        guard query.sort != nil else { return Position(sortValue: nil, key: row) }
+        guard let row = try db.row(sql, clause.arguments + [.integer(index)], keepsPrepared: hasBoundedSQL) else { return nil }
+        guard query.sort != nil else { return Position(sortValue: nil, key: row.values) }
         return Position(sortValue: row.first, key: Array(row.dropFirst()))
     }
 
@@ -247,14 +247,14 @@ struct DatabaseTableReader: Sendable {
         if let search = query.search, let table = schema.fullTextTable, let rowID = schema.fullTextRowID {
             let fts = SQLIdentifier.quoted(table)
             let match = query.rawSearch ? search : DatabaseFullTextIndex.escapedQuery(search)
-            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(rowID)) IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)", arguments: [match.databaseValue]))
+            terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(rowID)) IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)", arguments: [.text(match)]))
         }
         return terms
     }
 
     /// The filters, the section's group value, and (when given) rows after `position` in the page's
     /// order (reversed when `reversed`): the rows a page or a count is about.
-    func whereClause(groupValue: DatabaseValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
+    func whereClause(groupValue: SQLValue?, after position: Position?, reversed: Bool = false) -> SQLClause {
         var terms = filterTerms()
         if let group = query.group {
             terms.append(SQLClause(sql: "\(SQLIdentifier.quoted(group)) \(schema.dialect.nullSafeEquals) \(schema.placeholder(for: group))", arguments: [groupValue ?? .null]))
@@ -306,25 +306,25 @@ struct DatabaseTableReader: Sendable {
         return " ORDER BY " + terms.map { schema.ordered($0) + (descending ? " DESC" : "") + schema.nullOrder(of: $0, descending: descending) }.joined(separator: ", ")
     }
 
-    func fetchRows(_ db: any DatabaseTableQueryRunner, groupValue: DatabaseValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
+    func fetchRows(_ db: any SQLSession, groupValue: SQLValue?, after position: Position?, limit: Int) throws -> [DatabaseSection.Row] {
         let clause = whereClause(groupValue: groupValue, after: position)
         // The limit is bound, not spelled, so that every page of a variant is one SQL text (values
         // reach PostgreSQL as text, hence its cast there).
         let bigint = schema.dialect.placeholder(type: "bigint")
         var sql = "SELECT \(selectedColumns) FROM \(schema.quotedName)\(clause.sql)\(orderBy()) LIMIT \(bigint)"
-        var arguments = clause.arguments + [limit.databaseValue]
+        var arguments = clause.arguments + [.integer(limit)]
         let offset = schema.isView ? position?.offset ?? 0 : 0
         if schema.isView {
             sql += " OFFSET \(bigint)"
-            arguments.append(offset.databaseValue)
+            arguments.append(.integer(offset))
         }
         var rows: [DatabaseSection.Row] = []
         rows.reserveCapacity(limit)
         let linkedIndexes = linkedValueIndexes
-        var linkedValues = Array(repeating: [DatabaseValue](), count: linkedIndexes.count)
+        var linkedValues = Array(repeating: [SQLValue](), count: linkedIndexes.count)
         // A cursor, row by row: each row's long values are cut as it is read, so only one row's
         // whole values are ever held (and the linked columns' values, to read their labels).
-        try db.forEachRow(sql: sql, arguments: arguments, keepsPrepared: hasBoundedSQL) { row in
+        try db.forEachRow(sql, arguments, keepsPrepared: hasBoundedSQL) { row in
             let id = schema.isView ? RowID(String(offset + rows.count)) : nil
             rows.append(makeRow(row, extent: .page, id: id))
             for (column, index) in linkedIndexes.enumerated() { linkedValues[column].append(DatabaseLabelReader.key(row[index])) }
@@ -335,7 +335,7 @@ struct DatabaseTableReader: Sendable {
     /// Whether the variant's SQL texts are bounded by the schema: without filters, search or
     /// group, a read is spelled by the table, the sort column and direction, and whether it starts
     /// after a row. Filters spell unboundedly many texts (combinations of columns and operators,
-    /// an `__in` list's length). Bounded texts are kept prepared (``DatabaseTableQueryRunner``):
+    /// an `__in` list's length). Bounded texts are kept prepared (`SQLSession.forEachRow`'s `keepsPrepared`):
     /// preparing the SQL of a page of rows was about a tenth of its CPU time in SQLite.
     private var hasBoundedSQL: Bool {
         query.filters.isEmpty && query.search == nil && query.group == nil
@@ -344,7 +344,7 @@ struct DatabaseTableReader: Sendable {
     /// A row from its key values followed by its column values: in a page, without the
     /// columns the page hides (``DatabaseTableQuery/hiddenColumns``); on its own URL, every column.
     /// `id` names a view's row, which has no key.
-    func makeRow(_ values: some Collection<DatabaseValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
+    func makeRow(_ values: some Collection<SQLValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
         let keyCount = schema.key.count
         var columns = schema.columns
         var shown = Array(values.dropFirst(keyCount))
@@ -366,7 +366,7 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// How many rows follow `position`: exact below ``countBound``, estimated above it.
-    private func estimateRows(after position: Position, groupValue: DatabaseValue?, total: Int?, in db: any DatabaseTableQueryRunner) throws -> Int {
+    private func estimateRows(after position: Position, groupValue: SQLValue?, total: Int?, in db: any SQLSession) throws -> Int {
         let bound = Self.countBound
         // Twice the bound leaves room for gaps in the keys (and filtered rows bunched towards the
         // end): where the estimate says the end may be near, the rows are counted as below.
@@ -392,25 +392,25 @@ struct DatabaseTableReader: Sendable {
     /// in SQLite about 6× the reading of the page's 100 rows, and half the server's CPU time for a
     /// deep page of a million-row table (`Benchmarks/datasette.sh`, case (a)). Nil in any other
     /// order, or for an empty table.
-    func interpolatedRows(after position: Position, total: Int, in db: any DatabaseTableQueryRunner) throws -> Int? {
+    func interpolatedRows(after position: Position, total: Int, in db: any SQLSession) throws -> Int? {
         guard query.sort == nil, !query.descending, schema.keyIsRowID, position.key.count == 1,
-              case .int64(let last) = position.key[0].storage else { return nil }
+              case .integer(let last) = position.key[0] else { return nil }
         let key = quotedKey[0]
         // Two subqueries: SQLite finds `min` and `max` at the b-tree's ends only when each is alone.
         // One text per table (tables are read once, when registered): kept prepared.
         let sql = "SELECT (SELECT min(\(key)) FROM \(schema.quotedName)), (SELECT max(\(key)) FROM \(schema.quotedName))"
-        guard let ends = try db.fetchOne(sql: sql, arguments: [], keepsPrepared: true), ends.count == 2,
-              case .int64(let lowest) = ends[0].storage, case .int64(let highest) = ends[1].storage, highest >= lowest else { return nil }
+        guard let ends = try db.row(sql, [], keepsPrepared: true), ends.count == 2,
+              case .integer(let lowest) = ends[0], case .integer(let highest) = ends[1], highest >= lowest else { return nil }
         let after = Double(highest) - Double(min(max(last, lowest - 1), highest))
         return Int((Double(total) * after / (Double(highest) - Double(lowest) + 1)).rounded())
     }
 
     /// Rows after `position` (before it when `reversed`), counted up to ``countBound``: walking
     /// the order from the position, so it costs at most that many index steps.
-    private func boundedCount(after position: Position, groupValue: DatabaseValue?, reversed: Bool, in db: any DatabaseTableQueryRunner) throws -> Int {
+    private func boundedCount(after position: Position, groupValue: SQLValue?, reversed: Bool, in db: any SQLSession) throws -> Int {
         let clause = whereClause(groupValue: groupValue, after: position, reversed: reversed)
         // PostgreSQL wants the subquery named.
         let sql = "SELECT count(*) FROM (SELECT 1 FROM \(schema.quotedName)\(clause.sql)\(orderBy(reversed: reversed)) LIMIT \(Self.countBound)) AS counted"
-        return try db.fetchCount(sql: sql, arguments: clause.arguments)
+        return try db.count(sql, clause.arguments)
     }
 }

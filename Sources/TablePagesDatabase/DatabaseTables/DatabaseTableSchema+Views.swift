@@ -1,18 +1,17 @@
-import GRDB
 import TableStore
 
 extension DatabaseTableSchema {
     /// Every view of a SQLite database, by name, as a schema without a key (``isView``); a view
     /// that cannot be read (one naming a table or function that is gone) is left out.
-    static func views(in db: Database) throws -> [DatabaseTableSchema] {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+    static func views(in db: any SQLSession) throws -> [DatabaseTableSchema] {
+        let names = try db.rows("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name").map { $0[0].stringValue ?? "" }
         return names.compactMap { name in
-            guard (try? db.makeStatement(sql: "SELECT * FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil,
-                  let info = try? GRDB.Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [name]),
+            guard (try? db.execute("SELECT * FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil,
+                  let info = try? PragmaColumn.all(of: name, in: db),
                   !info.isEmpty else { return nil }
             var affinities: [String: ColumnAffinity] = [:]
-            for column in info { affinities[column["name"]] = ColumnAffinity(declaredType: column["type"]) }
-            var schema = DatabaseTableSchema(name: name, columns: info.map { $0["name"] }, affinities: affinities, key: [], keyIsRowID: false, defaultSort: nil)
+            for column in info { affinities[column.name] = ColumnAffinity(declaredType: column.type) }
+            var schema = DatabaseTableSchema(name: name, columns: info.map(\.name), affinities: affinities, key: [], keyIsRowID: false, defaultSort: nil)
             schema.isView = true
             return schema
         }
@@ -21,16 +20,16 @@ extension DatabaseTableSchema {
     /// Every view (and materialized view) of the PostgreSQL schema `namespace` the user may read,
     /// with its columns' types and the tables of the schema it reads (``readTables``, through the
     /// views it reads), from `pg_rewrite`'s dependencies.
-    static func postgresViews(in namespace: String, runner: any DatabaseTableQueryRunner) throws -> [DatabaseTableSchema] {
-        let columns = try runner.fetchAll(sql: """
+    static func postgresViews(in namespace: String, runner: any SQLSession) throws -> [DatabaseTableSchema] {
+        let columns = try runner.rows("""
             SELECT c.relname, a.attname, format_type(a.atttypid, NULL)
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
             WHERE n.nspname = ? AND c.relkind IN ('v', 'm') AND has_table_privilege(c.oid, 'SELECT')
             ORDER BY c.relname COLLATE "C", a.attnum
-            """, arguments: [namespace.databaseValue])
-        let reads = try runner.fetchAll(sql: """
+            """, [.text(namespace)])
+        let reads = try runner.rows("""
             SELECT DISTINCT v.relname, t.relname
             FROM pg_class v
             JOIN pg_namespace n ON n.oid = v.relnamespace
@@ -38,17 +37,17 @@ extension DatabaseTableSchema {
             JOIN pg_depend d ON d.objid = r.oid AND d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass
             JOIN pg_class t ON t.oid = d.refobjid AND t.oid <> v.oid AND t.relnamespace = n.oid
             WHERE n.nspname = ? AND v.relkind IN ('v', 'm')
-            """, arguments: [namespace.databaseValue])
+            """, [.text(namespace)])
         var direct: [String: Set<String>] = [:]
         for row in reads {
-            direct[String.fromDatabaseValue(row[0]) ?? "", default: []].insert(String.fromDatabaseValue(row[1]) ?? "")
+            direct[row[0].stringValue ?? "", default: []].insert(row[1].stringValue ?? "")
         }
         var order: [String] = []
         var columnsByView: [String: [(name: String, type: String)]] = [:]
         for row in columns {
-            let name = String.fromDatabaseValue(row[0]) ?? ""
+            let name = row[0].stringValue ?? ""
             if columnsByView[name] == nil { order.append(name) }
-            columnsByView[name, default: []].append((String.fromDatabaseValue(row[1]) ?? "", String.fromDatabaseValue(row[2]) ?? "text"))
+            columnsByView[name, default: []].append((row[1].stringValue ?? "", row[2].stringValue ?? "text"))
         }
         var byName: [String: DatabaseTableSchema] = [:]
         for name in order {

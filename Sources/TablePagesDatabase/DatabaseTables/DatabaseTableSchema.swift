@@ -1,5 +1,4 @@
 import TableStore
-import GRDB
 
 /// One served table as the database describes it: its name, its columns, and the key that
 /// addresses its rows.
@@ -98,7 +97,7 @@ struct DatabaseTableSchema: Sendable {
         dialect == .postgresql ? quotedName + "." + SQLIdentifier.quoted(column) : SQLIdentifier.quoted(column)
     }
 
-    /// PostgreSQL types read as they are (see ``selected(_:)``); the executor decodes these.
+    /// PostgreSQL types read as they are (see ``selected(_:)``); the database decodes these.
     static let postgresValueTypes: Set<String> = [
         "smallint", "integer", "bigint", "real", "double precision", "bytea", "text", "character varying", "character", "name",
     ]
@@ -127,14 +126,14 @@ struct DatabaseTableSchema: Sendable {
     /// Every table of the database except SQLite's own (`sqlite_…`), by name; tables that cannot be
     /// read (a virtual table whose module is missing) are left out. Each knows the full-text table
     /// that indexes it, if any (see ``DatabaseFullTextIndex``).
-    static func all(in db: Database) throws -> [DatabaseTableSchema] {
-        let tables = try GRDB.Row.fetchAll(db, sql: """
+    static func all(in db: any SQLSession) throws -> [DatabaseTableSchema] {
+        let tables = try db.rows("""
             SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
-            """)
-        let indexes = tables.compactMap { row in DatabaseFullTextIndex(name: row["name"], sql: row["sql"]) }
+            """).map { (name: $0[0].stringValue ?? "", sql: $0[1].stringValue) }
+        let indexes = tables.compactMap { table in DatabaseFullTextIndex(name: table.name, sql: table.sql) }
         let shadows = indexes.reduce(into: Set<String>()) { $0.formUnion($1.shadowTables) }
-        return tables.compactMap { row -> DatabaseTableSchema? in
-            guard var schema = try? schema(of: row["name"], in: db) else { return nil }
+        return tables.compactMap { table -> DatabaseTableSchema? in
+            guard var schema = try? schema(of: table.name, in: db) else { return nil }
             if let index = DatabaseFullTextIndex.indexing(schema, among: indexes) {
                 schema.fullTextTable = index.table
                 schema.fullTextRowID = index.rowIDColumn
@@ -144,24 +143,22 @@ struct DatabaseTableSchema: Sendable {
         }
     }
 
-    private static func schema(of name: String, in db: Database) throws -> DatabaseTableSchema {
-        // The pragma's table-valued form takes the name as an argument: GRDB's `columns(in:)`
-        // quotes names without doubling their quotes. `hidden` 1 marks a virtual table's hidden
-        // columns; generated columns (2, 3) are shown.
+    private static func schema(of name: String, in db: any SQLSession) throws -> DatabaseTableSchema {
+        // (GRDB's `columns(in:)` quotes names without doubling their quotes: see PragmaColumn.)
         // The primary key's columns come first, as Datasette shows them: a page links each row's
         // first value to the row's own URL, and that value is then the row's key.
-        let info = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY pk = 0, pk, cid", arguments: [name])
-        let columns: [String] = info.map { $0["name"] }
+        let info = try PragmaColumn.all(of: name, in: db, primaryKeyFirst: true)
+        let columns = info.map(\.name)
         var affinities: [String: ColumnAffinity] = [:]
-        for column in info { affinities[column["name"]] = ColumnAffinity(declaredType: column["type"]) }
-        let primaryKey = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+        for column in info { affinities[column.name] = ColumnAffinity(declaredType: column.type) }
+        let primaryKey = info.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
         let lowercased = Set(columns.map { $0.lowercased() })
         // A column may be called `rowid`; SQLite then still answers to the other two aliases.
         if let alias = ["rowid", "_rowid_", "oid"].first(where: { !lowercased.contains($0) }),
-           (try? db.makeStatement(sql: "SELECT \(alias) FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil {
+           (try? db.execute("SELECT \(alias) FROM \(SQLIdentifier.quoted(name)) LIMIT 0")) != nil {
             // An `INTEGER PRIMARY KEY` is the rowid itself; another single-column key orders the page.
             let isRowIDAlias = primaryKey.count == 1
-                && info.contains { ($0["name"] as String) == primaryKey[0] && ($0["type"] as String).uppercased() == "INTEGER" }
+                && info.contains { $0.name == primaryKey[0] && $0.type.uppercased() == "INTEGER" }
             return DatabaseTableSchema(
                 name: name, columns: columns, affinities: affinities, key: [alias], keyIsRowID: true,
                 defaultSort: primaryKey.count == 1 && !isRowIDAlias ? primaryKey[0] : nil,

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import TableStore
 
 /// Database values as identifier text, and back: row ids of WITHOUT ROWID tables (a primary key
 /// tuple) and section ids of grouped pages (a group's value).
@@ -13,18 +13,18 @@ import GRDB
 /// The type letter keeps the integer 1 and the text "1" apart, as SQLite does.
 enum DatabaseValueCoding {
     /// `values` as identifier text.
-    static func encode(_ values: [DatabaseValue]) -> String {
+    static func encode(_ values: [SQLValue]) -> String {
         values.map(encode).joined(separator: ",")
     }
 
     /// The values `text` encodes, or nil when it is not an encoding of `count` values.
-    static func decode(_ text: String, count: Int) -> [DatabaseValue]? {
+    static func decode(_ text: String, count: Int) -> [SQLValue]? {
         // Split and read by Unicode scalars, not characters: a payload may end with a prepend
         // character or start with a joiner, which would fuse with the comma or the type letter
         // into one character ("s" and U+200D are one character, which is not "s").
         let parts = text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == count else { return nil }
-        var values: [DatabaseValue] = []
+        var values: [SQLValue] = []
         values.reserveCapacity(count)
         for part in parts {
             guard let value = decode(part) else { return nil }
@@ -33,32 +33,35 @@ enum DatabaseValueCoding {
         return values
     }
 
-    private static func encode(_ value: DatabaseValue) -> String {
-        switch value.storage {
+    private static func encode(_ value: SQLValue) -> String {
+        switch value {
         case .null:
             return "n"
-        case .int64(let integer):
+        case .integer(let integer):
             return "i" + String(integer)
-        case .double(let double):
+        case .real(let double):
             return "f" + String(double)
-        case .string(let text):
+        case .text(let text):
             let plain = !text.unicodeScalars.contains { $0 == "," || $0 == "\\" || $0 == "." || $0.value < 0x20 || $0.value == 0x7f }
             return plain ? "s" + text : "h" + hex(Array(text.utf8))
         case .blob(let data):
             return "x" + hex(Array(data))
+        case .bool(let flag):
+            // As PostgreSQL's cast to text spells it, which is how its pages read booleans.
+            return flag ? "strue" : "sfalse"
         }
     }
 
-    private static func decode(_ part: Substring.UnicodeScalarView) -> DatabaseValue? {
+    private static func decode(_ part: Substring.UnicodeScalarView) -> SQLValue? {
         guard let letter = part.first else { return nil }
         let payload = Substring(part.dropFirst())
         switch letter {
         case "n": return payload.isEmpty ? .null : nil
-        case "i": return Int64(payload).map(\.databaseValue)
-        case "f": return Double(payload).map(\.databaseValue)
-        case "s": return String(payload).databaseValue
-        case "h": return bytes(hex: payload).map { String(decoding: $0, as: UTF8.self).databaseValue }
-        case "x": return bytes(hex: payload).map { Data($0).databaseValue }
+        case "i": return Int64(payload).map(SQLValue.integer)
+        case "f": return Double(payload).map(SQLValue.real)
+        case "s": return .text(String(payload))
+        case "h": return bytes(hex: payload).map { .text(String(decoding: $0, as: UTF8.self)) }
+        case "x": return bytes(hex: payload).map { .blob(Data($0)) }
         default: return nil
         }
     }

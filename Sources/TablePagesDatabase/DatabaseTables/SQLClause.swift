@@ -1,11 +1,11 @@
-import GRDB
+import TableStore
 
 /// A piece of SQL with its arguments; values are always arguments, names always quoted.
 struct SQLClause {
     var sql: String
-    var arguments: [DatabaseValue]
+    var arguments: [SQLValue]
 
-    init(sql: String, arguments: [DatabaseValue]) {
+    init(sql: String, arguments: [SQLValue]) {
         self.sql = sql
         self.arguments = arguments
     }

@@ -1,7 +1,6 @@
 import Dispatch
 import Escaping
 import Foundation
-import GRDB
 import Logging
 import MicroHTTP
 import TableKit
@@ -29,7 +28,7 @@ import TableStore
 public struct DatasetteAPI: Sendable {
     /// The database's name in URLs, unencoded.
     public let databaseName: String
-    private let executor: any DatabaseTableExecutor
+    private let database: any SQLReader
     private let tables: [String: DatasetteTable]
     private let labels = DatasetteLabels()
     private let logger: Logger
@@ -46,7 +45,7 @@ public struct DatasetteAPI: Sendable {
     public init(store: Store, databaseName: String, logger: Logger = Logger(label: "TablePages")) throws {
         if let refusal = Self.refusal(ofDatabaseName: databaseName) { throw NameRefused(message: refusal) }
         self.databaseName = databaseName
-        self.executor = StoreTableExecutor(store: store)
+        self.database = store
         self.logger = logger
         let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
         self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -104,7 +103,7 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return Self.error(error.message, status: 400)
         }
-        let reader = DatasetteTableReader(executor: executor, table: table, request: parsed, labels: labels)
+        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         do {
@@ -142,9 +141,9 @@ public struct DatasetteAPI: Sendable {
         let condition = address.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
         let sql = "SELECT \(columns.map(table.expression).joined(separator: ", ")) FROM \(table.schema.quotedName) WHERE \(condition) LIMIT 1"
         let started = DispatchTime.now()
-        let row: [DatabaseValue]?
+        let row: [SQLValue]?
         do {
-            row = try await Self.inBackground { [executor] in try executor.read { try $0.fetchOne(sql: sql, arguments: keyValues) } }
+            row = try await Self.inBackground { [database] in try database.snapshot { try $0.row(sql, keyValues)?.values } }
         } catch {
             return failure(error)
         }

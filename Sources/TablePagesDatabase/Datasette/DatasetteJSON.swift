@@ -1,6 +1,6 @@
 import Foundation
 import Escaping
-import GRDB
+import TableStore
 import TableKit
 
 /// Datasette 0.65's JSON documents, written from a ``DatasetteTableReader/Page``: the table
@@ -103,7 +103,7 @@ enum DatasetteJSON {
     }
 
     /// The row document of `/{database}/{table}/{pk}.json`.
-    static func row(_ values: [DatabaseValue], columns: [String], database: String, table: DatasetteTable, keyValues: [String], milliseconds: Double) -> String {
+    static func row(_ values: [SQLValue], columns: [String], database: String, table: DatasetteTable, keyValues: [String], milliseconds: Double) -> String {
         var out = OutputBuffer(capacity: 512)
         out.append("{\"database\": ")
         out.appendJSONString(database)
@@ -136,7 +136,7 @@ enum DatasetteJSON {
 
     // MARK: Values
 
-    private static func appendObject(_ row: [DatabaseValue], columns: [String], labels: [String: [DatabaseValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
+    private static func appendObject(_ row: [SQLValue], columns: [String], labels: [String: [SQLValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
         out.append("{")
         for (index, (column, value)) in zip(columns, row).enumerated() {
             if index > 0 { out.append(", ") }
@@ -147,7 +147,7 @@ enum DatasetteJSON {
         out.append("}")
     }
 
-    private static func appendArray(_ row: [DatabaseValue], columns: [String], labels: [String: [DatabaseValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
+    private static func appendArray(_ row: [SQLValue], columns: [String], labels: [String: [SQLValue: DatasetteLabels.Label]], to out: inout OutputBuffer) {
         out.append("[")
         for (index, (column, value)) in zip(columns, row).enumerated() {
             if index > 0 { out.append(", ") }
@@ -167,7 +167,7 @@ enum DatasetteJSON {
 
     /// One value, or `{"value": …, "label": …}` when it references a row (`label` is then
     /// non-nil; `.some(nil)` for a row whose label is NULL, written `"label": null`).
-    static func appendValue(_ value: DatabaseValue, label: DatasetteLabels.Label? = nil, to out: inout OutputBuffer) {
+    static func appendValue(_ value: SQLValue, label: DatasetteLabels.Label? = nil, to out: inout OutputBuffer) {
         if let label, !value.isNull {
             out.append("{\"value\": ")
             appendValue(value, to: &out)
@@ -176,12 +176,13 @@ enum DatasetteJSON {
             out.append("}")
             return
         }
-        switch value.storage {
+        switch value {
         case .null: out.append("null")
-        case .int64(let integer): out.append(Int(integer))
-        case .double(let double) where double.isFinite: out.appendUnescaped(pythonRepr(double))
-        case .double: out.append("null")
-        case .string(let text): out.appendJSONString(text)
+        case .integer(let integer): out.append(Int(integer))
+        case .real(let double) where double.isFinite: out.appendUnescaped(pythonRepr(double))
+        case .real: out.append("null")
+        case .text(let text): out.appendJSONString(text)
+        case .bool(let flag): out.append(flag ? "true" : "false")
         case .blob(let data):
             if let text = String(validating: Array(data), as: UTF8.self) {
                 out.appendJSONString(text)

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 
 /// Foreign-key labels in Datasette's table JSON: with `_labels=on` a value that references
 /// another table's row is written `{"value": 1599, "label": "Ida Meyer"}`, and the document's
@@ -23,12 +23,12 @@ struct DatasetteLabels: Sendable {
     }
 
     /// The label of each of `values` of `column` that references a row, read in one query.
-    func labels(of column: String, values: [DatabaseValue], in table: DatasetteTable, runner: any DatabaseTableQueryRunner) throws -> [DatabaseValue: Label] {
+    func labels(of column: String, values: [SQLValue], in table: DatasetteTable, runner: any SQLSession) throws -> [SQLValue: Label] {
         guard let link = table.schema.linkedColumns.first(where: { $0.column == column }) else { return [:] }
         let found = link.labelColumn == nil
             ? [:]
             : try DatabaseLabelReader(linked: [link], dialect: table.schema.dialect).labels(for: [values.map(DatabaseLabelReader.key)], in: runner)[0]
-        var labels: [DatabaseValue: Label] = [:]
+        var labels: [SQLValue: Label] = [:]
         for value in values {
             guard let key = DatabaseLinkedColumn.text(of: DatabaseLabelReader.key(value)) else { continue }
             if link.labelColumn == nil {

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 
 /// A table as Datasette describes it in its JSON: its columns in declaration order and its
 /// primary key, or none, when Datasette addresses its rows by `rowid` (which it then shows as the
@@ -35,11 +35,11 @@ struct DatasetteTable: Sendable {
     }
 
     /// Reads how Datasette sees `schema`'s table: `pragma_table_info`'s order and `pk` numbers.
-    static func read(_ schema: DatabaseTableSchema, in db: Database) throws -> DatasetteTable {
-        let info = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", arguments: [schema.name])
-        let primaryKeys = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
-        var table = DatasetteTable(schema: schema, columns: info.map { $0["name"] }, primaryKeys: primaryKeys)
-        table.foreignKeyColumns = try String.fetchAll(db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [schema.name])
+    static func read(_ schema: DatabaseTableSchema, in db: any SQLSession) throws -> DatasetteTable {
+        let info = try PragmaColumn.all(of: schema.name, in: db)
+        let primaryKeys = info.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
+        var table = DatasetteTable(schema: schema, columns: info.map(\.name), primaryKeys: primaryKeys)
+        table.foreignKeyColumns = try db.rows("SELECT \"from\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.text(schema.name)]).map { $0[0].stringValue ?? "" }
         return table
     }
 }

@@ -1,5 +1,5 @@
 import Escaping
-import GRDB
+import TableStore
 import TableKit
 
 /// Reads a page of Datasette's table JSON: the rows Datasette 0.65 would answer for the same query,
@@ -11,7 +11,7 @@ import TableKit
 /// mean what they mean on `/pages/{table}`. The values of a `_next` token are bound as the column's
 /// affinity makes them (``DatabaseFilter/bound(_:affinity:)``), where Datasette binds them as text.
 struct DatasetteTableReader: Sendable {
-    let executor: any DatabaseTableExecutor
+    let database: any SQLReader
     let table: DatasetteTable
     let request: DatasetteTableRequest
     /// Where foreign-key labels come from, read with the rows when `_labels` asks.
@@ -21,14 +21,14 @@ struct DatasetteTableReader: Sendable {
     /// when asked, the count of the rows the filters pick.
     struct Page: Sendable {
         var columns: [String]
-        var rows: [[DatabaseValue]]
+        var rows: [[SQLValue]]
         /// Each row's address (its key or rowid), for `_shape=object`.
-        var addresses: [[DatabaseValue]]
+        var addresses: [[SQLValue]]
         var next: String?
         var count: Int?
         var sql: String
         /// Each expanded column's labels by value (`_labels=on`).
-        var labels: [String: [DatabaseValue: DatasetteLabels.Label]] = [:]
+        var labels: [String: [SQLValue: DatasetteLabels.Label]] = [:]
     }
 
     /// A `_next` token or a filter that names nothing readable: a 400.
@@ -39,7 +39,7 @@ struct DatasetteTableReader: Sendable {
     /// Reads the page, counting the filtered rows when `counting`.
     func read(counting: Bool) throws -> Page {
         let query = try pageQuery()
-        let filters = DatabaseTableReader(executor: executor, schema: table.schema, query: query).filterTerms()
+        let filters = DatabaseTableReader(database: database, schema: table.schema, query: query).filterTerms()
         var terms = filters
         if let next = request.next { terms.append(try keyset(after: next)) }
         let address = table.addressColumns
@@ -51,11 +51,11 @@ struct DatasetteTableReader: Sendable {
         let clause = SQLClause(whereAll: terms)
         let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql) ORDER BY \(order.joined(separator: ", ")) LIMIT \(request.size + 1)"
         let countClause = SQLClause(whereAll: filters)
-        return try executor.read { db in
-            var rows: [[DatabaseValue]] = []
-            var addresses: [[DatabaseValue]] = []
-            var sortValues: [DatabaseValue] = []
-            try db.forEachRow(sql: sql, arguments: clause.arguments) { values in
+        return try database.snapshot { db in
+            var rows: [[SQLValue]] = []
+            var addresses: [[SQLValue]] = []
+            var sortValues: [SQLValue] = []
+            try db.forEachRow(sql, clause.arguments) { values in
                 addresses.append(Array(values.prefix(address.count)))
                 if !sortColumns.isEmpty { sortValues.append(values[address.count]) }
                 rows.append(Array(values.dropFirst(address.count + sortColumns.count)))
@@ -69,9 +69,9 @@ struct DatasetteTableReader: Sendable {
                     next = (value.isNull ? "$null" : TildeEncoding.encode(Self.text(value))) + "," + (next ?? "")
                 }
             }
-            let count = counting ? try db.fetchCount(sql: "SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", arguments: countClause.arguments) : nil
+            let count = counting ? try db.count("SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", countClause.arguments) : nil
             rows = Array(rows.prefix(request.size))
-            var expanded: [String: [DatabaseValue: DatasetteLabels.Label]] = [:]
+            var expanded: [String: [SQLValue: DatasetteLabels.Label]] = [:]
             if request.labels {
                 for column in labels.expandableColumns(of: table).map(\.column) {
                     guard let index = shown.firstIndex(of: column) else { continue }
@@ -100,7 +100,7 @@ struct DatasetteTableReader: Sendable {
             return decoded
         }
         let address = table.addressColumns
-        var sortValue: DatabaseValue?
+        var sortValue: SQLValue?
         if let sort = request.sort, components.count > 1 {
             sortValue = raw[0] == "$null" ? .null : DatabaseFilter.bound(components[0], affinity: table.affinity(of: sort.column))
             components.removeFirst()
@@ -127,13 +127,14 @@ struct DatasetteTableReader: Sendable {
 
     /// A value as Python's `str` writes it, which is how Datasette writes a key or sort value
     /// into a `_next` token.
-    static func text(_ value: DatabaseValue) -> String {
-        switch value.storage {
+    static func text(_ value: SQLValue) -> String {
+        switch value {
         case .null: "None"
-        case .int64(let integer): String(integer)
-        case .double(let double): DatasetteJSON.pythonRepr(double)
-        case .string(let text): text
+        case .integer(let integer): String(integer)
+        case .real(let double): DatasetteJSON.pythonRepr(double)
+        case .text(let text): text
         case .blob(let data): String(decoding: data, as: UTF8.self)
+        case .bool(let flag): flag ? "True" : "False"
         }
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import MicroHTTP
 import TableKit
 
@@ -31,15 +31,15 @@ struct DatabaseIncomingLink: Sendable, Hashable {
 
     /// How many rows of each link's table refer to the row whose referenced columns hold
     /// `values` (one per link, in order), read in one query; 0 for a NULL, which no row refers to.
-    static func counts(_ links: [DatabaseIncomingLink], values: [DatabaseValue], in db: any DatabaseTableQueryRunner) throws -> [Int] {
+    static func counts(_ links: [DatabaseIncomingLink], values: [SQLValue], in db: any SQLSession) throws -> [Int] {
         let counted = zip(links, values).filter { !$0.1.isNull }
         var counts: [Int] = []
         if !counted.isEmpty {
             let terms = counted.map { link, _ in
                 "(SELECT count(*) FROM \(link.quotedTable) WHERE \(SQLIdentifier.quoted(link.column)) = \(link.placeholder))"
             }
-            let row = try db.fetchOne(sql: "SELECT " + terms.joined(separator: ", "), arguments: counted.map(\.1)) ?? []
-            counts = row.map { Int.fromDatabaseValue($0) ?? 0 }
+            let row = try db.row("SELECT " + terms.joined(separator: ", "), counted.map(\.1))?.values ?? []
+            counts = row.map { $0.intValue ?? 0 }
         }
         var next = counts.makeIterator()
         return values.map { $0.isNull ? 0 : next.next() ?? 0 }
@@ -48,7 +48,7 @@ struct DatabaseIncomingLink: Sendable, Hashable {
     /// The row cell's ``jsonMember``: `{"table", "column", "count", "href"}` per link, `count` from
     /// `counts` (null when they could not be counted within the query time limit), `href` the
     /// referring table's page filtered to the row (null for a NULL or blob value).
-    static func jsonProperty(_ links: [DatabaseIncomingLink], values: [DatabaseValue], counts: [Int]?) -> JSONProperty {
+    static func jsonProperty(_ links: [DatabaseIncomingLink], values: [SQLValue], counts: [Int]?) -> JSONProperty {
         let entries = zip(links, values).enumerated().map { position, pair -> JSONValue in
             let (link, value) = pair
             let count = counts.flatMap { $0.indices.contains(position) ? $0[position] : nil }

@@ -1,4 +1,3 @@
-import GRDB
 import TableStore
 
 /// Reads the labels of the rows a page's linked columns refer to (``DatabaseLinkedColumn``): for
@@ -20,9 +19,9 @@ struct DatabaseLabelReader: Sendable {
 
     /// `value` as a page keeps it to look its label up: NULL (no label) for a blob or a text longer
     /// than ``maxKeyBytes``.
-    static func key(_ value: DatabaseValue) -> DatabaseValue {
-        switch value.storage {
-        case .string(let text) where text.utf8.count > maxKeyBytes: .null
+    static func key(_ value: SQLValue) -> SQLValue {
+        switch value {
+        case .text(let text) where text.utf8.count > maxKeyBytes: .null
         case .blob: .null
         default: value
         }
@@ -37,9 +36,9 @@ struct DatabaseLabelReader: Sendable {
     /// row; `values[i]` are the values of `linked[i]` in the page. A row found whose label is NULL
     /// (or a blob) has a nil label, which Datasette expands as `"label": null`; a value whose row
     /// is missing has no entry. Columns without a label column get none.
-    func labels(for values: [[DatabaseValue]], in db: any DatabaseTableQueryRunner) throws -> [[String: String?]] {
+    func labels(for values: [[SQLValue]], in db: any SQLSession) throws -> [[String: String?]] {
         var branches: [String] = []
-        var arguments: [DatabaseValue] = []
+        var arguments: [SQLValue] = []
         for (index, column) in linked.enumerated() {
             guard let label = column.selectedLabel, index < values.count else { continue }
             var seen: Set<String> = []
@@ -55,8 +54,8 @@ struct DatabaseLabelReader: Sendable {
         }
         var labels = Array(repeating: [String: String?](), count: linked.count)
         guard !branches.isEmpty else { return labels }
-        try db.forEachRow(sql: branches.joined(separator: " UNION ALL "), arguments: arguments) { row in
-            guard row.count == 3, let index = Int.fromDatabaseValue(row[0]), labels.indices.contains(index),
+        try db.forEachRow(branches.joined(separator: " UNION ALL "), arguments) { row in
+            guard row.count == 3, let index = row[0].intValue, labels.indices.contains(index),
                   let key = DatabaseLinkedColumn.text(of: row[1]) else { return }
             labels[index][key] = .some(DatabaseLinkedColumn.text(of: row[2]))
         }

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import MicroHTTP
 import TableKit
 
@@ -57,12 +57,12 @@ struct DatabaseLinkedColumn: Sendable, Hashable {
 
     /// The URL of the row that `value` refers to: `/pages/{table}/rows/{id}`, or the referenced
     /// table's page filtered to the value; nil for NULL and blobs, which refer to no row.
-    func href(for value: DatabaseValue) -> String? {
+    func href(for value: SQLValue) -> String? {
         let page = PageContract.pagePath(named: table)
-        switch (link, value.storage) {
+        switch (link, value) {
         case (_, .null), (_, .blob):
             return nil
-        case (.rowID, .int64(let id)):
+        case (.rowID, .integer(let id)):
             return page + "/rows/" + String(id)
         case (.encodedKey, _):
             return page + "/rows/" + PercentEncoding.encode(DatabaseValueCoding.encode([value]))
@@ -73,11 +73,12 @@ struct DatabaseLinkedColumn: Sendable, Hashable {
     }
 
     /// A value as a filter spells it; nil for NULL and blobs.
-    static func text(of value: DatabaseValue) -> String? {
-        switch value.storage {
-        case .int64(let integer): String(integer)
-        case .double(let double): String(double)
-        case .string(let text): text
+    static func text(of value: SQLValue) -> String? {
+        switch value {
+        case .integer(let integer): String(integer)
+        case .real(let double): String(double)
+        case .text(let text): text
+        case .bool(let flag): flag ? "true" : "false"
         case .null, .blob: nil
         }
     }

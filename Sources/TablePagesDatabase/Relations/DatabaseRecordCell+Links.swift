@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 import TableKit
 
 /// A record cell's links to other tables: a value of a linked column (``DatabaseLinkedColumn``)
@@ -15,7 +15,7 @@ extension DatabaseRecordCell {
     /// expanded says `"label": null`, as Datasette does.
     static func labelled(_ field: CellField, label: String?, expanded: Bool, extent: Extent) -> CellField {
         let value = field.json ?? .string(field.value)
-        let shown = label.map { self.field(field.name, $0.databaseValue, extent: extent).value }
+        let shown = label.map { self.field(field.name, SQLValue.text($0), extent: extent).value }
         guard expanded else {
             return shown.map { CellField(name: field.name, value: $0, json: value) } ?? field
         }
@@ -24,26 +24,26 @@ extension DatabaseRecordCell {
     }
 
     /// The value a linked column's field holds and the label it shows, if any (see ``labelled(_:label:expanded:extent:)``).
-    static func linkedParts(_ field: CellField) -> (value: DatabaseValue, label: String?) {
+    static func linkedParts(_ field: CellField) -> (value: SQLValue, label: String?) {
         if case .object(let members)? = field.json {
             let value = members.first { $0.name == "value" }?.value ?? .null
             let hasLabel = members.first { $0.name == "label" }?.value != .null
-            return (databaseValue(value), hasLabel ? field.value : nil)
+            return (sqlValue(value), hasLabel ? field.value : nil)
         }
-        let value = databaseValue(field.json ?? .string(field.value))
+        let value = sqlValue(field.json ?? .string(field.value))
         return (value, shownText(of: value) == field.value ? nil : field.value)
     }
 
-    private static func databaseValue(_ json: JSONValue) -> DatabaseValue {
+    private static func sqlValue(_ json: JSONValue) -> SQLValue {
         switch json {
-        case .integer(let integer): integer.databaseValue
-        case .number(let number): number.databaseValue
-        case .string(let string): string.databaseValue
+        case .integer(let integer): .integer(integer)
+        case .number(let number): .real(number)
+        case .string(let string): .text(string)
         case .null, .bool, .array, .object: .null
         }
     }
 
-    private static func shownText(of value: DatabaseValue) -> String {
+    private static func shownText(of value: SQLValue) -> String {
         field("", value).value
     }
 

@@ -1,4 +1,4 @@
-import GRDB
+import TableStore
 
 /// Joins the served tables by their foreign keys: each table learns which of its columns link to
 /// another table's rows (``DatabaseLinkedColumn``) and which other tables' columns link to its
@@ -7,7 +7,7 @@ import GRDB
 enum DatabaseRelations {
     /// The tables and views of an SQLite database, joined by their foreign keys: what its pages
     /// and its Datasette URLs show alike.
-    static func linkedSchemas(in db: Database) throws -> [DatabaseTableSchema] {
+    static func linkedSchemas(in db: any SQLSession) throws -> [DatabaseTableSchema] {
         let tables = try DatabaseTableSchema.all(in: db)
         let keys = try DatabaseForeignKey.all(of: tables.map(\.name), in: db)
         return linking(tables + (try DatabaseTableSchema.views(in: db)), by: keys)

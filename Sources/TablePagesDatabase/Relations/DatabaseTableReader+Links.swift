@@ -1,4 +1,3 @@
-import GRDB
 import TableKit
 import TableStore
 
@@ -12,7 +11,7 @@ extension DatabaseTableReader {
     /// `rows` with each linked column's value labelled (``DatabaseRecordCell/labelled(_:label:expanded:extent:)``),
     /// the labels read in one query (``DatabaseLabelReader``); `linkedValues[i]` are the values of
     /// the `i`th linked column, one per row.
-    func labelled(_ rows: [DatabaseSection.Row], linkedValues: [[DatabaseValue]], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner) throws -> [DatabaseSection.Row] {
+    func labelled(_ rows: [DatabaseSection.Row], linkedValues: [[SQLValue]], extent: DatabaseRecordCell.Extent, in db: any SQLSession) throws -> [DatabaseSection.Row] {
         guard !schema.linkedColumns.isEmpty, !rows.isEmpty else { return rows }
         let labels = try DatabaseLabelReader(linked: schema.linkedColumns, dialect: schema.dialect).labels(for: linkedValues, in: db)
         let shown = shownColumns(in: extent)
@@ -33,7 +32,7 @@ extension DatabaseTableReader {
     }
 
     /// The row read as `values` (key, then columns) on its own page, its linked values labelled.
-    func linked(_ values: [DatabaseValue], extent: DatabaseRecordCell.Extent, in db: any DatabaseTableQueryRunner) throws -> DatabaseSection.Row {
+    func linked(_ values: [SQLValue], extent: DatabaseRecordCell.Extent, in db: any SQLSession) throws -> DatabaseSection.Row {
         let row = makeRow(values, extent: extent)
         return try labelled([row], linkedValues: linkedValueIndexes.map { [DatabaseLabelReader.key(values[$0])] }, extent: extent, in: db)[0]
     }
@@ -42,7 +41,7 @@ extension DatabaseTableReader {
     /// (``DatabaseIncomingLink``), counted in a read of their own: a table without an index on
     /// its referring column is scanned, and when that runs past the query time limit the row
     /// still shows, its links uncounted.
-    func withIncomingLinks(_ row: DatabaseSection.Row, values: [DatabaseValue]) throws -> DatabaseSection.Row {
+    func withIncomingLinks(_ row: DatabaseSection.Row, values: [SQLValue]) throws -> DatabaseSection.Row {
         let links = schema.incomingLinks
         guard !links.isEmpty else { return row }
         let referenced = links.map { link in
@@ -50,7 +49,7 @@ extension DatabaseTableReader {
         }
         var counts: [Int]?
         do {
-            counts = try executor.read { db in try DatabaseIncomingLink.counts(links, values: referenced, in: db) }
+            counts = try database.snapshot { db in try DatabaseIncomingLink.counts(links, values: referenced, in: db) }
         } catch is QueryTimeLimitExceeded {
             counts = nil
         }

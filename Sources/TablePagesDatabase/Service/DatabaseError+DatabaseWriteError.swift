@@ -1,4 +1,5 @@
 import GRDB
+import TableStore
 import TablePages
 
 extension DatabaseError: DatabaseWriteError {
