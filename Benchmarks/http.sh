@@ -63,7 +63,10 @@ wait_ready hummingbird "$!" "$peer_url"
 
 curl -fs "$peer_url" -o "$tmp/peer.body"
 curl -fs "$info_url" -o "$tmp/info.body"
-if ! cmp "$tmp/ours.body" "$tmp/peer.body" || ! cmp "$tmp/ours.body" "$tmp/info.body"; then
+# Each of our servers has its own examples database, whose version clock starts at its own value:
+# a page's JSON differs between them in its "version" only.
+without_version() { sed -E 's/"version":[0-9]+//g' "$1"; }
+if ! cmp "$tmp/ours.body" "$tmp/peer.body" || ! cmp <(without_version "$tmp/ours.body") <(without_version "$tmp/info.body"); then
     echo "http.sh: the two servers return different bodies for $URL_PATH" >&2
     exit 1
 fi
