@@ -165,6 +165,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most rows one query of the SQL page answers; it says it was truncated beyond.")
     var sqlRowLimit = QueryLimits.defaultRows
 
+    @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change); past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
+    var sqlLiveQueries = LiveQueryPages.defaultMaxSQLQueries
+
     @Option(help: "Bytes of values one query of the SQL page answers (text and blobs as their bytes, numbers as 8); it says it was truncated beyond.")
     var sqlResultSize = QueryLimits.defaultBytes
 
@@ -237,7 +240,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1, maxPagesPerStream >= 1 else {
             throw ValidationError("--max-live-variants, --max-variants-per-page, --max-exports and --max-pages-per-stream must be at least 1.")
         }
-        guard sqlRowLimit >= 1, sqlResultSize >= 1 else { throw ValidationError("--sql-row-limit and --sql-result-size must be at least 1.") }
+        guard sqlRowLimit >= 1, sqlResultSize >= 1, sqlLiveQueries >= 1 else {
+            throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
+        }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
             throw ValidationError("--database-concurrency, --database-queue-limit and --stall-timeout must be at least 1.")
@@ -385,6 +390,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // One runner for the SQL page, the canned queries and their live pages.
                 let runner = postgresTables.queryRunner(limits: queryLimits, logger: logger)
                 LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
+                LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 queryRunner = runner
             }
         }
@@ -412,6 +418,7 @@ struct ServeCommand: AsyncParsableCommand {
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
             LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
+            LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: store.onChange, in: &pages)
             queryRunner = runner
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")

@@ -239,6 +239,29 @@ struct LiveVariantBoundTests {
         #expect(hosts.all.contains { $0 === watched })
     }
 
+    @Test func aPageOfItsOwnBoundDropsItsUnwatchedVariantsAndRefusesPastItsWatchedOnes() async throws {
+        var registry = LiveBoundsFixtures.registry(pages: ["open", "other"])
+        var bounded = try #require(registry.page(named: "open"))
+        bounded.maxVariants = 2
+        registry.register(bounded)
+        let hosts = LiveBoundsFixtures.hosts(registry, settings: LiveSettings())
+        for n in 0..<6 { _ = try await LiveBoundsFixtures.host(hosts, ["n": String(n)]) }
+        #expect(hosts.all.count { $0.variant.page == "open" } == 2)
+        // Other pages keep the process's bounds.
+        for n in 0..<6 { _ = try await LiveBoundsFixtures.host(hosts, ["n": String(n)], page: "other") }
+        #expect(hosts.all.count { $0.variant.page == "other" } == 6)
+        let streams = [EventStream(), EventStream()]
+        for (n, stream) in streams.enumerated() {
+            try await LiveBoundsFixtures.host(hosts, ["n": "w\(n)"]).channel.subscribe(stream, format: .json, lastSeenID: nil)
+        }
+        // Each of the two is watched: a third is refused, not kept past the bound.
+        let refusal = await #expect(throws: HTTPError.self) { try await LiveBoundsFixtures.host(hosts, ["n": "third"]) }
+        #expect(refusal?.status == 503 && refusal?.headers["Retry-After"] != nil)
+        #expect(hosts.all.count { $0.variant.page == "open" } == 2)
+        // A watched variant is served as ever.
+        _ = try await LiveBoundsFixtures.host(hosts, ["n": "w0"])
+    }
+
     @Test func droppingAVariantDropsItsRenderedPages() async throws {
         var settings = LiveSettings()
         settings.maxLiveVariants = 1

@@ -22,6 +22,22 @@ import Testing
         #expect(QueryRowIdentity.ids(of: repeated) == content)
     }
 
+    @Test func theSQLPageIsLiveOnePageOfBoundedVariantsEachASQLAndItsParameters() throws {
+        let database = try SQLiteQueryRunnerTests.database()
+        defer { database.remove() }
+        let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
+        var registry = PageRegistry()
+        LiveQueryPages.registerSQL(runner: runner, access: .anyone, maxQueries: 3, onChange: { _ in }, in: &registry)
+        let page = try #require(registry.page(named: LiveQueryPages.sqlPageName))
+        #expect(page.maxVariants == 3 && !page.isListed && page.access.isReadOnly)
+        let sql = "SELECT id FROM orders WHERE status = :status"
+        let variant = try page.variant(for: [:], items: [("sql", sql), ("status", "paid"), ("after", "9"), ("status", "open")]).get()
+        // The SQL and the first value of each of its parameters; the page's own items are not its.
+        #expect(variant.parameters == ["sql": sql, "status": "paid"])
+        #expect(throws: PageDefinition.VariantError.self) { try page.variant(for: [:], items: [("sql", "  ")]).get() }
+        #expect(LiveQueryPages.sqlPagePath(sql: "SELECT 1", parameters: [("a", "b c")]) == "/pages/-~2Fsql?sql=SELECT+1&a=b+c")
+    }
+
     @Test func aThrottledFeedPassesOnAtMostOncePerIntervalAndNeverMissesTheLast() async throws {
         let throttled = ThrottledFeed(interval: .milliseconds(200))
         let times = Mutex<[ContinuousClock.Instant]>([])

@@ -7,7 +7,8 @@ import Synchronization
 /// Bounded three ways: at most ``LiveSettings/maxVariantsPerPage`` per page, and
 /// ``LiveSettings/maxLiveVariants`` and ``LiveSettings/liveVariantsByteLimit`` (estimated, see
 /// ``TableMemoryEstimate``) for the process. Making a variant past a bound drops the least
-/// recently used ones nobody subscribes to; subscribed ones are kept but count.
+/// recently used ones nobody subscribes to; subscribed ones are kept but count. A page with its
+/// own bound (``PageDefinition/maxVariants``) is answered 503 past it when every variant is watched.
 final class PageHosts: Sendable {
     let registry: PageRegistry
     let settings: LiveSettings
@@ -69,6 +70,16 @@ final class PageHosts: Sendable {
             // Made meanwhile: rare enough that wrapping it in a task costs nothing that matters.
             if let host = state.use(variant) { return Task { host } }
             if let build = state.building[variant] { return build }
+            if let bound = definition.maxVariants {
+                // Past the bound with nothing to drop: a watched variant is never dropped.
+                let kept = state.hosts.count(where: { $0.key.page == variant.page && $0.value.host.channel.subscriberCount > 0 })
+                if kept + state.building.count(where: { $0.key.page == variant.page }) >= bound {
+                    throw HTTPError(
+                        503, "The page \u{201C}\(variant.page)\u{201D} already has \(bound) variants live, each watched: try again later.",
+                        headers: ["Retry-After": "5"]
+                    )
+                }
+            }
             let lane = lanes.leastBusy()
             try lanes.admit(lane)
             let build = Task { try await self.build(variant, definition: definition, on: lane) }
@@ -93,7 +104,7 @@ final class PageHosts: Sendable {
         let (host, dropped) = try state.withLock { state -> (PageHost, [PageVariant]) in
             state.building[variant] = nil
             let host = try made.get()
-            let dropped = evictUnwatched(toMake: host, from: &state)
+            let dropped = evictUnwatched(toMake: host, pageBound: definition.maxVariants ?? settings.maxVariantsPerPage, from: &state)
             state.uses += 1
             state.hosts[variant] = Entry(host: host, lastUse: state.uses)
             return (host, dropped)
@@ -104,11 +115,11 @@ final class PageHosts: Sendable {
     }
 
     /// Drops the least recently used hosts without subscribers until `made` fits: fewer than
-    /// ``LiveSettings/maxVariantsPerPage`` of its page, fewer than ``LiveSettings/maxLiveVariants``
+    /// `pageBound` of its page (``PageDefinition/maxVariants`` or ``LiveSettings/maxVariantsPerPage``), fewer than ``LiveSettings/maxLiveVariants``
     /// in all, and room for its estimated bytes within ``LiveSettings/liveVariantsByteLimit``.
     /// A dropped host's table is freed once the requests using it finish; a client that comes back
     /// gets a fresh table, and one that reconnects with an old event id a `reset`.
-    private func evictUnwatched(toMake made: PageHost, from state: inout State) -> [PageVariant] {
+    private func evictUnwatched(toMake made: PageHost, pageBound: Int, from state: inout State) -> [PageVariant] {
         let page = made.variant.page
         var ofPage = 0
         var bytes = made.estimatedByteCount
@@ -118,12 +129,12 @@ final class PageHosts: Sendable {
         }
         var count = state.hosts.count
         var overProcess: Bool { count >= settings.maxLiveVariants || bytes > settings.liveVariantsByteLimit }
-        guard overProcess || ofPage >= settings.maxVariantsPerPage else { return [] }
+        guard overProcess || ofPage >= pageBound else { return [] }
         let unwatched = state.hosts.filter { $0.value.host.channel.subscriberCount == 0 }
             .sorted { $0.value.lastUse < $1.value.lastUse }
         var dropped: [PageVariant] = []
         for (variant, entry) in unwatched {
-            guard overProcess || ofPage >= settings.maxVariantsPerPage else { break }
+            guard overProcess || ofPage >= pageBound else { break }
             // Over the per-page bound only: other pages' variants stay.
             if !overProcess, variant.page != page { continue }
             state.hosts[variant] = nil

@@ -72,6 +72,11 @@ public struct PageDefinition: Sendable {
     public let isListed: Bool
     /// Counts the page's rows for the index; nil for a page the index shows without a count.
     public let countRows: RowCounter?
+    /// The most variants of this page live at once, watched or not; nil for
+    /// ``LiveSettings/maxVariantsPerPage``, which watched variants may pass. Past it, a new variant
+    /// drops the least recently used unwatched one, and is answered 503 when every one is watched
+    /// (a page of visitors' SQL, each variant a query re-run on every change).
+    public var maxVariants: Int?
 
     /// Creates a page definition whose roots are ``PageSource``s: the page routes to their abilities.
     public init(

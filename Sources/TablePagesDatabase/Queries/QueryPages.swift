@@ -46,7 +46,8 @@ public struct QueryPages: Sendable {
     }
 
     private let runner: any QueryRunner
-    /// Whether each canned query also has a live page (``LiveQueryPages``), which its form links to.
+    /// Whether each canned query, and the visitor's SQL, also has a live page (``LiveQueryPages``,
+    /// ``LiveQueryPages/registerSQL(runner:access:maxQueries:onChange:in:)``), which the form links to.
     public var linksLivePages = false
     private let canned: [String: CannedQuery]
     private let gate = QueryGate()
@@ -198,13 +199,17 @@ public struct QueryPages: Sendable {
             title: subject.query?.title ?? "SQL", description: subject.query?.description, path: subject.path, sql: subject.sql,
             editable: subject.query == nil, parameters: parameters, result: result, error: error,
             query: DatasetteAPI.formEncoded(request.queryItems),
-            livePath: subject.query.flatMap { query in
-                guard linksLivePages else { return nil }
-                let values = DatasetteAPI.formEncoded(parameters.filter { !$0.1.isEmpty }.map { (name: $0.0, value: $0.1) })
-                return PageContract.pagePath(named: LiveQueryPages.pageName(of: query.name)) + (values.isEmpty ? "" : "?" + values)
-            }
+            livePath: livePath(of: subject, parameters: parameters.filter { !$0.1.isEmpty }.map { (name: $0.0, value: $0.1) })
         )
         return QueryDocument.response(content, siteTitle: siteTitle, status: status)
+    }
+
+    /// The live page of `subject` with `parameters` (those given), when ``linksLivePages``.
+    private func livePath(of subject: Subject, parameters: [(name: String, value: String)]) -> String? {
+        guard linksLivePages else { return nil }
+        guard let query = subject.query else { return LiveQueryPages.sqlPagePath(sql: subject.sql, parameters: parameters) }
+        let values = DatasetteAPI.formEncoded(parameters)
+        return PageContract.pagePath(named: LiveQueryPages.pageName(of: query.name)) + (values.isEmpty ? "" : "?" + values)
     }
 
     private func failure(_ message: String, status: Int, format: Format) -> Response {

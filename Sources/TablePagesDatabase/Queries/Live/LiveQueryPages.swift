@@ -1,3 +1,4 @@
+import MicroHTTP
 import TableKit
 import TablePages
 
@@ -41,8 +42,68 @@ public enum LiveQueryPages {
                 access: .everyoneReads,
                 isListed: false
             ) { variant in
-                try QueryResultSource(runner: runner, query: query, parameters: names.map { ($0, variant.parameters[$0] ?? "") })
+                let parameters = names.map { ($0, variant.parameters[$0] ?? "") }
+                let values = DatasetteAPI.formEncoded(parameters)
+                return try QueryResultSource(
+                    runner: runner, query: query, parameters: parameters,
+                    formURL: QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values)
+                )
             })
         }
+    }
+
+    /// The default of ``registerSQL(runner:access:maxQueries:onChange:in:)``'s bound: visitors' queries live at once.
+    public static let defaultMaxSQLQueries = 8
+
+    /// The live page of visitors' SQL: `/pages/-~2Fsql?sql=…&name=…`, the SQL page's "Watch live".
+    public static let sqlPageName = "-/sql"
+
+    /// The path of the live page of `sql` run with `parameters` (the values of its named parameters).
+    public static func sqlPagePath(sql: String, parameters: [(name: String, value: String)]) -> String {
+        PageContract.pagePath(named: sqlPageName) + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters)
+    }
+
+    /// Registers the live page of visitors' SQL (``sqlPageName``): each distinct SQL and parameter
+    /// values a variant, run by `runner` under its limits and re-run after each change `onChange`
+    /// reports, at most once per ``throttle``, as the canned queries' pages. Whoever `access`
+    /// refuses the SQL page is refused here too: 403 for everyone when it is
+    /// ``QueryAccess/off``, 401 for anonymous clients when it is ``QueryAccess/signedIn``. At most
+    /// `maxQueries` queries are live at once: a new one drops the least recently used that nobody
+    /// watches, and is answered 503 when each is watched.
+    public static func registerSQL(
+        runner: any QueryRunner, access: QueryAccess, maxQueries: Int = defaultMaxSQLQueries,
+        onChange: (@escaping @Sendable () -> Void) -> Void, in registry: inout PageRegistry
+    ) {
+        let throttled = ThrottledFeed(interval: throttle)
+        onChange { throttled.notify() }
+        var definition = PageDefinition(
+            name: sqlPageName,
+            title: "SQL",
+            summary: "",
+            resolveVariantItems: { items throws(PageDefinition.VariantError) in
+                guard let sql = items.first(where: { $0.name == "sql" })?.value, !sql.allSatisfy(\.isWhitespace) else {
+                    throw PageDefinition.VariantError(message: "Give the SQL to run as ?sql=SELECT…")
+                }
+                // The variant is the SQL and the values of its parameters; other items are not its.
+                var values = ["sql": sql]
+                let names = Set(SQLParameterNames.names(in: sql))
+                for item in items where item.name != "sql" && names.contains(item.name) && values[item.name] == nil { values[item.name] = item.value }
+                return values
+            },
+            changes: throttled.feed,
+            cellKinds: [DatabaseRecordCell.kind, QueryResultHeader.kind],
+            access: access == .signedIn ? PageAccess(read: { $0 != nil }, write: { _ in false }) : .everyoneReads,
+            isListed: false
+        ) { variant in
+            if access == .off, let refusal = access.refusal(signedIn: false) { throw HTTPError(403, refusal) }
+            let sql = variant.parameters["sql"] ?? ""
+            let parameters = SQLParameterNames.names(in: sql).map { ($0, variant.parameters[$0] ?? "") }
+            return try QueryResultSource(
+                runner: runner, query: CannedQuery(name: sqlPageName, title: "SQL", sql: sql), parameters: parameters,
+                formURL: QueryPages.path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters)
+            )
+        }
+        definition.maxVariants = maxQueries
+        registry.register(definition)
     }
 }

@@ -10,11 +10,15 @@ final class QueryResultSource: PageSource {
     private let runner: any QueryRunner
     private let query: CannedQuery
     private let parameters: [(name: String, value: String)]
+    /// The query's form with this variant's parameters: where to change them (the canned query's
+    /// page, or the SQL page).
+    private let formURL: String
     private var result: QueryResult
     private var ids: [RowID]
 
-    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)]) throws {
+    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)], formURL: String) throws {
         self.runner = runner
+        self.formURL = formURL
         self.query = query
         self.parameters = parameters
         result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
@@ -24,6 +28,7 @@ final class QueryResultSource: PageSource {
     /// A source of one row of `source`, for the row's own URL.
     private init(row index: Int, of source: QueryResultSource) {
         runner = source.runner
+        formURL = source.formURL
         query = source.query
         parameters = source.parameters
         result = QueryResult(columns: source.result.columns, rows: [source.result.rows[index]], truncated: false)
@@ -51,11 +56,10 @@ final class QueryResultSource: PageSource {
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 
     func headerViewForTable() -> TableCell? {
-        let query = DatasetteAPI.formEncoded(parameters)
         let columns = result.columns.indices.map { (name: result.columns[$0], numeric: result.isNumeric(column: $0)) }
         return QueryResultHeader.cell(
-            query: self.query, parameters: parameters, columns: columns, rowCount: result.rows.count, truncated: result.truncated,
-            formURL: QueryPages.cannedPath(of: self.query.name) + (query.isEmpty ? "" : "?" + query)
+            query: query, parameters: parameters, columns: columns, rowCount: result.rows.count, truncated: result.truncated,
+            formURL: formURL
         )
     }
 }
