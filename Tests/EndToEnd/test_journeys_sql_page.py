@@ -5,7 +5,8 @@ the parameter appear, fill it in and see the rows (equal to SQLite's), then try 
 would write and read why it is refused. From the index they open a canned query of the
 configuration file (`--config`), whose table titles and hidden table the index shows too, fill its
 parameter and see its rows; then they watch it live and see a count change when an order is
-added by the `sqlite3` shell or `psql`. Each step is checked by what the person sees, and the page
+added by the `sqlite3` shell or `psql`; and they type a query of their own on the SQL page, watch
+it live, and see its count change the same way. Each step is checked by what the person sees, and the page
 never scrolls sideways, never logs a console error but the refusal's own 400."""
 import json
 import sqlite3
@@ -157,10 +158,7 @@ def test_a_canned_query_from_the_index(shop, browser, size):
     assert wait_until(lambda: live(browser), 5), "the live page's stream opens"
 
     def count_of(status):
-        return browser.execute_script(
-            "const row = [...document.querySelectorAll(\".tk-row[data-kind='record']\")]"
-            ".find((row) => row.querySelector(\"[data-field='status'] .tk-field-value\").textContent === arguments[0]);"
-            "return row && Number(row.querySelector(\"[data-field='n'] .tk-field-value\").textContent)", status)
+        return shown_count(browser, status, "n")
     before = count_of("paid")
     assert before == dict((row[0], row[1]) for row in expected)["paid"]
     check_step(browser, f"canned-3-live-{kind}", size)
@@ -168,3 +166,38 @@ def test_a_canned_query_from_the_index(shop, browser, size):
     assert wait_until(lambda: count_of("paid") == before + 1, 3), "the changed group shows its new count"
     assert count_of("shipped") == dict((row[0], row[1]) for row in expected)["shipped"]
     check_step(browser, f"canned-4-live-changed-{kind}", size)
+
+
+def shown_count(browser, status, column):
+    """The value of `column` in the live page's row of `status`, or None before the row shows."""
+    return browser.execute_script(
+        "const row = [...document.querySelectorAll(\".tk-row[data-kind='record']\")]"
+        ".find((row) => row.querySelector(\"[data-field='status'] .tk-field-value\").textContent === arguments[0]);"
+        "const cell = row && row.querySelector(`[data-field='${arguments[1]}'] .tk-field-value`);"
+        "return cell && Number(cell.textContent)", status, column)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_type_sql_and_watch_it_live(shop, browser, size):
+    base, rows_of, _, kind, write = shop
+    set_size(browser, size)
+    browser.get(base + "/-/sql")
+    type_sql(browser, "SELECT status, count(*) AS n FROM orders GROUP BY status")
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, ".tp-sql-form button[type='submit']").click)
+    expected = dict((status, n) for status, n, _ in rows_of("select status, count(*), 0 from orders group by status"))
+    assert {cells[0]: int(cells[1]) for cells in shown_rows(browser)} == expected
+
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Watch live").click)
+    assert urllib.parse.urlsplit(browser.current_url).path == "/pages/-~2Fsql"
+    assert wait_until(lambda: live(browser), 5), "the live page's stream opens"
+    assert shown_count(browser, "paid", "n") == expected["paid"]
+    check_step(browser, f"sql-live-1-{kind}", size)
+    write("insert into orders (customer, status, total) values ('Grace Hopper', 'paid', 10)")
+    assert wait_until(lambda: shown_count(browser, "paid", "n") == expected["paid"] + 1, 3), "the changed group shows its new count"
+    assert shown_count(browser, "shipped", "n") == expected["shipped"]
+    check_step(browser, f"sql-live-2-changed-{kind}", size)
+
+    # Back to the SQL page, the SQL in its field.
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Edit the SQL").click)
+    assert urllib.parse.urlsplit(browser.current_url).path == "/-/sql"
+    assert browser.find_element(By.CSS_SELECTOR, "textarea[name='sql']").get_attribute("value") == "SELECT status, count(*) AS n FROM orders GROUP BY status"

@@ -46,7 +46,7 @@ public enum LiveQueryPages {
                 let values = DatasetteAPI.formEncoded(parameters)
                 return try QueryResultSource(
                     runner: runner, query: query, parameters: parameters,
-                    formURL: QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values)
+                    form: (QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values), "Change the parameters")
                 )
             })
         }
@@ -100,7 +100,7 @@ public enum LiveQueryPages {
             let parameters = SQLParameterNames.names(in: sql).map { ($0, variant.parameters[$0] ?? "") }
             return try QueryResultSource(
                 runner: runner, query: CannedQuery(name: sqlPageName, title: "SQL", sql: sql), parameters: parameters,
-                formURL: QueryPages.path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters)
+                form: (QueryPages.path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters), "Edit the SQL")
             )
         }
         definition.maxVariants = maxQueries

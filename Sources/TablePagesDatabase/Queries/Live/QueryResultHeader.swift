@@ -2,13 +2,13 @@ import Escaping
 import TableKit
 
 /// The header of a live query's page: its description, its SQL, the parameters it runs with, its
-/// row count, and links to its form (to change the parameters) and to its JSON and CSV.
+/// row count, and a link to its form (to change the parameters, or the SQL page's to edit the SQL).
 enum QueryResultHeader {
     static let reuseIdentifier = "query-header"
 
     static func cell(
         query: CannedQuery, parameters: [(name: String, value: String)], columns: [(name: String, numeric: Bool)], rowCount: Int, truncated: Bool,
-        formURL: String
+        formURL: String, formTitle: String
     ) -> TableCell {
         var fields = [
             CellField(name: "columns", value: columns.map(\.name).joined(separator: ", "), json: .array(columns.map {
@@ -16,6 +16,7 @@ enum QueryResultHeader {
             })),
             CellField(name: "sql", value: query.sql),
             CellField(name: "form", value: formURL),
+            CellField(name: "formTitle", value: formTitle),
             CellField(name: "rowCount", value: String(rowCount), json: .integer(Int64(rowCount))),
             CellField(name: "truncated", value: truncated ? "true" : "false", json: .bool(truncated)),
         ]
@@ -44,7 +45,9 @@ enum QueryResultHeader {
         }
         out.append(" · <a href=\"")
         out.appendEscapedHTML(value("form"))
-        out.append("\">Change the parameters</a></p>")
+        out.append("\">")
+        out.appendEscapedHTML(value("formTitle"))
+        out.append("</a></p>")
         // The column names over the rows, lined up with them as a table page's (the page script
         // sizes the columns from `.tk-db-columns-row`); a phone shows each value's name instead.
         out.append("<div class=\"tk-db-columns\" role=\"table\" aria-label=\"Columns\"><div class=\"tk-db-columns-row\" role=\"row\">")

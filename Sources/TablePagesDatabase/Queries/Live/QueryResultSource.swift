@@ -10,15 +10,15 @@ final class QueryResultSource: PageSource {
     private let runner: any QueryRunner
     private let query: CannedQuery
     private let parameters: [(name: String, value: String)]
-    /// The query's form with this variant's parameters: where to change them (the canned query's
-    /// page, or the SQL page).
-    private let formURL: String
+    /// The query's form with this variant's parameters, and its link's words: where to change them
+    /// (the canned query's page, or the SQL page).
+    private let form: (url: String, title: String)
     private var result: QueryResult
     private var ids: [RowID]
 
-    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)], formURL: String) throws {
+    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)], form: (url: String, title: String)) throws {
         self.runner = runner
-        self.formURL = formURL
+        self.form = form
         self.query = query
         self.parameters = parameters
         result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
@@ -28,7 +28,7 @@ final class QueryResultSource: PageSource {
     /// A source of one row of `source`, for the row's own URL.
     private init(row index: Int, of source: QueryResultSource) {
         runner = source.runner
-        formURL = source.formURL
+        form = source.form
         query = source.query
         parameters = source.parameters
         result = QueryResult(columns: source.result.columns, rows: [source.result.rows[index]], truncated: false)
@@ -59,7 +59,7 @@ final class QueryResultSource: PageSource {
         let columns = result.columns.indices.map { (name: result.columns[$0], numeric: result.isNumeric(column: $0)) }
         return QueryResultHeader.cell(
             query: query, parameters: parameters, columns: columns, rowCount: result.rows.count, truncated: result.truncated,
-            formURL: formURL
+            formURL: form.url, formTitle: form.title
         )
     }
 }
