@@ -279,7 +279,7 @@ struct ServeCommand: AsyncParsableCommand {
         let stores: [Store]
         let postgresStore: PostgresStore?
         let postgresTables: PostgresTablePages?
-        let datasette: DatasetteAPI?
+        var datasette: DatasetteAPI?
         let queryRunner: (any QueryRunner)?
         do {
             (pages, stores, postgresStore, postgresTables, datasette, queryRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
@@ -323,7 +323,6 @@ struct ServeCommand: AsyncParsableCommand {
         let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access, entries: entries)
         // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
         var router = site.router
-        datasette?.register(on: &router)
         if let database, let queryRunner {
             // Datasette's URLs name a SQLite file; a PostgreSQL database has none.
             var queries = QueryPages(
@@ -331,8 +330,12 @@ struct ServeCommand: AsyncParsableCommand {
                 canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
             )
             queries.linksLivePages = true
+            datasette?.cannedQueries = queries
+            datasette?.register(on: &router)
             queries.register(on: &router, datasette: datasette != nil)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
+        } else {
+            datasette?.register(on: &router)
         }
         let server = Server(configuration: configuration, responder: router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")

@@ -32,6 +32,9 @@ public struct DatasetteAPI: Sendable {
     private let tables: [String: DatasetteTable]
     private let labels = DatasetteLabels()
     private let logger: Logger
+    /// The SQL page whose canned queries answer at `/{database}/{query}.json` before a table of
+    /// the same name, as Datasette resolves a canned query's name before a table's; nil for none.
+    public var cannedQueries: QueryPages?
 
     /// The database's path, `/` and its tilde-encoded name: its tables are under it.
     public var path: String { "/" + TildeEncoding.encode(databaseName) }
@@ -92,6 +95,9 @@ public struct DatasetteAPI: Sendable {
     // MARK: Handlers
 
     private func tableResponse(_ request: Request) async -> Response {
+        if let cannedQueries, let response = await cannedQueries.answerDatasetteCanned(request, segment: request.parameters["table"] ?? "") {
+            return response
+        }
         guard let table = table(named: request.parameters["table"] ?? "") else {
             return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
         }

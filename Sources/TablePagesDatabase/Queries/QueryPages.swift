@@ -18,7 +18,8 @@ import TableStore
 /// - at Datasette's URLs, `GET /{database}.json?sql=…` (the same JSON), and `GET /{database}?sql=…`
 ///   redirected to the SQL page;
 /// - `GET /-/queries/{name}` (`.json`, `.csv`): a canned query's page, for every reader
-///   whatever ``QueryAccess`` says.
+///   whatever ``QueryAccess`` says; also at Datasette's `/{database}/{name}.json` when a
+///   ``DatasetteAPI``'s ``DatasetteAPI/cannedQueries`` is this.
 ///
 /// ``QueryAccess`` says who may run SQL; errors in the SQL are 400 with SQLite's message, and
 /// SQL that would write, `ATTACH`, change a setting by `PRAGMA` or call a function that touches
@@ -134,9 +135,24 @@ public struct QueryPages: Sendable {
         return await run(Subject(sql: request.query["sql"] ?? "", query: nil, path: Self.path), request: request, format: format)
     }
 
+    /// Datasette's `/{database}/{query}(.json)` when `segment` names a canned query: its JSON, or
+    /// a redirect to its page; nil when it names none (a table's, then).
+    func answerDatasetteCanned(_ request: Request, segment: String) async -> Response? {
+        guard let query = cannedQuery(named: segment) else { return nil }
+        guard request.prefersJSON else {
+            let items = DatasetteAPI.formEncoded(request.queryItems)
+            return .redirect(to: Self.cannedPath(of: query.name) + (items.isEmpty ? "" : "?" + items), status: 302)
+        }
+        return await run(Subject(sql: query.sql, query: query, path: Self.cannedPath(of: query.name)), request: request, format: .json)
+    }
+
+    private func cannedQuery(named segment: String) -> CannedQuery? {
+        TildeEncoding.decode(segment).flatMap { canned[$0] } ?? canned[segment]
+    }
+
     private func answerCanned(_ request: Request, format: Format) async -> Response {
         let segment = request.parameters["query"] ?? ""
-        guard let query = TildeEncoding.decode(segment).flatMap({ canned[$0] }) ?? canned[segment] else {
+        guard let query = cannedQuery(named: segment) else {
             return failure("There is no query named \u{201C}\(TildeEncoding.decode(segment) ?? segment)\u{201D}.", status: 404, format: format)
         }
         return await run(Subject(sql: query.sql, query: query, path: Self.cannedPath(of: query.name)), request: request, format: format)
