@@ -46,6 +46,7 @@ typedef struct tp_daemon_settings {
 /// Starts a daemon with every option passed through MHD_OPTION_ARRAY, so no variadic call crosses into Swift.
 static inline struct MHD_Daemon *
 tp_start_daemon(const tp_daemon_settings *s,
+                MHD_AcceptPolicyCallback accept_policy,
                 MHD_AccessHandlerCallback handler, void *handler_cls,
                 MHD_RequestCompletedCallback completed, void *completed_cls,
                 MHD_NotifyConnectionCallback notify_connection,
@@ -79,7 +80,7 @@ tp_start_daemon(const tp_daemon_settings *s,
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, completed_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)unescape, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-    return MHD_start_daemon(s->flags, s->port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(s->flags, s->port, accept_policy, handler_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTestSupport
 import MicroHTTP
 import Testing
@@ -114,6 +115,25 @@ struct EventStreamTests {
 
 @Suite("Shutdown with requests still arriving")
 struct ShutdownRaceTests {
+    @Test func aStoppedServerLeavesNoFileOpen() async throws {
+        func openFiles() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        let before = try openFiles()
+        for _ in 0..<30 {
+            var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+            configuration.threads = 2
+            let server = Server(configuration: configuration, responder: testRouter())
+            try server.start()
+            let connection = try await TestConnection(port: server.port)
+            #expect(try await connection.request("GET", "/hello").status == 200)
+            connection.close()
+            await server.shutdown()
+        }
+        // One listening socket per server stayed open when shutdown quiesced the daemon (whose
+        // socket MHD_stop_daemon then leaves to the caller). Other suites may hold a few files
+        // open meanwhile: the bound is well under one per server.
+        #expect(try openFiles() - before < 15)
+    }
+
     @Test func aStreamRequestedAfterShutdownBeganIsAnsweredAndTheServerStops() async throws {
         let box = StreamBox()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
@@ -132,10 +152,14 @@ struct ShutdownRaceTests {
         // Shutdown waits for it only once the event thread has taken its head in.
         #expect(await eventually { server.inFlightRequestCount == 1 })
 
+        let port = server.port
         let stopping = Task { await server.shutdown() }
         try await Task.sleep(for: .milliseconds(200))
         let late = try await idle.request("GET", "/events")
         #expect(late.status == 503)
+        // A connection opened now is closed at once, without an answer (no quiesce: see shutdown()).
+        let newcomer = try await TestConnection(port: port)
+        await #expect(throws: (any Error).self) { try await newcomer.request("GET", "/hello") }
         await stopping.value
         #expect(box.all.isEmpty)
     }

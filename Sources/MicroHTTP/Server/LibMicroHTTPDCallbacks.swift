@@ -171,6 +171,12 @@ func handleCompletion(
     }
 }
 
+/// Asked by libmicrohttpd for each accepted connection: once shutdown began, it is closed at once.
+func handleAcceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    guard let cls else { return .YES }
+    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isShuttingDown.load(ordering: .acquiring) ? .NO : .YES
+}
+
 /// Called when libmicrohttpd opens a connection and when it closes it (before it closes the
 /// socket): starts and stops watching the connection's receive deadline.
 func handleConnectionNotice(
