@@ -92,7 +92,7 @@ final class PostgresQueryRunner: QueryRunner {
         let connection = lease.connection
         let execute = { [logger, answerWait] (sql: String) throws in
             _ = try connection.blockingAnswer(within: answerWait, logger: logger) {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().count
+                try await connection.allRows(PostgresQuery(unsafeSQL: sql), logger: logger).count
             }
         }
         do {
