@@ -105,8 +105,7 @@ public final class PostgresTablePages: Sendable {
     ) throws -> PostgresTablePages {
         var parameters: [(String, String)] = []
         if let queryTimeLimit {
-            let (seconds, attoseconds) = queryTimeLimit.components
-            parameters.append(("statement_timeout", String(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))))
+            parameters.append(("statement_timeout", String(StatementTimeout.milliseconds(queryTimeLimit))))
         }
         if !writable { parameters.append(("default_transaction_read_only", "on")) }
         var configuration = try url.clientConfiguration(applicationName: "tablepages", parameters: parameters)

@@ -98,8 +98,7 @@ final class PostgresQueryRunner: QueryRunner {
         do {
             try execute("BEGIN TRANSACTION READ ONLY")
             if let limit = limits.time {
-                let (seconds, attoseconds) = limit.components
-                try execute("SET LOCAL statement_timeout = \(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))")
+                try execute("SET LOCAL statement_timeout = \(StatementTimeout.milliseconds(limit))")
             }
             let value = try body(connection)
             try execute("ROLLBACK")
