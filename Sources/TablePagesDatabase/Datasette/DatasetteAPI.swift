@@ -119,7 +119,7 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return failure(error)
         }
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        let milliseconds = QueryResult.milliseconds(since: started)
         let following = page.next.map { nextURL(request, next: $0, sort: parsed.sort) }
         let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
         let context = DatasetteJSON.TableContext(
@@ -156,7 +156,7 @@ public struct DatasetteAPI: Sendable {
             return failure(error)
         }
         guard let row else { return Self.error("Record not found", status: 404) }
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        let milliseconds = QueryResult.milliseconds(since: started)
         return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, milliseconds: milliseconds))
     }
 

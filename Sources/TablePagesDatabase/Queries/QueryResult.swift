@@ -24,6 +24,14 @@ public struct QueryResult: Sendable {
         self.milliseconds = milliseconds
     }
 
+    /// The milliseconds from `start` until now, as ``milliseconds`` and Datasette's `query_ms` count them.
+    ///
+    ///     let started = DispatchTime.now()
+    ///     result.milliseconds = QueryResult.milliseconds(since: started)
+    public static func milliseconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
+    }
+
     /// Whether the column at `index` holds numbers only (NULLs aside), and some: its name then
     /// sits over the numbers' right edge.
     public func isNumeric(column index: Int) -> Bool {

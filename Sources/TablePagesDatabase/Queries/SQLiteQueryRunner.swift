@@ -45,7 +45,7 @@ final class SQLiteQueryRunner: QueryRunner {
             }
             return try rows(sql, parameters: parameters, in: db)
         }
-        result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        result.milliseconds = QueryResult.milliseconds(since: started)
         return result
     }
 

@@ -73,7 +73,7 @@ final class PostgresQueryRunner: QueryRunner {
                 return result
             }
         }
-        result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+        result.milliseconds = QueryResult.milliseconds(since: started)
         return result
     }
 
