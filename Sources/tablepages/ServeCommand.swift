@@ -165,7 +165,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most rows one query of the SQL page answers; it says it was truncated beyond.")
     var sqlRowLimit = QueryLimits.defaultRows
 
-    @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change); past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
+    @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change while watched); past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
     var sqlLiveQueries = LiveQueryPages.defaultMaxSQLQueries
 
     @Option(help: "Bytes of values one query of the SQL page answers (text and blobs as their bytes, numbers as 8); it says it was truncated beyond.")

@@ -36,6 +36,7 @@ public actor PageHost {
         return context
     }
     private let logger: Logger
+    private nonisolated let metrics: LiveMetrics?
     // Set while a refresh is queued, so a burst of change notifications costs one re-read.
     private nonisolated let refresh: RefreshSignal
     // Whether the last re-read failed (see ``insertRow(inSection:values:)``).
@@ -55,6 +56,7 @@ public actor PageHost {
         self.variant = variant
         self.lane = lane
         self.logger = logger
+        self.metrics = metrics
         // Observed before the factory reads, so a change committed after that read is not lost:
         // it queues a refresh that starts once the host exists.
         let refresh = RefreshSignal()
@@ -105,6 +107,12 @@ public actor PageHost {
         table.nextVersion = { [unowned self] _ in
             self.assumeIsolated { $0.versions.next() }
         }
+        if definition.rereadsOnlyWhileWatched {
+            // Nobody sees an unwatched variant's re-read: it waits for a subscriber (``subscribe(_:format:lastSeenID:tag:)``)
+            // or a render, which re-read first.
+            let channel = channel
+            refresh.holdWhile { channel.subscriberCount == 0 }
+        }
         refresh.attach { [weak self] in
             guard let self else { return }
             Task { await self.refreshIfQueued() }
@@ -125,12 +133,34 @@ public actor PageHost {
         refresh.request()
     }
 
+    /// Adds `stream` as a subscriber of the variant's patches (``LiveChannel/subscribe(_:format:lastSeenID:tag:)``);
+    /// a page that re-reads only while watched then re-reads if its data changed while nobody
+    /// watched, so the new subscriber gets that change as a patch after its replay.
+    @discardableResult
+    nonisolated func subscribe(_ stream: EventStream, format: PatchFormat, lastSeenID: Int?, tag: [UInt8]? = nil) -> Bool {
+        let subscribed = channel.subscribe(stream, format: format, lastSeenID: lastSeenID, tag: tag)
+        if subscribed { refresh.resume() }
+        return subscribed
+    }
+
+    /// Whether a change was announced that a page re-reading only while watched has not read
+    /// yet: its renders must re-read first, and no render made before may be served.
+    private nonisolated var isStale: Bool {
+        definition.rereadsOnlyWhileWatched && refresh.isRequested
+    }
+
+    /// Re-reads first when ``isStale``, so a page nobody watched shows its data as it is now.
+    private func catchUp() {
+        if isStale { refreshIfQueued() }
+    }
+
     /// Re-reads the table's data (the root reads its source first: ``PageSource/readFromSource()``) and
     /// publishes the rows that differ, if a change was announced since the last re-read. Actions
     /// call it before they return, so that an action whose delegate wrote to the store answers with
     /// (and redirects to) the page it changed.
     func refreshIfQueued() {
         guard refresh.take() else { return }
+        metrics?.rereads.increment()
         // Counts outside the table's rows (a database window's remaining rows) can change without a
         // new version; a new generation keeps a page rendered before from being served after,
         // even one stored in the cache once this re-read is done.
@@ -164,7 +194,9 @@ public actor PageHost {
 
     /// What a render made now would show, for checking a cached one without waiting for the host.
     nonisolated var renderStamp: RenderCache.Stamp {
-        RenderCache.Stamp(version: channel.latestID, generation: renderGeneration.load(ordering: .acquiring))
+        // Generation 0 is no host's: a stale page's cached renders all miss.
+        if isStale { return RenderCache.Stamp(version: channel.latestID, generation: 0) }
+        return RenderCache.Stamp(version: channel.latestID, generation: renderGeneration.load(ordering: .acquiring))
     }
 
     /// Estimated bytes the host holds: its table's rows and its patch log (see ``TableMemoryEstimate``).
@@ -187,6 +219,7 @@ public actor PageHost {
     /// The whole page in `format`, with the stamp of what it shows; each section shows at most
     /// `limit` rows (``LiveSettings/pageRowLimit`` when nil); HTML without action controls unless `controls`.
     func renderPage(as format: RenderFormat, limit: Int? = nil, controls: Bool = true) -> (bytes: [UInt8], stamp: RenderCache.Stamp) {
+        catchUp()
         var context = controls ? renderContext : readOnlyContext
         if let limit { context.rowLimit = limit }
         var out = OutputBuffer()
@@ -204,7 +237,8 @@ public actor PageHost {
     /// ``PositionalRowPager`` for a position); nil otherwise (``renderSection(_:after:at:limit:as:controls:)``
     /// answers). Not isolated: a request for a later page needs nothing of the host but its pager.
     nonisolated func detachedSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
-        guard let pager = pager.withLock({ $0 }) else { return nil }
+        // A stale page re-reads on its host first (``renderSection(_:after:at:limit:as:controls:)``).
+        guard !isStale, let pager = pager.withLock({ $0 }) else { return nil }
         let positional = pager.positional
         if position != nil, positional == nil { return nil }
         let definition = definition
@@ -236,6 +270,7 @@ public actor PageHost {
     /// - Throws: 400 for a position past the rows held when more follow them (only a
     ///   ``PositionalRowPager`` reaches those).
     func renderSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
+        catchUp()
         var after = after
         if let position {
             after = try rowBefore(position, inSection: id)
@@ -262,6 +297,7 @@ public actor PageHost {
 
     /// One row; the root is asked for it first (``PageSource/root(ofRow:)``); HTML without action controls unless `controls`.
     func renderRow(_ id: RowID, as format: RenderFormat, controls: Bool = true) throws -> [UInt8] {
+        catchUp()
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
         // A root may show the row in full, which its live table may not hold.
@@ -272,7 +308,8 @@ public actor PageHost {
 
     /// An exporter of the variant's rows from its root (``PageSource/exporter(as:)``); nil when it has none.
     func exporter(as format: ExportFormat) throws -> (any RowExporter)? {
-        try source.exporter(as: format)
+        catchUp()
+        return try source.exporter(as: format)
     }
 
     // MARK: Actions

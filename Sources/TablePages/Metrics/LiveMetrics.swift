@@ -1,7 +1,8 @@
 import CoreMetrics
 
 /// The counters of the live machinery: patches published and the bytes they cost, slow subscribers
-/// dropped, reconnections replayed or reset, and render cache lookups. Each is one atomic add.
+/// dropped, reconnections replayed or reset, render cache lookups, and re-reads after changes (a
+/// live query's re-run is one). Each is one atomic add.
 struct LiveMetrics: Sendable {
     let patchesPublished: Counter
     let patchBytesSent: Counter
@@ -10,6 +11,7 @@ struct LiveMetrics: Sendable {
     let resets: Counter
     let renderCacheHits: Counter
     let renderCacheMisses: Counter
+    let rereads: Counter
 
     init(factory: any MetricsFactory) {
         patchesPublished = Counter(label: "tablepages_live_patches_published_total", dimensions: [], factory: factory)
@@ -19,6 +21,7 @@ struct LiveMetrics: Sendable {
         resets = Counter(label: "tablepages_live_resumes_total", dimensions: [("outcome", "reset")], factory: factory)
         renderCacheHits = Counter(label: "tablepages_render_cache_hits_total", dimensions: [], factory: factory)
         renderCacheMisses = Counter(label: "tablepages_render_cache_misses_total", dimensions: [], factory: factory)
+        rereads = Counter(label: "tablepages_live_rereads_total", dimensions: [], factory: factory)
     }
 
     /// One patch was published, `bytes` of it written to subscribers in all, and `dropped`

@@ -77,6 +77,11 @@ public struct PageDefinition: Sendable {
     /// drops the least recently used unwatched one, and is answered 503 when every one is watched
     /// (a page of visitors' SQL, each variant a query re-run on every change).
     public var maxVariants: Int?
+    /// Whether a variant re-reads its data after a change only while someone watches it (its event
+    /// stream is open); false (the default) re-reads every live variant. An unwatched variant then
+    /// re-reads when it is next rendered or watched, so neither a reader nor a returning
+    /// subscriber sees it stale: for pages whose re-read costs much (visitors' SQL, re-run whole).
+    public var rereadsOnlyWhileWatched = false
 
     /// Creates a page definition whose roots are ``PageSource``s: the page routes to their abilities.
     public init(

@@ -37,7 +37,7 @@ extension PageEndpoints {
         }
         // One actor for every page: the request's credentials are the same for each.
         let actor = access.actor(for: request)
-        var followed: [(channel: LiveChannel, format: PatchFormat, lastSeen: Int?, tag: [UInt8])] = []
+        var followed: [(host: PageHost, format: PatchFormat, lastSeen: Int?, tag: [UInt8])] = []
         var refused: [(tag: [UInt8], error: HTTPError)] = []
         for (index, page) in pages.enumerated() {
             // Each page as its own stream's request would name it, with this request's credentials.
@@ -48,7 +48,7 @@ extension PageEndpoints {
             do {
                 let context = try await self.pages.host(for: try self.pages.resolve(pageRequest, for: .reading, actor: actor))
                 let format: PatchFormat = json ? .json : access.mayWrite(actor, page: context.definition) ? .html : .htmlWithoutControls
-                followed.append((context.host.channel, format, page.lastSeen, tag))
+                followed.append((context.host, format, page.lastSeen, tag))
             } catch {
                 refused.append((tag, error))
             }
@@ -63,7 +63,7 @@ extension PageEndpoints {
             stream.write(contentsOf: [tag, EventStream.encode(event: Self.refusedEvent, data: body)])
         }
         for page in followed {
-            page.channel.subscribe(stream, format: page.format, lastSeenID: page.lastSeen, tag: page.tag)
+            page.host.subscribe(stream, format: page.format, lastSeenID: page.lastSeen, tag: page.tag)
         }
         access.closeWhenRevoked(stream, actor: actor)
         return Response(stream: stream)

@@ -184,7 +184,7 @@ struct PageEndpoints: Sendable {
         let stream = EventStream()
         // Reconnect quickly after a drop; the first line also gets the response under way.
         stream.write(Array("retry: 2000\n\n".utf8))
-        host.channel.subscribe(stream, format: format, lastSeenID: lastSeen)
+        host.subscribe(stream, format: format, lastSeenID: lastSeen)
         access.closeWhenRevoked(stream, actor: actor)
         return Response(stream: stream)
     }

@@ -5,7 +5,8 @@ import TablePages
 /// Canned queries as live pages: each at `/pages/{name}` of ``pageName(of:)`` (`queries/{name}`,
 /// tilde-encoded in the URL), one variant per set of parameter values (`?city=Paris`), re-run when
 /// `onChange` says the database changed, at most once per ``throttle`` per query, and only while
-/// the page's variant is live (someone watches it, or it is kept among the recently watched); each
+/// someone watches the page's variant (``/TablePages/PageDefinition/rereadsOnlyWhileWatched``: a
+/// variant kept unwatched re-runs when it is next shown or watched); each
 /// re-run publishes only the rows that changed (`QueryRowIdentity`), with the same replay and
 /// reset as every page. Unlisted: the index links to each query's form (``QueryPages``), which
 /// links here.
@@ -27,7 +28,7 @@ public enum LiveQueryPages {
             let throttled = ThrottledFeed(interval: throttle)
             onChange { throttled.notify() }
             let names = SQLParameterNames.names(in: query.sql)
-            registry.register(PageDefinition(
+            var definition = PageDefinition(
                 name: pageName(of: query.name),
                 title: query.title,
                 summary: query.description ?? "",
@@ -48,7 +49,9 @@ public enum LiveQueryPages {
                     runner: runner, query: query, parameters: parameters,
                     form: (QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values), "Change the parameters")
                 )
-            })
+            }
+            definition.rereadsOnlyWhileWatched = true
+            registry.register(definition)
         }
     }
 
@@ -69,7 +72,8 @@ public enum LiveQueryPages {
     /// refuses the SQL page is refused here too: 403 for everyone when it is
     /// ``QueryAccess/off``, 401 for anonymous clients when it is ``QueryAccess/signedIn``. At most
     /// `maxQueries` queries are live at once: a new one drops the least recently used that nobody
-    /// watches, and is answered 503 when each is watched.
+    /// watches, and is answered 503 when each is watched. A query nobody watches is not re-run
+    /// until it is next shown or watched.
     public static func registerSQL(
         runner: any QueryRunner, access: QueryAccess, maxQueries: Int = defaultMaxSQLQueries,
         onChange: (@escaping @Sendable () -> Void) -> Void, in registry: inout PageRegistry
@@ -104,6 +108,7 @@ public enum LiveQueryPages {
             )
         }
         definition.maxVariants = maxQueries
+        definition.rereadsOnlyWhileWatched = true
         registry.register(definition)
     }
 }
