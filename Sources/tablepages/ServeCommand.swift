@@ -392,6 +392,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let postgresTables {
                 // One runner for the SQL page, the canned queries and their live pages.
                 let runner = postgresTables.queryRunner(limits: queryLimits, logger: logger)
+                if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
                 LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
                 LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 queryRunner = runner
@@ -420,6 +421,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let config { try configuration.checkTables(against: tables, path: config) }
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
+            if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
             LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
             LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: store.onChange, in: &pages)
             queryRunner = runner
