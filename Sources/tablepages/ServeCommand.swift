@@ -157,7 +157,7 @@ struct ServeCommand: AsyncParsableCommand {
     var sql: QueryAccess = .anyone
 
     @Option(help: ArgumentHelp(
-        "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries (see docs/operations.md, The configuration file).",
+        "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries; each canned query is checked against the database at startup, and one it refuses stops the server (see docs/operations.md, The configuration file).",
         valueName: "file"
     ))
     var config: String?
