@@ -54,6 +54,31 @@ def test_schemathesis_finds_no_server_errors_and_no_schema_violations(tmp_path):
         stop_server(process)
 
 
+def test_a_refused_sql_request_answers_as_the_document_says(tmp_path):
+    """With `--sql off` every SQL endpoint but a canned query's is 403, with a content type the
+    document lists for 403 and, as JSON, Datasette's error object (QueryError's required keys)."""
+    from datasette_corpus import build
+    from test_sql_page import get
+    path = str(tmp_path / "corpus.db")
+    build(path)
+    process, server = start_server(tmp_path, "--database", path, "--sql", "off")
+    try:
+        spec = json.loads(get(server, "/openapi.json")[2])
+        required = spec["components"]["schemas"]["QueryError"]["required"]
+        for template, url in [("/-/sql", "/-/sql?sql=select+1"), ("/-/sql.json", "/-/sql.json?sql=select+1"),
+                              ("/-/sql.csv", "/-/sql.csv?sql=select+1"), ("/{database}.json", "/corpus.json?sql=select+1")]:
+            status, headers, body = get(server, url)
+            answer = spec["paths"][template]["get"]["responses"][str(status)]
+            content = spec["components"]["responses"][answer["$ref"].rsplit("/", 1)[1]]["content"]
+            kind = headers["Content-Type"].split(";")[0]
+            assert status == 403 and kind in content, (url, status, kind)
+            if kind == "application/json":
+                document = json.loads(body)
+                assert all(key in document for key in required) and document["ok"] is False and document["status"] == 403, document
+    finally:
+        stop_server(process)
+
+
 def run_schemathesis(server, *options):
     result = subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "run", server + "/openapi.json", *options,
