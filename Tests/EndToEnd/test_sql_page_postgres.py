@@ -144,3 +144,16 @@ def test_a_canned_query_postgresql_refuses_stops_the_server(site, tmp_path, sql,
         assert status == 200, body
     finally:
         stop_server(process)
+
+
+def test_a_tables_description_shows_on_its_postgresql_page(site, tmp_path):
+    _, url = site
+    config = tmp_path / "site.json"
+    config.write_text(json.dumps({"tables": {"things": {"description": "Things & <stuff>"}}}))
+    process, base = start_server(tmp_path, "--database", url, "--config", str(config))
+    try:
+        page = get(base, "/pages/things")[2].decode()
+        assert '<p class="tk-db-description">Things &amp; &lt;stuff&gt;</p>' in page, page[:2000]
+        assert json.loads(get(base, "/pages/things.json")[2])["headerView"]["fields"]["tableDescription"] == "Things & <stuff>"
+    finally:
+        stop_server(process)
