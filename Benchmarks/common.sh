@@ -1,7 +1,7 @@
 # Sourced by the benchmark scripts (http.sh, metrics.sh, datasette.sh, scaleout.sh, fanout.sh): a
 # scratch folder in $tmp; $pids, the servers to stop on the way out (stop_pids: SIGTERM, then SIGKILL
 # for any still there after 5 s), however the script ends, then $after_servers; free_port,
-# wait_ready, run_wrk, median, and build_server_and_load_tool for the live benchmarks.
+# wait_ready, run_wrk, cpu_ticks, median, and build_server_and_load_tool for the live benchmarks.
 # run_wrk expects WRK_THREADS, WRK_CONNECTIONS and WRK_DURATION.
 bench=${0##*/}
 tmp=$(mktemp -d)
@@ -29,7 +29,10 @@ trap cleanup EXIT
 trap 'exit 130' INT  # route signals through the EXIT trap so no server outlives the script
 trap 'exit 143' TERM
 
-run_wrk() {  # url [more wrk options] -> req/s on stdout
+# The requests the last run_wrk completed, for a figure per request (run_wrk runs in a subshell).
+wrk_requests_file=$tmp/wrk-requests
+
+run_wrk() {  # url [more wrk options] -> req/s on stdout; the request count in $wrk_requests_file
     local out rps
     out=$(wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" "${@:2}" "$1")
     # Error responses are cheap to produce and would flatter a broken server.
@@ -41,7 +44,14 @@ run_wrk() {  # url [more wrk options] -> req/s on stdout
     grep 'Socket errors' <<<"$out" >&2 || true
     rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
     [[ -n $rps ]] || { echo "$bench: no Requests/sec in wrk's output:" >&2; echo "$out" >&2; exit 1; }
+    awk '/ requests in / { print $1 }' <<<"$out" >"$wrk_requests_file"
     echo "$rps"
+}
+
+# CPU time (user + system, all threads) a process has used so far, in clock ticks.
+cpu_ticks() {  # pid
+    # Fields 14 and 15 of /proc/PID/stat, counted after the command's name (field 2), which may hold spaces.
+    sed -E 's/^.*\) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }
 
 median() {

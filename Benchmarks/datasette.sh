@@ -6,6 +6,9 @@
 #       keyset positions,
 #   (c) a faceted page (`_facet=category`, 100 rows): the same URL for every request,
 # and the ratio TablePages / Datasette for each (goals from issue 12: (a) >= 20, (b) and (c) >= 10).
+# It also prints each server's CPU time per request in each case (user + system time of all its
+# threads, from /proc/PID/stat, over the requests wrk completed): a steadier figure than req/s on a
+# shared machine, since it hardly depends on how much of the cores the other processes leave.
 #
 # Datasette runs in immutable mode (`datasette serve -i`, its fastest: the table's row count is
 # counted once at startup). Its time limits are raised (`sql_time_limit_ms`, `facet_time_limit_ms`)
@@ -23,7 +26,8 @@
 # Datasette is installed from PyPI into a virtual environment kept between runs
 # (DATASETTE_VENV, by default $TMPDIR/tablepages-bench-datasette), unless DATASETTE names a binary.
 #
-# Overridable: ROWS, WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION ((a)), WRK_SLOW_DURATION ((b), (c)), BENCH_ROUNDS, BENCH_SKIP_BUILD=1,
+# Overridable: ROWS, WRK_THREADS, WRK_CONNECTIONS, WRK_DURATION ((a)), WRK_SLOW_DURATION ((b), (c)), BENCH_ROUNDS,
+# BENCH_CASES (which of the cases run, by default "a b c"), BENCH_SKIP_BUILD=1,
 # TABLEPAGES_BIN (a tablepages binary to use), DATASETTE, DATASETTE_VENV.
 set -euo pipefail
 export LC_ALL=C  # a decimal point in wrk's figures, awk and printf
@@ -70,11 +74,13 @@ ours_port=$(free_port)
 # (about 0.5 s on an idle machine), which a busy machine can push past the default of 1 s (a 503).
 "$BIN" serve --host 127.0.0.1 --port "$ours_port" --threads 2 --log-level warning --query-time-limit 10000 \
     --database "$db" >"$tmp/tablepages.log" 2>&1 &
+ours_pid=$!
 pids+=($!)
 wait_ready tablepages "$!" "http://127.0.0.1:$ours_port/healthz"
 peer_port=$(free_port "$ours_port")
 "$DATASETTE" serve -i "$db" --host 127.0.0.1 --port "$peer_port" \
     --setting sql_time_limit_ms 10000 --setting facet_time_limit_ms 10000 >"$tmp/datasette.log" 2>&1 &
+peer_pid=$!
 pids+=($!)
 wait_ready datasette "$!" "http://127.0.0.1:$peer_port/-/versions.json"
 echo "TablePages: $BIN (release, --threads 2); Datasette $("$DATASETTE" --version | awk '{ print $NF }') (-i)"
@@ -117,20 +123,25 @@ print(f"  checked ({label}): 200, {page_rows} rows, ids {ours_ids[0]}…{ours_id
 PY
 }
 
-# req/s of wrk against url for `duration`; with a prefix, every request asks for
-# `prefix N suffix`, N random. A slow answer waits up to 30 s before wrk counts it as an error.
-measure() {  # duration url-base [path-prefix path-suffix]
-    local WRK_DURATION=$1
-    if [[ $# -gt 2 ]]; then
-        export BENCH_PREFIX=$3 BENCH_SUFFIX=$4 BENCH_MAX_ROW=$max_row  # read by random_next.lua
-        run_wrk "$2" --timeout 30s -s Benchmarks/random_next.lua
+# "req/s µs-of-CPU-per-request" of the server `pid` under wrk against url for `duration`; with a
+# prefix, every request asks for `prefix N suffix`, N random. A slow answer waits up to 30 s before
+# wrk counts it as an error.
+measure() {  # pid duration url-base [path-prefix path-suffix]
+    local pid=$1 WRK_DURATION=$2 before rps
+    before=$(cpu_ticks "$pid")
+    if [[ $# -gt 3 ]]; then
+        export BENCH_PREFIX=$4 BENCH_SUFFIX=$5 BENCH_MAX_ROW=$max_row  # read by random_next.lua
+        rps=$(run_wrk "$3" --timeout 30s -s Benchmarks/random_next.lua)
     else
-        run_wrk "$2" --timeout 30s
+        rps=$(run_wrk "$3" --timeout 30s)
     fi
+    # Ticks are 1/CLK_TCK s; answers still in flight when wrk stops add a little to the CPU time.
+    awk -v rps="$rps" -v ticks=$(($(cpu_ticks "$pid") - before)) -v hz="$(getconf CLK_TCK)" -v n="$(cat "$wrk_requests_file")" \
+        'BEGIN { printf "%s %.1f\n", rps, (n > 0 ? ticks / hz / n * 1e6 : 0) }'
 }
 
-declare -A ours_rps peer_rps
-cases=(a b c)
+declare -A ours_rps peer_rps ours_cpu peer_cpu
+read -r -a cases <<<"${BENCH_CASES:-a b c}"
 declare -A titles=(
     [a]="(a) 100 rows at a random keyset position"
     [b]="(b) filtered, 100 rows at a random position"
@@ -148,16 +159,20 @@ for round in $(seq "$BENCH_ROUNDS"); do
     echo "round $round of $BENCH_ROUNDS: wrk -t$WRK_THREADS -c$WRK_CONNECTIONS, -d$WRK_DURATION for (a), -d$WRK_SLOW_DURATION for (b) and (c), per server"
     for case in "${cases[@]}"; do
         case $case in
-            a) o=$(measure "$WRK_DURATION" "$ours_base" "/pages/items.json?_size=$PAGE_ROWS&_nosuggest=1&_next=" "")
-               p=$(measure "$WRK_DURATION" "$peer_base" "/bench/items.json?_size=$PAGE_ROWS&_nosuggest=1&_next=" "") ;;
-            b) o=$(measure "$WRK_SLOW_DURATION" "$ours_base" "/pages/items.json?$filter&_size=$PAGE_ROWS&_nosuggest=1&_next=" "")
-               p=$(measure "$WRK_SLOW_DURATION" "$peer_base" "/bench/items.json?$filter&_size=$PAGE_ROWS&_nosuggest=1&_next=" "") ;;
-            c) o=$(measure "$WRK_SLOW_DURATION" "$ours?_facet=category&_size=$PAGE_ROWS&_nosuggest=1")
-               p=$(measure "$WRK_SLOW_DURATION" "$peer?_facet=category&_size=$PAGE_ROWS&_nosuggest=1") ;;
+            a) o=$(measure "$ours_pid" "$WRK_DURATION" "$ours_base" "/pages/items.json?_size=$PAGE_ROWS&_nosuggest=1&_next=" "")
+               p=$(measure "$peer_pid" "$WRK_DURATION" "$peer_base" "/bench/items.json?_size=$PAGE_ROWS&_nosuggest=1&_next=" "") ;;
+            b) o=$(measure "$ours_pid" "$WRK_SLOW_DURATION" "$ours_base" "/pages/items.json?$filter&_size=$PAGE_ROWS&_nosuggest=1&_next=" "")
+               p=$(measure "$peer_pid" "$WRK_SLOW_DURATION" "$peer_base" "/bench/items.json?$filter&_size=$PAGE_ROWS&_nosuggest=1&_next=" "") ;;
+            c) o=$(measure "$ours_pid" "$WRK_SLOW_DURATION" "$ours?_facet=category&_size=$PAGE_ROWS&_nosuggest=1")
+               p=$(measure "$peer_pid" "$WRK_SLOW_DURATION" "$peer?_facet=category&_size=$PAGE_ROWS&_nosuggest=1") ;;
         esac
-        printf '  %-48s TablePages %10.1f req/s   Datasette %8.1f req/s\n' "${titles[$case]}" "$o" "$p"
+        read -r o o_cpu <<<"$o"
+        read -r p p_cpu <<<"$p"
+        printf '  %-48s TablePages %10.1f req/s %8.1f µs CPU/req   Datasette %8.1f req/s %8.1f µs CPU/req\n' "${titles[$case]}" "$o" "$o_cpu" "$p" "$p_cpu"
         ours_rps[$case]+="$o "
         peer_rps[$case]+="$p "
+        ours_cpu[$case]+="$o_cpu "
+        peer_cpu[$case]+="$p_cpu "
     done
 done
 
@@ -169,4 +184,13 @@ for case in "${cases[@]}"; do
     p=$(median ${peer_rps[$case]})
     printf '%-50s TablePages %10.1f  Datasette %8.1f  ratio %7.1f  (goal >= %d)\n' \
         "${titles[$case]}" "$o" "$p" "$(awk -v o="$o" -v p="$p" 'BEGIN { print o / p }')" "${goals[$case]}"
+done
+echo "CPU time per request, medians over $BENCH_ROUNDS round(s):"
+for case in "${cases[@]}"; do
+    # shellcheck disable=SC2086
+    o=$(median ${ours_cpu[$case]})
+    # shellcheck disable=SC2086
+    p=$(median ${peer_cpu[$case]})
+    printf '%-50s TablePages %8.1f µs  Datasette %8.1f µs  Datasette / TablePages %6.1f\n' \
+        "${titles[$case]}" "$o" "$p" "$(awk -v o="$o" -v p="$p" 'BEGIN { print (o > 0 ? p / o : 0) }')"
 done

@@ -157,7 +157,7 @@ struct ServeCommand: AsyncParsableCommand {
     var sql: QueryAccess = .anyone
 
     @Option(help: ArgumentHelp(
-        "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries (see docs/operations.md, The configuration file).",
+        "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries; each canned query is checked against the database at startup, and one it refuses stops the server (see docs/operations.md, The configuration file).",
         valueName: "file"
     ))
     var config: String?
@@ -392,6 +392,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let postgresTables {
                 // One runner for the SQL page, the canned queries and their live pages.
                 let runner = postgresTables.queryRunner(limits: queryLimits, logger: logger)
+                if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
                 LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
                 LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 queryRunner = runner
@@ -420,6 +421,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let config { try configuration.checkTables(against: tables, path: config) }
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
+            if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
             LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
             LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: store.onChange, in: &pages)
             queryRunner = runner

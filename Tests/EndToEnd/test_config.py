@@ -14,7 +14,7 @@ from test_sql_page import get
 
 CONFIG = {
     "tables": {
-        "customer": {"title": "Customers", "description": "Everyone who bought", "label_column": "city"},
+        "customer": {"title": "Customers", "description": "Everyone who <b>bought</b> & paid", "label_column": "city"},
         "tally": {"hidden": True},
     },
     "queries": {
@@ -38,13 +38,31 @@ def test_tables_are_titled_described_labelled_and_hidden(site):
     _, _, body = get(site, "/.json")
     index = json.loads(body)
     pages = {page["name"]: page for page in index["pages"]}
-    assert pages["customer"]["title"] == "Customers" and pages["customer"]["summary"] == "Everyone who bought"
+    assert pages["customer"]["title"] == "Customers" and pages["customer"]["summary"] == "Everyone who <b>bought</b> & paid"
     assert "tally" not in pages
     assert get(site, "/pages/tally.json")[0] == 200, "a hidden table is still served"
     # --sql off: the SQL page is not on the index, the canned query is.
     assert index["links"] == [{"title": "Customers in a city", "summary": "Pick a city", "url": "/-/queries/by_city"}]
     _, _, body = get(site, "/corpus/purchase.json?_labels=on&_shape=objects&_size=1")
     assert json.loads(body)["rows"][0]["customer_id"] == {"value": 2, "label": "City 2"}
+
+
+def test_a_tables_description_is_on_its_page_under_the_title(site):
+    status, _, body = get(site, "/pages/customer")
+    page = body.decode()
+    assert status == 200, page
+    title = page.index('<h1 class="tk-title">Customers</h1>')
+    description = page.index('<p class="tk-db-description">Everyone who &lt;b&gt;bought&lt;/b&gt; &amp; paid</p>')
+    # Right under the title: the header view (the row count, the forms) follows it.
+    assert title < description < page.index('class="tk-db-count"'), page[title:title + 600]
+    assert "<b>bought</b>" not in page
+    document = json.loads(get(site, "/pages/customer.json")[2])
+    assert document["headerView"]["fields"]["tableDescription"] == "Everyone who <b>bought</b> & paid"
+    # A table the file does not describe has none (its index entry lists its columns instead).
+    assert "tk-db-description" not in get(site, "/pages/purchase")[2].decode()
+    assert "tableDescription" not in json.loads(get(site, "/pages/purchase.json")[2])["headerView"]["fields"]
+    # Datasette's table JSON has no such key, and TablePages adds none at its URLs.
+    assert "description" not in json.loads(get(site, "/corpus/customer.json")[2])
 
 
 def test_a_canned_query_is_a_page_for_every_reader(site):
@@ -102,3 +120,45 @@ def test_a_mistake_in_the_file_stops_the_server_naming_file_and_key(tmp_path, te
                               capture_output=True, text=True, timeout=30)
     assert finished.returncode != 0
     assert f"--config {config}: {says}" in finished.stderr, finished.stderr
+
+
+def refused_at_startup(database, config, *arguments):
+    """The stderr of a server that must refuse to start for its configuration file, checked to be
+    one line of the error (no stack) and a non-zero exit."""
+    finished = subprocess.run([BINARY, "serve", "--port", "0", "--database", database, "--config", str(config), *arguments],
+                              capture_output=True, text=True, timeout=60)
+    assert finished.returncode != 0, finished.stderr
+    lines = [line for line in finished.stderr.splitlines() if f"--config {config}:" in line]
+    assert len(lines) == 1, finished.stderr
+    assert "Fatal error" not in finished.stderr and "Stack" not in finished.stderr, finished.stderr
+    # The log line escapes quotes, as every log line does.
+    return lines[0].replace('\\"', '"')
+
+
+@pytest.mark.parametrize("sql, says", [
+    ("select id, name from custmer where city = :city", "queries.q.sql: no such table: custmer"),
+    ("selct * from customer", 'queries.q.sql: near "selct": syntax error'),
+    ("select nme from customer", "queries.q.sql: no such column: nme"),
+    ("delete from customer where id = :id", "queries.q.sql: Only SELECT statements are allowed"),
+    ("select 1; select 2", "queries.q.sql: Only one statement can run at a time"),
+    ("attach database '/tmp/x.db' as x", "queries.q.sql: ATTACH"),
+    ("select * from customer where id = ?", "queries.q.sql: Name every parameter"),
+])
+def test_a_canned_query_the_database_refuses_stops_the_server(tmp_path, sql, says):
+    """Each canned query is prepared (not run) at startup on the SQL page's read-only connection: SQL
+    that SQLite cannot prepare, or that would write, stops the server naming the file, the query
+    and SQLite's own message, before the server listens."""
+    path = str(tmp_path / "corpus.db")
+    build(path)
+    config = tmp_path / "bad.json"
+    good = {"title": "fine", "sql": "select id from customer where city = :city"}
+    config.write_text(json.dumps({"queries": {"a_good_one": good, "q": {"sql": sql}}}))
+    line = refused_at_startup(path, config)
+    assert f"--config {config}: {says}" in line, line
+    # The good query alone starts, with its parameter left unfilled at startup.
+    config.write_text(json.dumps({"queries": {"a_good_one": good}}))
+    process, base = start_server(tmp_path, "--database", path, "--config", str(config))
+    try:
+        assert get(base, "/-/queries/a_good_one.json?city=City+1")[0] == 200
+    finally:
+        stop_server(process)

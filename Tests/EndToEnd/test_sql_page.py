@@ -30,6 +30,8 @@ QUERIES = [
     ("with recursive n(i) as (select 1 union all select i + 1 from n where i < 30) select i, i * i from n", {}),
     ("select * from compound_three order by x, y, z", {}),
     ("select name from pragma_table_info('purchase')", {}),
+    # No rows: the columns are still named, as Datasette names them.
+    ("select id, name as who, 1 as one from customer where id < 0", {}),
 ]
 
 
@@ -133,6 +135,27 @@ def test_csv_matches_the_json_rows(servers):
     expected = json.loads(document)
     assert rows[0] == expected["columns"]
     assert rows[1:] == [["" if value is None else str(value) for value in row] for row in expected["rows"]]
+
+
+def assert_columns_without_rows(base, sql, columns):
+    """A query without rows names its columns in JSON (`columns`), CSV (the header line) and HTML
+    (the table's header), the same on SQLite and PostgreSQL."""
+    status, _, body = get(base, query_path("/-/sql.json", sql, {}))
+    document = json.loads(body)
+    assert status == 200 and document["rows"] == [] and document["columns"] == columns, body
+    status, _, body = get(base, query_path("/-/sql.csv", sql, {}))
+    assert status == 200 and list(csv.reader(io.StringIO(body.decode()))) == [columns], body
+    status, _, body = get(base, query_path("/-/sql", sql, {}))
+    page = body.decode()
+    assert status == 200 and "0 rows" in page, page
+    assert page.count('<th scope="col"') == len(columns), page
+    for column in columns:
+        assert '<th scope="col">' + column + "</th>" in page, page
+
+
+def test_a_query_without_rows_still_names_its_columns(servers):
+    ours, _, _ = servers
+    assert_columns_without_rows(ours, "select id, name as who, 1 as one, id from customer where id < 0", ["id", "who", "one", "id"])
 
 
 def test_html_page_has_a_field_per_parameter_and_escapes_values(servers):

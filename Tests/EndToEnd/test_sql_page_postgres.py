@@ -13,7 +13,7 @@ import pytest
 
 from conftest import psql, start_server, stop_server
 from test_postgres_tables import drop_database, fresh_database, make_tables
-from test_sql_page import get, query_path
+from test_sql_page import assert_columns_without_rows, get, query_path
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +105,55 @@ def test_row_limit_truncates_and_csv_has_the_rows(site):
     status, headers, body = get(base, query_path("/-/sql.csv", sql, {}))
     rows = list(csv.reader(io.StringIO(body.decode())))
     assert status == 200 and rows[0] == ["i", "double"] and rows[1:] == [[str(i), str(i * 2)] for i in range(1, 26)]
+
+
+def test_a_query_without_rows_still_names_its_columns(site):
+    base, _ = site
+    assert_columns_without_rows(base, "select id, t as who, 1 as one, id from things where id < 0", ["id", "who", "one", "id"])
+    # With a named parameter, and a row count of zero that PostgreSQL learns only by running it.
+    sql = "select n, r from things where t = :t"
+    document = json.loads(get(base, query_path("/-/sql.json", sql, {"t": "no such text"}))[2])
+    assert document["rows"] == [] and document["columns"] == ["n", "r"], document
+
+
+@pytest.mark.parametrize("sql, says", [
+    ("select id, t from thngs where t = :t", 'relation "thngs" does not exist'),
+    ("select * fro things", "syntax error"),
+    ("select * from things where id = :id and :id > 0 and nope = 1", 'column "nope" does not exist'),
+    ("delete from things", "Only SELECT statements are allowed"),
+    ("with gone as (delete from things returning id) select * from gone", "data-modifying"),
+    ("select * from things for update", "read-only transaction"),
+    ("select set_config('x.y', '1', false)", "set_config() is refused"),
+])
+def test_a_canned_query_postgresql_refuses_stops_the_server(site, tmp_path, sql, says):
+    """At startup each canned query is checked in a READ ONLY transaction, with its parameters NULL
+    and its rows limited to none: a query PostgreSQL refuses stops the server, naming the file, the
+    query and PostgreSQL's message; nothing is written."""
+    from test_config import refused_at_startup
+    _, url = site
+    config = tmp_path / "bad.json"
+    good = {"sql": "select id from things where id = :id and t = :t"}
+    config.write_text(json.dumps({"queries": {"a_good_one": good, "q": {"sql": sql}}}))
+    line = refused_at_startup(url, config)
+    assert f"--config {config}: queries.q.sql: " in line and says.lower() in line.lower(), line
+    assert psql_rows(url, "select count(*) from things") == [["300"]]
+    config.write_text(json.dumps({"queries": {"a_good_one": good}}))
+    process, base = start_server(tmp_path, "--database", url, "--config", str(config))
+    try:
+        status, _, body = get(base, "/-/queries/a_good_one.json?id=3&t=")
+        assert status == 200, body
+    finally:
+        stop_server(process)
+
+
+def test_a_tables_description_shows_on_its_postgresql_page(site, tmp_path):
+    _, url = site
+    config = tmp_path / "site.json"
+    config.write_text(json.dumps({"tables": {"things": {"description": "Things & <stuff>"}}}))
+    process, base = start_server(tmp_path, "--database", url, "--config", str(config))
+    try:
+        page = get(base, "/pages/things")[2].decode()
+        assert '<p class="tk-db-description">Things &amp; &lt;stuff&gt;</p>' in page, page[:2000]
+        assert json.loads(get(base, "/pages/things.json")[2])["headerView"]["fields"]["tableDescription"] == "Things & <stuff>"
+    finally:
+        stop_server(process)

@@ -163,7 +163,8 @@ struct DatabaseTableViewTests {
                 query.facets = [columns[2]]
                 query.group = columns[0]
                 let facet = DatabaseFacet(column: columns[2], values: values.map { .init(value: SQLValue.text($0), count: 1) }, isTruncated: false)
-                return DatabaseTableHeader(schema: schema, query: query, rowCount: 3, facets: [facet])
+                // The operator's description of the table, as hostile as a value.
+                return DatabaseTableHeader(schema: schema, query: query, rowCount: 3, facets: [facet], tableDescription: values[1])
             }
             let hostile = Self.html(header(columns, values))
             let benign = Self.html(header(benignColumns, ["v0", "v1", "v2"]))
@@ -194,6 +195,8 @@ struct DatabaseTableViewTests {
             for value in values {
                 #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array(" value=\"".utf8) + ReferenceEscaping.html(value) + Array("\"".utf8)) || value.isEmpty)
             }
+            let description = Array(#"<div class="tk-db-header"><p class="tk-db-description">"#.utf8) + ReferenceEscaping.html(values[1]) + Array("</p>".utf8)
+            #expect(ReferenceEscaping.contains(Array(hostile.utf8), description), "the description first, escaped")
         }
     }
 

@@ -114,3 +114,34 @@ import Testing
         #expect(try runner.run("SELECT 1", parameters: [:]).rows == [[.integer(1)]])
     }
 }
+
+@Suite struct SQLiteQueryCheckTests {
+    @Test func checksWhatRunWouldRefuseWithTheSameMessageAndRunsNothing() throws {
+        let database = try SQLiteQueryRunnerTests.database()
+        defer { database.remove() }
+        let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
+        for sql in ["SELECT * FROM nowhere", "selct 1", "DELETE FROM orders", "SELECT 1; SELECT 2", "SELECT * FROM orders WHERE id = ?",
+                    "ATTACH DATABASE 'x.db' AS x", "PRAGMA query_only = 0", "SELECT readfile('/etc/passwd')", "   "] {
+            let ran = SQLiteQueryRunnerTests.refusal(runner, sql)
+            var checked: String?
+            do { try runner.check(sql) } catch let refusal as QueryRefusal { checked = refusal.message }
+            #expect(ran != nil && checked == ran, "\(sql)")
+        }
+        // Parameters need no values to be checked; the rows are not read (a query that would run
+        // for ever is checked at once).
+        try runner.check("SELECT * FROM orders WHERE status = :status AND id > :after")
+        try runner.check("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
+    }
+
+    @Test func checkQueriesNamesTheFileTheQueryAndTheDatabasesMessage() throws {
+        let database = try SQLiteQueryRunnerTests.database()
+        defer { database.remove() }
+        let runner = try SQLiteQueryRunner(path: database.path, limits: QueryLimits())
+        let good = CannedQuery(name: "a", sql: "SELECT id FROM orders WHERE status = :status")
+        try SiteConfiguration(queries: [good]).checkQueries(with: runner, path: "site.json")
+        let bad = SiteConfiguration(queries: [good, CannedQuery(name: "by city", sql: "SELECT nme FROM customer")])
+        #expect(throws: ConfigurationError(path: "site.json", location: "queries.by city.sql", problem: "no such column: nme")) {
+            try bad.checkQueries(with: runner, path: "site.json")
+        }
+    }
+}

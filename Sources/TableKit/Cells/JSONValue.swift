@@ -4,7 +4,10 @@
 ///
 ///     CellField(name: "price", value: "12.50", json: .number(12.5))
 ///     CellField(name: "photo", value: "2,048 bytes", json: .string(base64))
-public indirect enum JSONValue: Hashable, Sendable {
+///
+/// Not `indirect`: its arrays already hold their elements on the heap, and an indirect enum boxes
+/// every case, so each number and string of every row of a page cost an allocation of its own.
+public enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.

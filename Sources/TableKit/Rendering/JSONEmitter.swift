@@ -236,15 +236,25 @@ struct JSONEmitter: TableEmitter {
         if !content.fields.isEmpty {
             out.append(",\"fields\":{")
             for (position, field) in content.fields.enumerated() {
-                if position > 0 {
-                    out.append(",")
-                }
-                out.appendJSONString(field.name)
-                out.append(":")
-                if let json = field.json {
-                    appendValue(json, into: &out)
-                } else {
-                    out.appendJSONString(field.value)
+                switch field.json {
+                case .array?, .object?:
+                    if position > 0 {
+                        out.append(",")
+                    }
+                    out.appendJSONString(field.name)
+                    out.append(":")
+                    if let json = field.json { appendValue(json, into: &out) }
+                default:
+                    // A database page writes hundreds of these per request: one reservation per
+                    // field, not one per name, colon and value.
+                    out.append(maxCount: Self.maxScalarFieldCount(field)) { out in
+                        if position > 0 {
+                            out.write(",")
+                        }
+                        out.writeJSONString(field.name)
+                        out.write(":")
+                        writeScalar(field, into: &out)
+                    }
                 }
             }
             out.append("}")
@@ -263,6 +273,32 @@ struct JSONEmitter: TableEmitter {
         "id", "kind", "height", "estimatedHeight", "indentationLevel", "title", "subtitle", "detail", "accessory",
         "image", "badge", "fields", "selectable", "editingStyle", "deleteTitle", "movable", "actions",
     ]
+
+    /// The most bytes a field whose value is not an array or object takes in `fields`, with its
+    /// comma, name and colon.
+    private static func maxScalarFieldCount(_ field: CellField) -> Int {
+        let value = switch field.json {
+        case nil: ByteWriter.maxEscapedCount(field.value)
+        case .string(let text)?: ByteWriter.maxEscapedCount(text)
+        default: ByteWriter.maxNumberCount
+        }
+        return 8 + ByteWriter.maxEscapedCount(field.name) + value
+    }
+
+    /// The value of a field whose JSON is not an array or object, as ``appendValue(_:into:)``
+    /// writes it (the field's text when it has no JSON of its own).
+    private func writeScalar(_ field: CellField, into out: inout ByteWriter) {
+        switch field.json {
+        case nil: out.writeJSONString(field.value)
+        case .null?: out.write("null")
+        case .bool(let value)?: out.write(value ? "true" : "false")
+        case .integer(let value)?: out.write(Int(value))
+        case .number(let value)? where value.isFinite: out.write(value)
+        case .number?: out.write("null")
+        case .string(let text)?: out.writeJSONString(text)
+        case .array?, .object?: out.write("null")  // Never: such fields go through appendValue(_:into:).
+        }
+    }
 
     private func appendValue(_ value: JSONValue, into out: inout OutputBuffer) {
         switch value {

@@ -13,6 +13,10 @@ struct TableSnapshot: Equatable {
 
     init(sections: [Section]) {
         self.sections = sections
+        // Sized once: growing the lookup as rows come was about half of making the snapshot of a
+        // 100-row database page (a table made for one render makes one per request).
+        sectionIndexes.reserveCapacity(sections.count)
+        rowPaths.reserveCapacity(sections.reduce(0) { $0 + $1.rows.count })
         for (sectionIndex, section) in sections.enumerated() {
             sectionIndexes[section.id] = sectionIndex
             for (rowIndex, row) in section.rows.enumerated() {

@@ -27,8 +27,9 @@ public actor PageHost {
     private let source: any PageSource
     private nonisolated let definition: PageDefinition
     private nonisolated let renderContext: RenderContext
-    // The root's ``PageSource/rowPager`` as of its last re-read, for ``detachedSection(_:after:at:limit:as:controls:)``.
-    private nonisolated let pager = Mutex<(any RowPager)?>(nil)
+    // The root's ``PageSource/rowPager`` as of its last re-read, for ``detachedSection(_:after:at:limit:as:controls:)``,
+    // and the table's only section, if it has one then (``onlySectionID``).
+    private nonisolated let pager = Mutex<(pager: (any RowPager)?, onlySection: SectionID?)>((nil, nil))
     // The same, for viewers who may not write: no action controls.
     private var readOnlyContext: RenderContext {
         var context = renderContext
@@ -98,7 +99,8 @@ public actor PageHost {
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
         self.changes = definition.changes
         let rowPager = source.rowPager
-        pager.withLock { $0 = rowPager }
+        let onlySection = Self.onlySection(of: table)
+        pager.withLock { $0 = (rowPager, onlySection) }
         // The table calls back synchronously from inside this actor's own methods (an action, or
         // changes queued on its updater), so the isolation assumption holds.
         table.onChange = { [unowned self] changeset in
@@ -228,7 +230,13 @@ public actor PageHost {
     }
 
     /// The id of the table's section when it has exactly one, for a page URL that pages it.
-    var onlySectionID: SectionID? {
+    /// Not isolated: kept with the pager, so a request for a later page does not wait for the
+    /// host's lane only to read it (a hop to that thread and back for every page of rows).
+    nonisolated var onlySectionID: SectionID? {
+        pager.withLock { $0.onlySection }
+    }
+
+    private static func onlySection(of table: TableAdapter) -> SectionID? {
         table.numberOfSections == 1 ? table.sectionID(at: 0) : nil
     }
 
@@ -238,7 +246,7 @@ public actor PageHost {
     /// answers). Not isolated: a request for a later page needs nothing of the host but its pager.
     nonisolated func detachedSection(_ id: SectionID, after: RowID?, at position: Int? = nil, limit: Int, as format: RenderFormat, controls: Bool = true) -> (@Sendable () throws -> [UInt8])? {
         // A stale page re-reads on its host first (``renderSection(_:after:at:limit:as:controls:)``).
-        guard !isStale, let pager = pager.withLock({ $0 }) else { return nil }
+        guard !isStale, let pager = pager.withLock({ $0.pager }) else { return nil }
         let positional = pager.positional
         if position != nil, positional == nil { return nil }
         let definition = definition
@@ -258,9 +266,9 @@ public actor PageHost {
         }
     }
 
-    /// Takes the root's pager as of its data now (see ``PageSource/rowPager``).
+    /// Takes the root's pager and the table's only section as of its data now (see ``PageSource/rowPager``).
     private func updatePager() {
-        let current = source.rowPager
+        let current = (source.rowPager, Self.onlySection(of: table))
         pager.withLock { $0 = current }
     }
 

@@ -58,7 +58,7 @@ struct PageEndpoints: Sendable {
         let position = try Self.startPosition(request.query, after: after)
         if after != nil || position != nil {
             // `?after=` (Datasette's `_next=`) or `?_at=` on the page pages its only section, as that section's URL does.
-            guard let section = await host.onlySectionID else {
+            guard let section = host.onlySectionID else {
                 throw HTTPError(400, "\(PageContract.Query.after), \(PageContract.Query.next) and \(PageContract.Query.at) page one section: follow the next link of the section to page (this page has several).")
             }
             return try await renderSection(section, after: after, at: position, request: request, definition: definition, host: host, actor: actor)

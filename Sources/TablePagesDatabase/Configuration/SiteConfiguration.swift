@@ -75,6 +75,22 @@ public struct SiteConfiguration: Sendable, Equatable {
         }
     }
 
+    /// Checks each canned query with `runner` (``QueryRunner/check(_:)``: prepared on the
+    /// database, not run), in name order.
+    /// - Throws: ``ConfigurationError`` at `queries.{name}.sql` of the file at `path`, with the
+    ///   database's message, for the first query that would not run or would write.
+    public func checkQueries(with runner: any QueryRunner, path: String) throws {
+        for query in queries {
+            do {
+                try runner.check(query.sql)
+            } catch let refusal as QueryRefusal {
+                throw ConfigurationError(path: path, location: "queries.\(query.name).sql", problem: refusal.message)
+            } catch {
+                throw ConfigurationError(path: path, location: "queries.\(query.name).sql", problem: "could not be checked: \(error)")
+            }
+        }
+    }
+
     /// An error naming the key of each table `tables` (the database's tables and views) does not have.
     public func checkTables(against tables: [String], path: String) throws {
         for name in self.tables.keys.sorted() where !tables.contains(name) {

@@ -1,7 +1,8 @@
 import TableKit
 
 extension DatabaseTableHeader {
-    /// Writes a ``DatabaseTableHeader`` cell's HTML from its content: the description, the search
+    /// Writes a ``DatabaseTableHeader`` cell's HTML from its content: the table's description
+    /// (``tableDescription``, right under the page's title), the row count and conditions, the search
     /// form (for a table with an FTS5 index), the filter form, the active filters, the hidden
     /// columns, the suggested facets, the facets, the export links, and last, right above the
     /// rows, the column headers, each with its column menu. Every text is escaped for
@@ -16,7 +17,13 @@ extension DatabaseTableHeader {
             parameter[Field.name]?.text.flatMap { name in parameter[Field.value]?.text.map { (name: name, value: $0) } }
         }
         let columns = fields[Field.columns]?.json?.elements ?? []
-        out.append("<div class=\"tk-db-header\"><p class=\"tk-db-count\">")
+        out.append("<div class=\"tk-db-header\">")
+        if let description = fields[Field.tableDescription] {
+            out.append("<p class=\"tk-db-description\">")
+            out.appendEscapedHTML(description.value)
+            out.append("</p>")
+        }
+        out.append("<p class=\"tk-db-count\">")
         out.appendEscapedHTML(content.title ?? "")
         out.append("</p>")
         if let search = fields[Field.search] {

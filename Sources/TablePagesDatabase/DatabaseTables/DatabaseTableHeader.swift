@@ -17,6 +17,7 @@ import TableKit
 /// The cell's content is data, so JSON carries it as the page's `headerView` (its `title` is
 /// the description, e.g. "12 rows where category = books"), and the kind (``kind``) writes the
 /// HTML from it. Its `fields`:
+/// - `tableDescription`: what the table holds, when a configuration file says (text, escaped in HTML);
 /// - `rowCount`: the rows of the page, every section's total;
 /// - `columns`: `[{"name", "sort": "ascending" | "descending" | null, "href", "numeric", "hidden", "menu"}]`
 ///   (`numeric`: the column is declared to hold numbers, so its header lines up with them, on the
@@ -43,13 +44,17 @@ struct DatabaseTableHeader {
     let facets: [DatabaseFacet]
     /// The columns suggested as facets, in column order.
     var suggestedFacets: [String] = []
+    /// What the table holds, in the operator's words (a configuration file's `description`),
+    /// shown under the page's title.
+    var tableDescription: String?
 
     /// The header's cell kind's reuse identifier.
     static let reuseIdentifier = "database-header"
 
     /// The header as a cell of ``kind``.
     var cell: TableCell {
-        var fields = [
+        var fields = tableDescription.map { [CellField(name: Field.tableDescription, value: $0)] } ?? []
+        fields += [
             CellField(name: Field.rowCount, value: Self.grouped(rowCount), json: .integer(Int64(rowCount))),
             CellField(name: Field.columns, value: schema.columns.joined(separator: ", "), json: .array(schema.columns.map(column))),
             CellField(name: Field.filters, value: query.filters.map(Self.description).joined(separator: " and "), json: .array(query.filters.map(filter))),
@@ -105,6 +110,7 @@ struct DatabaseTableHeader {
 
     /// The names of the content's fields and of their JSON members, which the kind reads back.
     enum Field {
+        static let tableDescription = "tableDescription"
         static let rowCount = "rowCount"
         static let columns = "columns"
         static let filters = "filters"

@@ -127,7 +127,7 @@ public enum DatabaseTablePages {
             countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return try DatabaseTableSource.reading(reader)
+            return try DatabaseTableSource.reading(reader, tableDescription: configuration.description)
         }
     }
 }

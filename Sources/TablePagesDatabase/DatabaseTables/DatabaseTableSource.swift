@@ -18,21 +18,28 @@ final class DatabaseTableSource: PageSource {
     /// found once, when the page's live table is made, and kept: a suggestion is a hint, and
     /// looking again at every change would cost each reload its budget.
     let suggestedFacets: [String]
+    /// What the table holds, from the configuration file, for the header
+    /// (``DatabaseTableHeader/tableDescription``).
+    let tableDescription: String?
 
     /// A source over sections already read.
-    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [String] = []) {
+    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [String] = [], tableDescription: String? = nil) {
         self.reader = reader
         self.sections = sections
         self.facets = facets
         self.suggestedFacets = suggestedFacets
+        self.tableDescription = tableDescription
     }
 
-    /// A page's live root: its window and facets read, and its suggested facets found.
-    static func reading(_ reader: DatabaseTableReader) throws -> DatabaseTableSource {
+    /// A page's live root: its window and facets read, and its suggested facets found;
+    /// `tableDescription` shows under its title.
+    static func reading(_ reader: DatabaseTableReader, tableDescription: String? = nil) throws -> DatabaseTableSource {
         let sections = try reader.window()
         let facets = try reader.facets()
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
-        return DatabaseTableSource(reader: reader, sections: sections, facets: facets, suggestedFacets: reader.suggestedFacets(rowCount: rowCount))
+        return DatabaseTableSource(
+            reader: reader, sections: sections, facets: facets, suggestedFacets: reader.suggestedFacets(rowCount: rowCount), tableDescription: tableDescription
+        )
     }
 
     /// One estimate for every row: a record is one line of columns (long values wrap).
@@ -91,7 +98,9 @@ final class DatabaseTableSource: PageSource {
     /// (``DatabaseTableHeader``), from the held sections' totals.
     func headerViewForTable() -> TableCell? {
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
-        return DatabaseTableHeader(schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets, suggestedFacets: suggestedFacets).cell
+        return DatabaseTableHeader(
+            schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets, suggestedFacets: suggestedFacets, tableDescription: tableDescription
+        ).cell
     }
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
 }

@@ -49,7 +49,16 @@ final class SQLiteQueryRunner: QueryRunner {
         return result
     }
 
-    private func rows(_ sql: String, parameters: [String: String], in db: Database) throws -> QueryResult {
+    /// Prepares `sql` on the read-only connection, as ``run(_:parameters:)`` does, and runs nothing.
+    func check(_ sql: String) throws {
+        try queue.read { db in _ = try statement(sql, in: db) }
+    }
+
+    /// `sql` compiled under the authorizer, with the tables it reads and its parameters' names
+    /// (`:name`, with their sign).
+    /// - Throws: ``QueryRefusal`` when it is empty, refused, fails to compile, would write or has
+    ///   a parameter without a name.
+    private func statement(_ sql: String, in db: Database) throws -> (statement: Statement, tables: Set<String>, names: [String]) {
         guard !sql.allSatisfy(\.isWhitespace) else { throw QueryRefusal("Write a SELECT statement to run.") }
         let (compiled, verdict) = authorizer.checking { try db.makeStatement(sql: sql) }
         if let refusal = verdict.refusal { throw QueryRefusal(refusal) }
@@ -66,6 +75,11 @@ final class SQLiteQueryRunner: QueryRunner {
         if names.contains("") {
             throw QueryRefusal("Name every parameter (:name): a ? placeholder cannot be filled in from the page.")
         }
+        return (statement, verdict.tables, names)
+    }
+
+    private func rows(_ sql: String, parameters: [String: String], in db: Database) throws -> QueryResult {
+        let (statement, tables, names) = try statement(sql, in: db)
         var arguments: [String: (any DatabaseValueConvertible)?] = [:]
         for name in names { arguments[String(name.dropFirst())] = parameters[String(name.dropFirst())] ?? "" }
         do {
@@ -83,7 +97,7 @@ final class SQLiteQueryRunner: QueryRunner {
                 }
                 rows.append(values)
             }
-            return QueryResult(columns: statement.columnNames, rows: rows, truncated: truncated, tables: verdict.tables, milliseconds: 0)
+            return QueryResult(columns: statement.columnNames, rows: rows, truncated: truncated, tables: tables, milliseconds: 0)
         } catch {
             throw Self.clientError(error) ?? error
         }

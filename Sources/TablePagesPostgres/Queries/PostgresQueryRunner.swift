@@ -15,7 +15,8 @@ import TableStorePostgres
 /// bound as text of no declared type, which PostgreSQL reads as the type the query needs, as a
 /// quoted literal would be.
 ///
-/// PostgreSQL names the result's columns only with its rows: a query without rows has no columns.
+/// postgres-nio's collected answer names the columns only with its rows: a query without rows
+/// is asked for its columns once more (``describing(_:)``), in the same transaction.
 ///
 ///     let runner = tables.queryRunner(limits: limits)
 final class PostgresQueryRunner: QueryRunner {
@@ -70,11 +71,34 @@ final class PostgresQueryRunner: QueryRunner {
                     }
                     result.rows.append(values)
                 }
+                if rows.isEmpty, let describing = Self.describing(numbered) {
+                    let row = try await connection.allRows(PostgresQuery(unsafeSQL: describing, binds: query.binds), logger: logger).first
+                    result.columns = row.map { $0.map(\.columnName) } ?? []
+                }
                 return result
             }
         }
         result.milliseconds = QueryResult.milliseconds(since: started)
         return result
+    }
+
+    /// Runs `sql` as ``run(_:parameters:)`` would, in the same read-only transaction, but asked
+    /// for no rows (``describing(_:)``: `LIMIT 0`, which PostgreSQL plans and starts without
+    /// reading) and with every parameter NULL, which suits any type the query gives it: so the
+    /// syntax, the names, the types and the read-only rule (`FOR UPDATE`) are all checked.
+    func check(_ sql: String) throws {
+        if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
+        let (numbered, names) = SQLParameterNames.numbered(Self.limited(sql, rows: limits.rows))
+        var binds = PostgresBindings(capacity: names.count)
+        for _ in names { binds.appendNull() }
+        let query = PostgresQuery(unsafeSQL: Self.describing(numbered) ?? numbered, binds: binds)
+        turn.wait()
+        defer { turn.signal() }
+        _ = try inReadOnlyTransaction { [answerWait, logger] connection in
+            try connection.blockingAnswer(within: answerWait, logger: logger) {
+                try await connection.allRows(query, logger: logger).count
+            }
+        }
     }
 
     /// How long one statement may wait for its answer before its connection is given up.
@@ -119,6 +143,15 @@ final class PostgresQueryRunner: QueryRunner {
         while let last = body.last, last.isWhitespace { body.removeLast() }
         guard firstWord(of: String(body)) != "explain" else { return String(body) }
         return "SELECT * FROM (\n" + body + "\n) AS tablepages_query LIMIT \(rows + 1)"
+    }
+
+    /// A query of exactly one row, all NULL, under the columns of `limited` (a ``limited(_:rows:)``
+    /// query), which is not run (`LIMIT 0`): how a result without rows learns its column names.
+    /// Nil for `EXPLAIN`, which cannot be a subquery and always answers rows.
+    static func describing(_ limited: String) -> String? {
+        guard firstWord(of: limited) != "explain" else { return nil }
+        return "SELECT tablepages_query.* FROM (VALUES (1)) AS tablepages_one LEFT JOIN (SELECT * FROM (\n" + limited
+            + "\n) AS tablepages_limited LIMIT 0) AS tablepages_query ON true"
     }
 
     /// Why `sql` is refused before it is sent, or nil.
