@@ -74,9 +74,13 @@ def test_an_insert_patches_exactly_the_changed_group_within_a_second(site):
     assert_each_insert_patches_the_group(run, events(base, "status_counts"), paid["id"], "canned query")
 
 
-def assert_each_insert_patches_the_group(run, watcher, row, what):
+def assert_each_insert_patches_the_group(run, watcher, row, what, unordered=False):
     """Five paid orders inserted one by one: each is one patch, within 1 s, that replaces `row` (the
-    "paid" group) with the new count, and nothing else. Closes `watcher`."""
+    "paid" group) with the new count, and nothing else. Closes `watcher`.
+
+    `unordered`: the query has no ORDER BY, so the database may return its groups in another order
+    after a write (PostgreSQL's planner switches between hashing and sorting as its statistics
+    change), and the patch then also moves rows, as it should; only moves are allowed besides."""
     try:
         latencies = []
         for _ in range(5):
@@ -85,6 +89,8 @@ def assert_each_insert_patches_the_group(run, watcher, row, what):
             event = watcher.next(timeout=5)
             latencies.append(event["at"] - started)
             ops = event["patch"]["ops"]
+            if unordered:
+                ops = [op for op in ops if op["op"] != "move"]
             assert [(op["op"], op["row"]) for op in ops] == [("replace", row)], ops
             assert f">{counts(run)['paid']}<" in ops[0]["html"]
         assert max(latencies) < 1.0, latencies
