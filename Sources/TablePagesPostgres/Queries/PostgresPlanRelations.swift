@@ -12,7 +12,10 @@ enum PostgresPlanRelations {
     /// (a relation scanned twice is named twice); nil when `json` is not such a plan, or names a
     /// relation without its schema (a plan explained without VERBOSE).
     static func relations(inPlan json: String) -> [(schema: String, name: String)]? {
-        guard let plan = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? [Any],
+        // Foundation's parser drops a U+FEFF that begins a string (a table named so would be
+        // misnamed); escaped, it is kept. PostgreSQL writes one only inside strings.
+        let escaped = json.replacingOccurrences(of: "\u{FEFF}", with: "\\uFEFF")
+        guard let plan = try? JSONSerialization.jsonObject(with: Data(escaped.utf8), options: [.fragmentsAllowed]) as? [Any],
             plan.contains(where: { ($0 as? [String: Any])?["Plan"] != nil })
         else { return nil }
         var found: [(schema: String, name: String)] = []
