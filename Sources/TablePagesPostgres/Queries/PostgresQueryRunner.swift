@@ -123,7 +123,9 @@ final class PostgresQueryRunner: QueryRunner {
         guard let row = plan.first, case .text(let json)? = try PostgresQueryValues.values(of: row).first,
             let relations = PostgresPlanRelations.relations(inPlan: json)
         else { return nil }
-        let words = Set(sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init))
+        // As written (a quoted name keeps its case) and lowercased (as PostgreSQL folds one unquoted).
+        let written = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        let words = Set(written + written.map { $0.lowercased() })
         var catalog = PostgresBindings(capacity: 3)
         catalog.append(relations.map(\.schema))
         catalog.append(relations.map(\.name))
@@ -152,7 +154,7 @@ final class PostgresQueryRunner: QueryRunner {
         UNION ALL
         SELECT NULL, NULL WHERE EXISTS (
             SELECT 1 FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace pn ON pn.oid = p.pronamespace
-            WHERE pn.nspname NOT IN ('pg_catalog', 'information_schema') AND lower(p.proname) = ANY($3::text[])
+            WHERE pn.nspname NOT IN ('pg_catalog', 'information_schema') AND p.proname = ANY($3::name[])
         )
         """
 
