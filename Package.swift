@@ -92,6 +92,7 @@ let package = Package(
                 "TableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // A PostgreSQL database's tables as pages, with TablePagesDatabase's query building: NIO stays

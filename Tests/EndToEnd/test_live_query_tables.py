@@ -6,10 +6,12 @@ unrelated table leaves the query alone (`tablepages_live_rereads_total` stays fl
 comes), while a write to its table, through a view or a partitioned table, still patches within
 1 s. SQLite tells only that the file changed: there every change re-runs every watched query."""
 import json
+import re
 import subprocess
 import sqlite3
 import time
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -73,8 +75,14 @@ def assert_patched_within_a_second(run, watcher, write):
     return event["patch"]["ops"]
 
 
+def skipped(base):
+    text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()
+    found = re.search(r"^tablepages_live_query_changes_skipped_total (\d+)", text, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
 def assert_unrelated_writes_rerun_nothing(base, run, watcher, tells):
-    before = rereads(base)
+    before, passed_over = rereads(base), skipped(base)
     for number in range(3):
         run(f"insert into customers (id, name) values ((select coalesce(max(id), 0) + 1 from customers), 'Ada {number}')")
         time.sleep(0.35)
@@ -82,8 +90,10 @@ def assert_unrelated_writes_rerun_nothing(base, run, watcher, tells):
     time.sleep(0.6)
     if tells:
         assert rereads(base) == before, "a write to a table the query does not read re-ran it"
+        assert skipped(base) >= passed_over + 3, "each write passed the query over"
     else:
         assert rereads(base) > before, "SQLite cannot tell which table changed: every watched query re-runs"
+        assert skipped(base) == passed_over
     # The result is the same either way: nothing to patch.
     with pytest.raises(Exception):
         watcher.next(timeout=0.5)

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Synchronization
 import TablePages
 
@@ -51,7 +52,11 @@ final class TableChangeRouter: Sendable {
         return Watch(token: token, feed: throttled.feed, router: self)
     }
 
-    /// Announces `change` to the queries it may change; returns how many it passed over.
+    /// The label of the counter of variants a change passed over (``notify(_:)``).
+    static let skippedCounterLabel = "tablepages_live_query_changes_skipped_total"
+
+    /// Announces `change` to the queries it may change; returns how many it passed over, and
+    /// counts them (``skippedCounterLabel``, in the process's metrics).
     @discardableResult
     func notify(_ change: ChangedTables) -> Int {
         let (reached, skipped) = readers.withLock { readers -> ([ThrottledFeed], Int) in
@@ -59,6 +64,8 @@ final class TableChangeRouter: Sendable {
             return (reached, readers.count - reached.count)
         }
         for throttled in reached { throttled.notify() }
+        // Made when counted, not at registration: the server bootstraps its metrics after registering pages.
+        if skipped > 0 { Counter(label: Self.skippedCounterLabel).increment(by: skipped) }
         return skipped
     }
 }
