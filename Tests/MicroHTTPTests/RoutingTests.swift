@@ -27,6 +27,27 @@ struct RoutingTests {
         #expect(await router.respond(to: Self.request(.post, "/act")).bodyBytes == Array("done".utf8))
     }
 
+    @Test("A first step's work made elsewhere is not immediate; respond awaits it, and what it fails with answers as a handler's throw")
+    func firstStepMadeElsewhereIsAwaitedByRespond() async {
+        var router = Router()
+        router.on(.get, "/e/:n", resolving: { request -> FirstStep<String> in
+            let n = request.parameters["n"] ?? ""
+            return n == "second" ? .resolved(n) : .elsewhere { finish in
+                switch n {
+                case "conflict": finish(.failure(HTTPError(409, "taken")))
+                case "broken": finish(.failure(CancellationError()))
+                default: finish(.success(.text("made \(n)")))
+                }
+            }
+        }, use: { _, resolved in .text("second step of \(resolved)") })
+        #expect(router.immediateResponse(to: Self.request(.get, "/e/1")) == nil)
+        #expect(await router.respond(to: Self.request(.get, "/e/1")).bodyBytes == Array("made 1".utf8))
+        #expect(await router.respond(to: Self.request(.get, "/e/second")).bodyBytes == Array("second step of second".utf8))
+        #expect(await router.respond(to: Self.request(.get, "/e/conflict")).status == 409)
+        #expect(await router.respond(to: Self.request(.get, "/e/broken")).status == 500)
+        #expect(await router.respond(to: Self.request(.get, "/e/1")).route == "/e/:n")
+    }
+
     @Test("The admission check answers before any route, on both paths; finishing sees every response")
     func admissionAndFinishing() async {
         var router = Router()

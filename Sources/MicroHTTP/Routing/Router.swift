@@ -28,6 +28,7 @@ public struct Router: HTTPResponder {
     enum Step: Sendable {
         case answer(Response)
         case later(@Sendable () async throws -> Response)
+        case elsewhere(@Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void)
     }
 
     struct Route: Sendable {
@@ -95,6 +96,7 @@ public struct Router: HTTPResponder {
             switch first(request) {
             case .answer(let response): .answer(response)
             case .resolved(let resolved): .later { try await handler(request, resolved) }
+            case .elsewhere(let start): .elsewhere(start)
             }
         }
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .twoStep(step)))
@@ -118,6 +120,16 @@ public struct Router: HTTPResponder {
                 return .now(finished(errorPage.apply(to: Self.labelled(response, matchedPattern)), for: request))
             case .later(let work):
                 (later, pattern) = (work, matchedPattern)
+            case .elsewhere(let start):
+                return .elsewhere { [self] respond in
+                    start { result in
+                        let response = switch result {
+                        case .success(let response): response
+                        case .failure(let error): Self.response(to: error, for: request)
+                        }
+                        respond(finished(errorPage.apply(to: Self.labelled(response, matchedPattern)), for: request))
+                    }
+                }
             }
         case .route(.asynchronous(let handler), let matched, let matchedPattern):
             (later, pattern) = ({ try await handler(matched) }, matchedPattern)
@@ -139,6 +151,7 @@ public struct Router: HTTPResponder {
         switch answer(to: request) {
         case .now(let response): response
         case .later(let work): await work()
+        case .elsewhere(let start): await withCheckedContinuation { done in start { done.resume(returning: $0) } }
         }
     }
 
@@ -153,12 +166,18 @@ public struct Router: HTTPResponder {
     private static func run(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {
         do {
             return try await work()
-        } catch let error as HTTPError {
-            return Response.error(error, for: request)
         } catch {
+            return response(to: error, for: request)
+        }
+    }
+
+    /// What a handler's thrown `error` answers: an ``HTTPError`` its own response, anything else a 500.
+    private static func response(to error: any Error, for request: Request) -> Response {
+        guard let error = error as? HTTPError else {
             // Not the client's fault and not for the client's eyes: the server logs the status.
             return Response.error(500, "The server could not answer this request.", for: request)
         }
+        return Response.error(error, for: request)
     }
 
     /// `response`, marked as answered by the route with `pattern`.
