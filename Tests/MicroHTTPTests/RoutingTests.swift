@@ -1,4 +1,5 @@
 import MicroHTTP
+import PropertyBased
 import Testing
 
 @Suite("Routing and messages, without a socket")
@@ -18,6 +19,39 @@ struct RoutingTests {
         #expect(router.immediateResponse(to: Self.request(.get, "/files/a/b/c.css"))?.bodyBytes == Array("a/b/c.css".utf8))
         #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows"))?.status == 404)
         #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows/r/extra"))?.status == 404)
+    }
+
+    @Test("Of the routes a request matches, the first added answers, whatever their first segments; 404 and 405 as before")
+    func theFirstMatchingRouteAddedAnswers() async {
+        // Patterns and paths from a few segments, so that many routes match each path: literal
+        // first segments (looked up by name) and parameter ones (tried for every path) interleave.
+        let pieces = ["a", "b", ":p", ":p", "*rest", ":q.json"]
+        let pattern = Gen.element(of: pieces).map { $0! }.array(of: 0...2).map { "/" + $0.joined(separator: "/") }
+        let route = zip(pattern, Gen.bool)
+        // No `.json` paths: those are tried without the suffix first, by every route, which one
+        // route alone cannot show.
+        let path = Gen.element(of: ["a", "b", "c"]).map { $0! }.array(of: 0...3).map { "/" + $0.joined(separator: "/") }
+        await propertyCheck(input: route.array(of: 1...8), path, Gen.bool) { routes, path, post in
+            let method: HTTPMethod = post ? .post : .get
+            var router = Router()
+            var singles: [Router] = []
+            for (index, (pattern, isPost)) in routes.enumerated() {
+                router.immediate(isPost ? .post : .get, pattern, { _ in .text("\(index)") })
+                var single = Router()
+                single.immediate(isPost ? .post : .get, pattern, { _ in .text("\(index)") })
+                singles.append(single)
+            }
+            let answer = router.immediateResponse(to: Self.request(method, path))
+            // Each route alone says whether it takes the request (200) or takes its path by
+            // another method (405).
+            let alone = singles.map { $0.immediateResponse(to: Self.request(method, path))?.status }
+            if let first = alone.firstIndex(of: 200) {
+                #expect(answer?.status == 200)
+                #expect(answer?.bodyBytes == Array("\(first)".utf8), "\(routes) for \(method) \(path)")
+            } else {
+                #expect(answer?.status == (alone.contains(405) ? 405 : 404), "\(routes) for \(method) \(path)")
+            }
+        }
     }
 
     @Test func asyncRoutesAreLeftForRespond() async {
