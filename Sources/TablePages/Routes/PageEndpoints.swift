@@ -114,7 +114,8 @@ struct PageEndpoints: Sendable {
         // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
         guard case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return .resolved(resolved) }
         let json = request.prefersJSON
-        let view = view(of: page.actor, definition: page.definition)
+        // JSON is cached under one view for every viewer: no access check to make for it.
+        let view = json ? .jsonView : view(of: page.actor, definition: page.definition)
         guard let host = hosts.existingHost(for: variant),
               let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
