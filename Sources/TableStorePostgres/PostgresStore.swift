@@ -107,7 +107,7 @@ public final class PostgresStore: SQLStore {
     /// ``PostgresError/isOutcomeUnknown`` is true. If the connection fails after `COMMIT` was sent,
     /// the store asks the database, on other connections, what became of the transaction for up
     /// to ``connectionWait``: a commit that happened is then reported as one. Each write records a
-    /// random write id in a ring of the last 100,000 (`tablepages_writes`, about 7 MB, installed by
+    /// random write id in a ring of the last 100,000 (`tablepages_writes`, about 8 MB, installed by
     /// the first write) in the same round trip as it reads its transaction id; finding that id
     /// proves the commit, and missing it once the transaction is over proves the opposite — even
     /// after a crash, when a restarted server may give the transaction's id to another.

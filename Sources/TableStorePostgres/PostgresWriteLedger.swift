@@ -9,7 +9,7 @@
 /// commits under it would be taken for the lost one.
 ///
 /// Write *n* (of a sequence) takes slot *n* mod ``capacity``, so the table never holds more than
-/// ``capacity`` rows (about 7 MB), and an id is kept until ``capacity`` later writes; a slot taken
+/// ``capacity`` rows (about 8 MB), and an id is kept until ``capacity`` later writes; a slot taken
 /// by a later write before its id was looked up is noticed (its sequence number is higher), and
 /// the outcome is then reported unknown rather than guessed.
 enum PostgresWriteLedger {
