@@ -13,9 +13,14 @@ enum PostgresPlanRelations {
     /// relation without its schema (a plan explained without VERBOSE).
     static func relations(inPlan json: String) -> [(schema: String, name: String)]? {
         // Foundation's parser drops a U+FEFF that begins a string (a table named so would be
-        // misnamed); escaped, it is kept. PostgreSQL writes one only inside strings.
-        let escaped = json.replacingOccurrences(of: "\u{FEFF}", with: "\\uFEFF")
-        guard let plan = try? JSONSerialization.jsonObject(with: Data(escaped.utf8), options: [.fragmentsAllowed]) as? [Any],
+        // misnamed); escaped, it is kept. PostgreSQL writes one only inside strings. Replaced scalar
+        // by scalar: String's own search compares characters, and misses a U+FEFF that a combining
+        // mark after it joins into one.
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if scalar == "\u{FEFF}" { escaped.append(contentsOf: "\\uFEFF".unicodeScalars) } else { escaped.append(scalar) }
+        }
+        guard let plan = try? JSONSerialization.jsonObject(with: Data(String(escaped).utf8), options: [.fragmentsAllowed]) as? [Any],
             plan.contains(where: { ($0 as? [String: Any])?["Plan"] != nil })
         else { return nil }
         var found: [(schema: String, name: String)] = []
