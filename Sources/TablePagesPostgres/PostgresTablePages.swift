@@ -111,7 +111,7 @@ public final class PostgresTablePages: Sendable {
         var configuration = try url.clientConfiguration(applicationName: "tablepages", parameters: parameters)
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runTask = Task { await client.run() }
+        let runTask = client.startRunning()
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
             let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
@@ -144,7 +144,7 @@ public final class PostgresTablePages: Sendable {
     public func start() {
         let task: Task<Void, Never>
         if let listenerClient {
-            let listenerRun = Task { await listenerClient.run() }
+            let listenerRun = listenerClient.startRunning()
             task = Task { [self] in await listen(on: listenerClient) }
             tasks.withLock { $0 += [listenerRun, task] }
         } else {

@@ -61,7 +61,7 @@ public final class PostgresStore: SQLStore {
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        clientTask = Mutex(Task { await client.run() })
+        clientTask = Mutex(client.startRunning())
         let observers = ChangeObservers()
         self.observers = observers
         listener = PostgresChangeListener(
