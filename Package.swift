@@ -92,6 +92,7 @@ let package = Package(
                 "TableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // A PostgreSQL database's tables as pages, with TablePagesDatabase's query building: NIO stays
@@ -148,7 +149,7 @@ let package = Package(
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TableStore", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TableStore", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]

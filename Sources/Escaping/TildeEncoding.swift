@@ -32,8 +32,9 @@ public enum TildeEncoding {
     /// every other character itself, as Datasette decodes (a `~` without two hex digits stays a
     /// `~`; `%` is not an escape). Nil when the bytes are not UTF-8.
     public static func decode(_ text: String) -> String? {
+        // Most names have neither: no copy of their bytes then (a page's name is decoded on every request).
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "+") }) else { return text }
         let input = Array(text.utf8)
-        guard input.contains(UInt8(ascii: "~")) || input.contains(UInt8(ascii: "+")) else { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.count)
         var index = 0

@@ -67,8 +67,8 @@ public final class PostgresTablePages: Sendable {
     /// Each table's feeds: its own pages', and those of the pages that read it too (a table
     /// showing its rows' labels, a view); a table may be named several times.
     private let feeds: [(table: String, feed: ChangeFeed)]
-    /// Called after any change of a served table, whichever (``onChange(_:)``).
-    let changeObservers = Mutex<[@Sendable () -> Void]>([])
+    /// Called after any change of a served table, with the table when known (``onChange(_:)``).
+    let changeObservers = Mutex<[@Sendable (ChangedTables) -> Void]>([])
     private let servedTables: [String]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
@@ -160,11 +160,11 @@ public final class PostgresTablePages: Sendable {
 
     private func notifyAll() {
         for (_, feed) in feeds { feed.notify() }
-        notifyObservers()
+        notifyObservers(.unknown)
     }
 
-    private func notifyObservers() {
-        for observer in changeObservers.withLock({ $0 }) { observer() }
+    private func notifyObservers(_ change: ChangedTables) {
+        for observer in changeObservers.withLock({ $0 }) { observer(change) }
     }
 
     // MARK: Watching
@@ -292,7 +292,7 @@ public final class PostgresTablePages: Sendable {
         }
         guard names[0] == namespace else { return }
         for (table, feed) in feeds where table == names[1] { feed.notify() }
-        notifyObservers()
+        notifyObservers(ChangedTables([names[1]]))
     }
 
     // MARK: Polling

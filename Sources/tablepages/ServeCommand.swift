@@ -422,8 +422,10 @@ struct ServeCommand: AsyncParsableCommand {
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
             if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
-            LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
-            LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: store.onChange, in: &pages)
+            // SQLite tells only that the file changed, not which tables: every live query re-runs.
+            let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in store.onChange { heard(.unknown) } }
+            LiveQueryPages.register(configuration.queries, runner: runner, onChange: onChange, in: &pages)
+            LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: onChange, in: &pages)
             queryRunner = runner
             stores.append(store)
             logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")

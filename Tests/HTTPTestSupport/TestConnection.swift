@@ -26,6 +26,9 @@ public final class TestConnection: Sendable {
         var buffer: [UInt8] = []
         var streamBody: [UInt8] = []
         var streamEnded = false
+        // For each marker counted so far: how many times `streamBody` holds it before `to`, so
+        // that counting after each chunk reads only the new bytes.
+        var tallies: [[UInt8]: (count: Int, to: Int)] = [:]
     }
 
     private let state: Mutex<State>
@@ -125,6 +128,51 @@ public final class TestConnection: Sendable {
                 }
             }
         }
+    }
+
+    /// Reads the event stream until it holds `marker` at least `count` times (by default, `count`
+    /// events: `event: ` lines), or ends, and returns how many times it holds it. Looks only at the
+    /// bytes each chunk adds, where ``readStream(until:timeout:)`` looks at the whole text again
+    /// after every chunk: a stream megabytes long, read in small chunks, is read in linear time.
+    ///
+    ///     let patches = try await connection.readStream(untilCount: 10)
+    ///     let resets = try await connection.readStream(untilCount: 1, of: "event: reset")
+    public func readStream(untilCount count: Int, of marker: String = "event: ", timeout: Duration = .seconds(10)) async throws -> Int {
+        let marker = Array(marker.utf8)
+        precondition(!marker.isEmpty, "an empty marker")
+        return try await Self.offPool(on: queue) { [self] in
+            try state.withLock { state in
+                let deadline = ContinuousClock.now + timeout
+                while true {
+                    let found = Self.tally(marker, in: &state)
+                    if found >= count || state.streamEnded { return found }
+                    if let chunk = try Self.readChunk(&state, deadline: deadline) {
+                        state.streamBody += chunk
+                    } else {
+                        state.streamEnded = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many times the stream body holds `marker` (not overlapping), counting on from where the
+    /// last count of it stopped.
+    private static func tally(_ marker: [UInt8], in state: inout State) -> Int {
+        var (count, index) = state.tallies[marker] ?? (0, 0)
+        let last = state.streamBody.count - marker.count
+        state.streamBody.withUnsafeBufferPointer { body in
+            while index <= last {
+                if body[index] == marker[0], body[index..<index + marker.count].elementsEqual(marker) {
+                    count += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+        }
+        state.tallies[marker] = (count, index)
+        return count
     }
 
     /// What a ``trickle(_:every:timeout:)`` saw.

@@ -1,4 +1,5 @@
 import MicroHTTP
+import PropertyBased
 import Testing
 
 @Suite("Routing and messages, without a socket")
@@ -20,11 +21,65 @@ struct RoutingTests {
         #expect(router.immediateResponse(to: Self.request(.get, "/pages/p/rows/r/extra"))?.status == 404)
     }
 
+    @Test("Of the routes a request matches, the first added answers, whatever their first segments; 404 and 405 as before")
+    func theFirstMatchingRouteAddedAnswers() async {
+        // Patterns and paths from a few segments, so that many routes match each path: literal
+        // first segments (looked up by name) and parameter ones (tried for every path) interleave.
+        let pieces = ["a", "b", ":p", ":p", "*rest", ":q.json"]
+        let pattern = Gen.element(of: pieces).map { $0! }.array(of: 0...2).map { "/" + $0.joined(separator: "/") }
+        let route = zip(pattern, Gen.bool)
+        // No `.json` paths: those are tried without the suffix first, by every route, which one
+        // route alone cannot show.
+        let path = Gen.element(of: ["a", "b", "c"]).map { $0! }.array(of: 0...3).map { "/" + $0.joined(separator: "/") }
+        await propertyCheck(input: route.array(of: 1...8), path, Gen.bool) { routes, path, post in
+            let method: HTTPMethod = post ? .post : .get
+            var router = Router()
+            var singles: [Router] = []
+            for (index, (pattern, isPost)) in routes.enumerated() {
+                router.immediate(isPost ? .post : .get, pattern, { _ in .text("\(index)") })
+                var single = Router()
+                single.immediate(isPost ? .post : .get, pattern, { _ in .text("\(index)") })
+                singles.append(single)
+            }
+            let answer = router.immediateResponse(to: Self.request(method, path))
+            // Each route alone says whether it takes the request (200) or takes its path by
+            // another method (405).
+            let alone = singles.map { $0.immediateResponse(to: Self.request(method, path))?.status }
+            if let first = alone.firstIndex(of: 200) {
+                #expect(answer?.status == 200)
+                #expect(answer?.bodyBytes == Array("\(first)".utf8), "\(routes) for \(method) \(path)")
+            } else {
+                #expect(answer?.status == (alone.contains(405) ? 405 : 404), "\(routes) for \(method) \(path)")
+            }
+        }
+    }
+
     @Test func asyncRoutesAreLeftForRespond() async {
         var router = Router()
         router.on(.post, "/act") { _ in .text("done") }
         #expect(router.immediateResponse(to: Self.request(.post, "/act")) == nil)
         #expect(await router.respond(to: Self.request(.post, "/act")).bodyBytes == Array("done".utf8))
+    }
+
+    @Test("A first step's work made elsewhere is not immediate; respond awaits it, and what it fails with answers as a handler's throw")
+    func firstStepMadeElsewhereIsAwaitedByRespond() async {
+        var router = Router()
+        router.on(.get, "/e/:n", resolving: { request -> FirstStep<String> in
+            let n = request.parameters["n"] ?? ""
+            return n == "second" ? .resolved(n) : .elsewhere { finish in
+                switch n {
+                case "conflict": finish(.failure(HTTPError(409, "taken")))
+                case "broken": finish(.failure(CancellationError()))
+                default: finish(.success(.text("made \(n)")))
+                }
+            }
+        }, use: { _, resolved in .text("second step of \(resolved)") })
+        #expect(router.immediateResponse(to: Self.request(.get, "/e/1")) == nil)
+        #expect(await router.respond(to: Self.request(.get, "/e/1")).bodyBytes == Array("made 1".utf8))
+        #expect(await router.respond(to: Self.request(.get, "/e/second")).bodyBytes == Array("second step of second".utf8))
+        #expect(await router.respond(to: Self.request(.get, "/e/conflict")).status == 409)
+        #expect(await router.respond(to: Self.request(.get, "/e/broken")).status == 500)
+        #expect(await router.respond(to: Self.request(.get, "/e/1")).route == "/e/:n")
     }
 
     @Test("The admission check answers before any route, on both paths; finishing sees every response")

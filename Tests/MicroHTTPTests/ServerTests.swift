@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPTestSupport
 import MicroHTTP
 import Testing
@@ -97,6 +98,30 @@ struct ServerTests {
             let failed = try await connection.request("GET", "/fail.json")
             #expect(failed.status == 409)
             #expect(failed.text == #"{"error":{"status":409,"message":"conflict here"}}"#)
+        }
+    }
+
+    @Test("A first step's work made on a thread of its own answers from there: its response, or its thrown error as a handler's, finished by the router; the connection stays kept alive")
+    func firstStepAnsweredElsewhere() async throws {
+        var router = Router()
+        router.on(.get, "/elsewhere/:n", resolving: { request -> FirstStep<Void> in
+            let n = request.parameters["n"] ?? ""
+            return .elsewhere { finish in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+                    finish(n == "bad" ? .failure(HTTPError(418, "no tea")) : .success(.text("made \(n)")))
+                }
+            }
+        }, use: { _, _ in .text("second step") })
+        router.finishing = { _, response in response.headers["X-Finished"] = "yes" }
+        try await withServer(router) { server in
+            let connection = try await TestConnection(port: server.port)
+            let made = try await connection.request("GET", "/elsewhere/1")
+            #expect(made.status == 200 && made.text == "made 1" && made.header("X-Finished") == "yes")
+            let refused = try await connection.request("GET", "/elsewhere/bad.json")
+            #expect(refused.status == 418 && refused.text == #"{"error":{"status":418,"message":"no tea"}}"#)
+            #expect(refused.header("X-Finished") == "yes")
+            let again = try await connection.request("GET", "/elsewhere/2")
+            #expect(again.text == "made 2" && again.header("Connection")?.lowercased() != "close")
         }
     }
 

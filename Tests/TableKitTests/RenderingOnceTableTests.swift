@@ -36,4 +36,23 @@ struct RenderingOnceTableTests {
             }
         }
     }
+
+    @Test("A table made for one render finds rows by identifier without indexing them, and still diffs a later batch against what it showed")
+    func findsRowsAndStillUpdates() throws {
+        let source = FixtureDataSource([("s", ["a", "b", "c", "d"]), ("t", ["e"])])
+        let table = TableAdapter(renderingOnce: source)
+        var published: [Changeset] = []
+        table.onChange = { published.append($0) }
+        #expect(table.indexPath(forRowID: "c") == TableIndexPath(section: 0, row: 2))
+        #expect(table.indexPath(forRowID: "e") == TableIndexPath(section: 1, row: 0))
+        #expect(table.indexPath(forRowID: "nope") == nil)
+        try table.performBatchUpdates {
+            source.sections[0].rows.removeAll { ["b", "d"].contains($0.id) }
+            table.deleteRows(at: [TableIndexPath(section: 0, row: 3), TableIndexPath(section: 0, row: 1)])
+        }
+        let operations = published.last?.operations ?? []
+        #expect(operations.contains(.deleteRow("b")) && operations.contains(.deleteRow("d")), "\(operations)")
+        #expect(table.indexPath(forRowID: "c") == TableIndexPath(section: 0, row: 1))
+        #expect(table.indexPath(forRowID: "b") == nil)
+    }
 }

@@ -27,6 +27,7 @@ struct DetachedPagingTests {
 
             func root(ofRowsIn section: SectionID, after row: RowID?, limit: Int) throws -> any TableRoot {
                 guard section == "items" else { throw TableError.unknownSection(section) }
+                if let row, row != "a" { throw TableError.unknownRow(row) }
                 let running = readers.increment()
                 defer { running.finish() }
                 var waited = 0
@@ -84,6 +85,27 @@ struct DetachedPagingTests {
         // One lane: the second read runs only once the first is done, so neither meets another.
         for page in try await Self.twoPagesAtOnce(lanes: 1, readers: BuildCounter()) {
             #expect(page.text.contains("alone on lane 0"), "\(page.text)")
+        }
+    }
+
+    @Test("The page's URL with after (or _next) answers from the lane as the section's URL does: the same bytes in JSON and HTML, and a 400 for a row the pager does not find")
+    func thePageURLAnswersAsTheSectionURL() async throws {
+        var settings = LiveSettings()
+        settings.databaseConcurrency = 1  // so both answers name the same lane
+        try await withSite(pages: Self.registry(readers: BuildCounter()), settings: settings) { server, _ in
+            let connection = try await TestConnection(port: server.port)
+            #expect(try await connection.request("GET", "/pages/paged.json?together=1").status == 200)
+            for suffix in [".json", ""] {
+                let section = try await connection.request("GET", "/pages/paged/sections/items\(suffix)?together=1&after=a")
+                let page = try await connection.request("GET", "/pages/paged\(suffix)?together=1&_next=a")
+                #expect(section.status == 200 && page.status == 200)
+                #expect(page.text.contains("together on lane 0"), "\(page.text)")
+                #expect(page.body == section.body)
+                #expect(page.header("Content-Type") == section.header("Content-Type"))
+            }
+            let missing = try await connection.request("GET", "/pages/paged.json?together=1&after=missing")
+            #expect(missing.status == 400, "\(missing.text)")
+            #expect(missing.text.contains("missing"))
         }
     }
 

@@ -60,4 +60,32 @@ import Testing
         #expect(seen.first! - start < .milliseconds(100))
         #expect(seen.last! >= lastNotified, "the last change is passed on")
     }
+
+    @Test func aChangeReachesTheQueriesThatReadATableItTouchedOrWhenEitherIsUnknown() async throws {
+        let router = TableChangeRouter(interval: .milliseconds(1))
+        let (orders, view, constant, unknown) = (router.watch(), router.watch(), router.watch(), router.watch())
+        orders.reads(["orders"])
+        view.reads(["orders", "customers"])
+        constant.reads([])
+        let heard = Mutex<[String]>([])
+        for (name, watch) in [("orders", orders), ("view", view), ("constant", constant), ("unknown", unknown)] {
+            watch.feed.observe { heard.withLock { $0.append(name) } }
+        }
+        func heardAfter(_ change: ChangedTables, watches: Int = 4) async throws -> [String] {
+            heard.withLock { $0 = [] }
+            let skipped = router.notify(change)
+            // Past each feed's throttle, so a later change is passed on at once.
+            try await Task.sleep(for: .milliseconds(20))
+            let names = heard.withLock { $0.sorted() }
+            #expect(names.count + skipped == watches)
+            return names
+        }
+        #expect(try await heardAfter(ChangedTables(["customers"])) == ["unknown", "view"])
+        #expect(try await heardAfter(ChangedTables(["orders", "x"])) == ["orders", "unknown", "view"])
+        #expect(try await heardAfter(ChangedTables(["products"])) == ["unknown"])
+        #expect(try await heardAfter(.unknown) == ["constant", "orders", "unknown", "view"])
+        // A released watch hears nothing more.
+        _ = consume unknown
+        #expect(try await heardAfter(.unknown, watches: 3) == ["constant", "orders", "view"])
+    }
 }

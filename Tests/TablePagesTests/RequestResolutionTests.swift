@@ -38,6 +38,7 @@ struct RequestResolutionTests {
         switch site.router.answer(to: request) {
         case .now(let response): (response, true)
         case .later(let work): (await work(), false)
+        case .elsewhere(let start): (await withCheckedContinuation { done in start { done.resume(returning: $0) } }, false)
         }
     }
 

@@ -12,4 +12,9 @@ public enum FirstStep<Resolved: Sendable>: Sendable {
     case answer(Response)
     /// What the second step takes.
     case resolved(Resolved)
+    /// The response made on a thread of the route's own instead of the second step (see
+    /// ``HTTPAnswer/elsewhere(_:)``): `start`, on the event thread, only hands the work over; the
+    /// work calls `finish` exactly once, from any thread, with the response or with what the
+    /// second step would have thrown (answered the same way).
+    case elsewhere(_ start: @Sendable (_ finish: @escaping @Sendable (Result<Response, any Error>) -> Void) -> Void)
 }

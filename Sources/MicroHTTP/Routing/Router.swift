@@ -28,6 +28,7 @@ public struct Router: HTTPResponder {
     enum Step: Sendable {
         case answer(Response)
         case later(@Sendable () async throws -> Response)
+        case elsewhere(@Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void)
     }
 
     struct Route: Sendable {
@@ -44,6 +45,13 @@ public struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    // Positions in `routes`, by the literal first segment of their patterns; those whose first
+    // segment is a parameter in `routesWithAnyFirstSegment`, and those of `/` in `rootRoutes`. A
+    // request looks only at the routes its first segment can match, where it visited every route,
+    // a copy and a match of each, on the event thread for every request.
+    private var routesByFirstSegment: [String: [Int]] = [:]
+    private var routesWithAnyFirstSegment: [Int] = []
+    private var rootRoutes: [Int] = []
 
     /// The page browsers see for errors: the router's own (404, 405), its handlers' (a thrown
     /// ``HTTPError``, a ``Response/error(_:_:for:)``) and, through the server, the server's.
@@ -63,14 +71,14 @@ public struct Router: HTTPResponder {
 
     /// Adds a route whose handler awaits.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping AsyncHandler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
+        add(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
     }
 
     /// Adds a route whose handler answers at once on the event thread, without suspending the
     /// connection: for cheap, non-blocking work such as static files. (A separate name rather than an
     /// overload of ``on(_:_:use:)``, so a trailing closure never picks the event thread by accident.)
     public mutating func immediate(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ImmediateHandler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
+        add(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
     }
 
     /// Adds a route that first tries to answer at once on the event thread (e.g. from a cache) and
@@ -95,9 +103,48 @@ public struct Router: HTTPResponder {
             switch first(request) {
             case .answer(let response): .answer(response)
             case .resolved(let resolved): .later { try await handler(request, resolved) }
+            case .elsewhere(let start): .elsewhere(start)
             }
         }
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: .twoStep(step)))
+        add(Route(method: method, pattern: RoutePattern(pattern), handler: .twoStep(step)))
+    }
+
+    private mutating func add(_ route: Route) {
+        switch route.pattern.components.first {
+        case .literal(let first)?: routesByFirstSegment[first, default: []].append(routes.count)
+        case nil: rootRoutes.append(routes.count)
+        default: routesWithAnyFirstSegment.append(routes.count)
+        }
+        routes.append(route)
+    }
+
+    /// The positions of the routes that `segments` may match, in the order they were added.
+    private func candidates(for segments: [String]) -> MergedPositions {
+        guard let first = segments.first else { return MergedPositions(rootRoutes, []) }
+        return MergedPositions(routesByFirstSegment[first] ?? [], routesWithAnyFirstSegment)
+    }
+
+    /// Two ascending lists of positions, visited as one ascending list, so that of the routes a
+    /// request may match, the first added still wins.
+    struct MergedPositions: Sequence, IteratorProtocol {
+        private let first: [Int]
+        private let second: [Int]
+        private var i = 0
+        private var j = 0
+
+        init(_ first: [Int], _ second: [Int]) {
+            (self.first, self.second) = (first, second)
+        }
+
+        mutating func next() -> Int? {
+            if i < first.count, j == second.count || first[i] < second[j] {
+                defer { i += 1 }
+                return first[i]
+            }
+            guard j < second.count else { return nil }
+            defer { j += 1 }
+            return second[j]
+        }
     }
 
     /// Admits, routes and runs the first step of `request` once: the response at once (routing
@@ -118,6 +165,16 @@ public struct Router: HTTPResponder {
                 return .now(finished(errorPage.apply(to: Self.labelled(response, matchedPattern)), for: request))
             case .later(let work):
                 (later, pattern) = (work, matchedPattern)
+            case .elsewhere(let start):
+                return .elsewhere { [self] respond in
+                    start { result in
+                        let response = switch result {
+                        case .success(let response): response
+                        case .failure(let error): Self.response(to: error, for: request)
+                        }
+                        respond(finished(errorPage.apply(to: Self.labelled(response, matchedPattern)), for: request))
+                    }
+                }
             }
         case .route(.asynchronous(let handler), let matched, let matchedPattern):
             (later, pattern) = ({ try await handler(matched) }, matchedPattern)
@@ -139,6 +196,7 @@ public struct Router: HTTPResponder {
         switch answer(to: request) {
         case .now(let response): response
         case .later(let work): await work()
+        case .elsewhere(let start): await withCheckedContinuation { done in start { done.resume(returning: $0) } }
         }
     }
 
@@ -153,12 +211,18 @@ public struct Router: HTTPResponder {
     private static func run(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {
         do {
             return try await work()
-        } catch let error as HTTPError {
-            return Response.error(error, for: request)
         } catch {
+            return response(to: error, for: request)
+        }
+    }
+
+    /// What a handler's thrown `error` answers: an ``HTTPError`` its own response, anything else a 500.
+    private static func response(to error: any Error, for request: Request) -> Response {
+        guard let error = error as? HTTPError else {
             // Not the client's fault and not for the client's eyes: the server logs the status.
             return Response.error(500, "The server could not answer this request.", for: request)
         }
+        return Response.error(error, for: request)
     }
 
     /// `response`, marked as answered by the route with `pattern`.
@@ -187,8 +251,9 @@ public struct Router: HTTPResponder {
         // HEAD is GET without a body: libmicrohttpd drops the body and keeps Content-Length.
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
         var allowed: [HTTPMethod] = []
-        for route in routes where includingRemainders || !route.pattern.capturesRemainder {
-            guard let parameters = route.pattern.match(segments) else { continue }
+        for position in candidates(for: segments) {
+            let route = routes[position]
+            guard includingRemainders || !route.pattern.capturesRemainder, let parameters = route.pattern.match(segments) else { continue }
             if route.method == lookupMethod {
                 var request = request
                 request.parameters = parameters

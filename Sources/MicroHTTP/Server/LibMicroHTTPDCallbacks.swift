@@ -112,7 +112,7 @@ func handleAccess(
 
     let response: Response?
     var request: Request?
-    var later: (@Sendable () async -> Response)?
+    var deferred: HTTPAnswer?
     if tooLarge {
         response = .error(413, tooLargeMessage(core), json: false)
     } else {
@@ -124,7 +124,7 @@ func handleAccess(
             request = parsed
             switch core.responder.answer(to: parsed) {
             case .now(let answer): response = answer
-            case .later(let work): (response, later) = (nil, work)
+            case let answer: (response, deferred) = (nil, answer)
             }
         case .failure(let error):
             let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
@@ -135,7 +135,7 @@ func handleAccess(
         context.state.withLock { $0.phase = .answered }
         return core.queue(response, on: connection, for: request, context: context, method: methodValue, path: path) ? .YES : .NO
     }
-    guard let request, let later else { return .NO }
+    guard let request, let deferred else { return .NO }
     context.state.withLock {
         $0.phase = .waiting
         $0.body = []
@@ -143,7 +143,11 @@ func handleAccess(
     }
     let handle = ConnectionHandle(pointer: connection)
     handle.suspend()
-    core.respondLater(with: later, context: context, connection: handle)
+    switch deferred {
+    case .later(let work): core.respondLater(with: work, context: context, connection: handle)
+    case .elsewhere(let start): core.respondElsewhere(starting: start, context: context, connection: handle)
+    case .now: break  // Queued above.
+    }
     return .YES
 }
 

@@ -66,10 +66,15 @@ final class ServerCore: Sendable {
 
     /// Runs the responder's later answer while the connection stays suspended.
     func respondLater(with work: @escaping @Sendable () async -> Response, context: RequestContext, connection: ConnectionHandle) {
+        respondElsewhere(starting: { respond in Task { respond(await work()) } }, context: context, connection: connection)
+    }
+
+    /// Starts the responder's answer made elsewhere (``HTTPAnswer/elsewhere(_:)``) while the
+    /// connection stays suspended; whichever thread it responds on resumes the connection.
+    func respondElsewhere(starting start: @Sendable (@escaping @Sendable (Response) -> Void) -> Void, context: RequestContext, connection: ConnectionHandle) {
         let key = ObjectIdentifier(context)
         waiting.withLock { $0[key] = (context, connection) }
-        Task {
-            let response = await work()
+        start { [self] response in
             waiting.withLock { _ = $0.removeValue(forKey: key) }
             context.complete(with: response, resuming: connection)
         }

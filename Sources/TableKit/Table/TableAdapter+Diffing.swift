@@ -22,6 +22,7 @@ extension TableAdapter {
     /// changeset, built by the same ``ChangesetBuilder`` as any batch.
     func commitDifferences() {
         let current = TableSnapshot(capturing: root)
+        snapshot.indexRows()
         let diff = TableDiff(old: snapshot, new: current)
         // Every row is read once here; the builder then reads the records of rows it sends from
         // this capture instead of asking the delegates again.

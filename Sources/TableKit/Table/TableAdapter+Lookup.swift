@@ -9,7 +9,7 @@ extension TableAdapter {
 
     /// The index path of a row at the last commit, or nil when no row has this identifier.
     public func indexPath(forRowID id: RowID) -> TableIndexPath? {
-        snapshot.rowPaths[id]
+        snapshot.indexPath(of: id)
     }
 
     /// The index of a section at the last commit, or nil when no section has this identifier.

@@ -133,6 +133,7 @@ extension TableAdapter: TableContext {
         // a copy of every record per commit costs more than the rest of a large diff.
         var updatedRecords: [RowID: RowRecord] = [:]
         swap(&updatedRecords, &records)
+        snapshot.indexRows()
         do {
             var changeset = try ChangesetBuilder(old: snapshot, new: current, updates: updates)
                 .build(records: &updatedRecords, record: record)

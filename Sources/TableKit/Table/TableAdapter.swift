@@ -87,7 +87,7 @@ public final class TableAdapter {
             (snapshot, records, sectionRecords) = captureEverything()
             frame = TableFrame(capturing: root)
         } else {
-            snapshot = TableSnapshot(capturing: root)
+            snapshot = TableSnapshot(capturing: root, indexingRows: false)
         }
     }
 

@@ -35,9 +35,10 @@ final class PageHosts: Sendable {
         var uses: UInt64 = 0
 
         mutating func use(_ variant: PageVariant) -> PageHost? {
+            guard let index = hosts.index(forKey: variant) else { return nil }
             uses += 1
-            hosts[variant]?.lastUse = uses
-            return hosts[variant]?.host
+            hosts.values[index].lastUse = uses
+            return hosts.values[index].host
         }
     }
 

@@ -37,32 +37,32 @@ public struct PageDefinition: Sendable {
     public typealias RowCounter = @Sendable () throws -> Int?
 
     /// The page's URL name, e.g. `todo` in `/pages/todo`.
-    public let name: String
+    public var name: String { parts.name }
     /// The title shown in the index and as the heading of every variant's table.
-    public let title: String
+    public var title: String { parts.title }
     /// One line for the index.
-    public let summary: String
+    public var summary: String { parts.summary }
     /// The query parameters that change the table's shape, each with its allowed values; the
     /// first value is the default, e.g. `["layout": ["list", "sections"]]`.
-    public let variants: [String: [String]]
+    public var variants: [String: [String]] { parts.variants }
     /// Chooses open-ended variant parameters; nil when ``variants`` says everything.
     ///
     /// Every distinct answer is a variant with a live table of its own. The service keeps a bounded
     /// number of them per page (see ``LiveSettings/maxVariantsPerPage``), dropping unwatched ones.
-    public let resolveVariant: VariantResolver?
+    public var resolveVariant: VariantResolver? { parts.resolveVariant }
     /// Chooses open-ended variant parameters from every query item; asked instead of
     /// ``resolveVariant`` when given.
-    public let resolveVariantItems: VariantItemsResolver?
+    public var resolveVariantItems: VariantItemsResolver? { parts.resolveVariantItems }
     /// Builds a variant's delegate tree, and says what its page can do (the root itself, or none).
-    let makeSource: @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
+    var makeSource: @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource) { parts.makeSource }
     /// The cell kinds the page's rows use besides the built-in ones; registered on every table of
     /// the page, including those a root's ``PageSource/rowPager`` or ``PageSource/root(ofRow:)`` returns.
-    public let cellKinds: [CellKind]
+    public var cellKinds: [CellKind] { parts.cellKinds }
     /// Where changes to the page's data are announced; nil for pages whose data lives only in
     /// their delegates.
-    public let changes: ChangeFeed?
+    public var changes: ChangeFeed? { parts.changes }
     /// Who may read the page and who may write it; ``PageAccess/signedInWrites`` unless given.
-    public let access: PageAccess
+    public var access: PageAccess { parts.access }
     /// Whether each viewer gets a table of their own: the request's actor is then part of the
     /// variant (``PageVariant/viewer``), so one viewer's rows and patches never reach another, and
     /// anonymous clients are refused with 401.
@@ -71,7 +71,7 @@ public struct PageDefinition: Sendable {
     /// full-text index's shadow tables, which hold data for SQLite rather than for people).
     public let isListed: Bool
     /// Counts the page's rows for the index; nil for a page the index shows without a count.
-    public let countRows: RowCounter?
+    public var countRows: RowCounter? { parts.countRows }
     /// The most variants of this page live at once, watched or not; nil for
     /// ``LiveSettings/maxVariantsPerPage``, which watched variants may pass. Past it, a new variant
     /// drops the least recently used unwatched one, and is answered 503 when every one is watched
@@ -82,6 +82,45 @@ public struct PageDefinition: Sendable {
     /// re-reads when it is next rendered or watched, so neither a reader nor a returning
     /// subscriber sees it stale: for pages whose re-read costs much (visitors' SQL, re-run whole).
     public var rereadsOnlyWhileWatched = false
+    /// What a page is, boxed: a definition is copied on every page request (the registry's answer,
+    /// the resolved request), and a box is one reference to count, where its fields are a dozen.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let name: String
+        let title: String
+        let summary: String
+        let variants: [String: [String]]
+        // Each of `variants`' parameters with its default value, made once: every page request's
+        // variant carries them.
+        let variantDefaults: [String: String]
+        let resolveVariant: VariantResolver?
+        let resolveVariantItems: VariantItemsResolver?
+        let makeSource: @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
+        let cellKinds: [CellKind]
+        let changes: ChangeFeed?
+        let access: PageAccess
+        let countRows: RowCounter?
+
+        init(
+            name: String, title: String, summary: String, variants: [String: [String]], resolveVariant: VariantResolver?,
+            resolveVariantItems: VariantItemsResolver?, makeSource: @escaping @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource),
+            cellKinds: [CellKind], changes: ChangeFeed?, access: PageAccess, countRows: RowCounter?
+        ) {
+            self.name = name
+            self.title = title
+            self.summary = summary
+            self.variants = variants.filter { !$0.value.isEmpty }
+            variantDefaults = self.variants.mapValues { $0[0] }
+            self.resolveVariant = resolveVariant
+            self.resolveVariantItems = resolveVariantItems
+            self.makeSource = makeSource
+            self.cellKinds = cellKinds
+            self.changes = changes
+            self.access = access
+            self.countRows = countRows
+        }
+    }
 
     /// Creates a page definition whose roots are ``PageSource``s: the page routes to their abilities.
     public init(
@@ -130,18 +169,12 @@ public struct PageDefinition: Sendable {
         makeSource: @escaping @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
     ) {
         self.isListed = isListed
-        self.countRows = countRows
-        self.access = access
         self.perViewer = perViewer
-        self.resolveVariant = resolveVariant
-        self.resolveVariantItems = resolveVariantItems
-        self.changes = changes
-        self.name = name
-        self.title = title
-        self.summary = summary
-        self.variants = variants.filter { !$0.value.isEmpty }
-        self.cellKinds = cellKinds
-        self.makeSource = makeSource
+        parts = Parts(
+            name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
+            resolveVariantItems: resolveVariantItems, makeSource: makeSource, cellKinds: cellKinds, changes: changes,
+            access: access, countRows: countRows
+        )
     }
 
     /// A table over `root` as this page shows it: titled, knowing the page's cell kinds, at `version`.
@@ -189,7 +222,7 @@ public struct PageDefinition: Sendable {
                 return .failure(error)
             }
         }
-        return .success(PageVariant(page: name, parameters: chosen, defaults: variants.mapValues { $0[0] }, viewer: perViewer ? viewer : nil))
+        return .success(PageVariant(page: name, parameters: chosen, defaults: parts.variantDefaults, viewer: perViewer ? viewer : nil))
     }
 
     /// A query value outside a page's declared variants, with a message for the client.

@@ -1,3 +1,4 @@
+import Escaping
 import MicroHTTP
 import TableKit
 
@@ -34,9 +35,9 @@ public struct PageRegistry: Sendable {
     /// The page a URL's path segment (percent-decoded) names: the tilde-encoded name that
     /// ``/TableKit/PageContract/pagePath(named:)`` writes, else the name as it is; nil for neither.
     public func page(inPath segment: String) -> PageDefinition? {
-        for name in PageContract.pageNames(inPath: segment) {
-            if let page = page(named: name) { return page }
-        }
-        return nil
+        // As ``/TableKit/PageContract/pageNames(inPath:)`` orders them, without making the array:
+        // this runs for every page request.
+        if let decoded = TildeEncoding.decode(segment), decoded != segment, let page = page(named: decoded) { return page }
+        return page(named: segment)
     }
 }

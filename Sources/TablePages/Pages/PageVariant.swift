@@ -14,24 +14,31 @@ public struct PageVariant: Hashable, Sendable {
     /// otherwise. Variants compare by the viewer's ``Actor/id`` only, so a viewer's table stays
     /// theirs however their other details change.
     public let viewer: Actor?
+    // Hashed once: a variant keys the hosts and the render cache, and the cached-page path on the
+    // event thread looks it up in both for every request; hashing `parameters` anew each time
+    // seeds a hasher per element.
+    private let hashCode: Int
 
     init(page: String, parameters: [String: String], defaults: [String: String], viewer: Actor? = nil) {
         self.page = page
         self.parameters = parameters
         self.defaults = defaults
         self.viewer = viewer
+        var hasher = Hasher()
+        hasher.combine(page)
+        hasher.combine(parameters)
+        hasher.combine(viewer?.id)
+        hashCode = hasher.finalize()
     }
 
     /// Equal page, parameters and viewer id.
     public static func == (lhs: PageVariant, rhs: PageVariant) -> Bool {
-        lhs.page == rhs.page && lhs.parameters == rhs.parameters && lhs.defaults == rhs.defaults && lhs.viewer?.id == rhs.viewer?.id
+        lhs.hashCode == rhs.hashCode && lhs.page == rhs.page && lhs.parameters == rhs.parameters && lhs.defaults == rhs.defaults && lhs.viewer?.id == rhs.viewer?.id
     }
 
-    /// Hashes what `==` compares.
+    /// Hashes what `==` compares (page, parameters and viewer id, hashed once when made).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(page)
-        hasher.combine(parameters)
-        hasher.combine(viewer?.id)
+        hasher.combine(hashCode)
     }
 
     /// The value chosen for a variant parameter.

@@ -106,14 +106,16 @@ struct PageEndpoints: Sendable {
         let resolved = Result { () throws(HTTPError) in try pages.resolve(request, for: .reading) }
         // Built once: this runs on the event thread for every page request.
         let query = request.query
-        guard case .success(let page) = resolved,
-              case .success(let variant) = page.variant,
-              // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
-              query[PageContract.Query.after] == nil, query[PageContract.Query.next] == nil, query[PageContract.Query.at] == nil,
-              // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
-              case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return .resolved(resolved) }
+        guard case .success(let page) = resolved, case .success(let variant) = page.variant else { return .resolved(resolved) }
+        // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
+        if query[PageContract.Query.after] != nil || query[PageContract.Query.next] != nil || query[PageContract.Query.at] != nil {
+            return sectionOnLane(request, page: page, variant: variant).map { .elsewhere($0) } ?? .resolved(resolved)
+        }
+        // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
+        guard case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return .resolved(resolved) }
         let json = request.prefersJSON
-        let view = view(of: page.actor, definition: page.definition)
+        // JSON is cached under one view for every viewer: no access check to make for it.
+        let view = json ? .jsonView : view(of: page.actor, definition: page.definition)
         guard let host = hosts.existingHost(for: variant),
               let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
@@ -137,21 +139,30 @@ struct PageEndpoints: Sendable {
         let controls = view(of: actor, definition: definition).controls
         let limit = try Self.rowLimit(request.query, settings: settings) ?? settings.pageRowLimit
         let format: RenderFormat = request.prefersJSON ? .json : .html
-        let bytes = try await mapTableErrors {
-            do {
-                guard let work = host.detachedSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls) else {
-                    return try await host.renderSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls)
-                }
+        let bytes: [UInt8]
+        do {
+            if let work = host.detachedSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls) {
                 // Not on the host's lane: pages of one variant are read side by side, each lane
                 // still one database job at a time, and a busy lane refuses as for a host.
                 let lane = hosts.lanes.leastBusy()
                 try hosts.lanes.admit(lane)
-                return try await lane.run(work)
-            } catch TableError.unknownRow(let row) {
-                throw HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+                bytes = try await lane.run(work)
+            } else {
+                bytes = try await host.renderSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls)
             }
+        } catch {
+            throw sectionFailure(error, section: section)
         }
         return format == .json ? .json(bytes) : .html(bytes)
+    }
+
+    /// What a page of `section`'s rows that threw `error` answers: a row it names that the
+    /// section lacks is the client's mistake (400), as are the errors of ``tableFailure(_:)``.
+    func sectionFailure(_ error: any Error, section: SectionID) -> any Error {
+        if case TableError.unknownRow(let row) = error {
+            return HTTPError(400, "\(PageContract.Query.after) names \u{201C}\(row)\u{201D}, which is not a row of section \u{201C}\(section)\u{201D}.")
+        }
+        return tableFailure(error)
     }
 
     func row(_ request: Request, context: PageContext) async throws -> Response {
@@ -317,13 +328,13 @@ struct PageEndpoints: Sendable {
     // MARK: Resolving
 
     /// How `actor` sees `definition`'s pages: what the bar says of their sign-in, with controls only when they may write.
-    private func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
+    func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
         let controls = access.mayWrite(actor, page: definition)
         return PageDocument.View(account: .of(actor, mayWrite: controls, readOnly: definition.access.isReadOnly), controls: controls)
     }
 
     /// The `limit` (or `_size`) query value, rows per section in one response; nil when not given.
-    private static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
+    static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
         guard let (name, text) = try aliased(PageContract.Query.limit, PageContract.Query.size, in: query) else { return nil }
         guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
             throw HTTPError(400, "\(name) must be a whole number from 1 to \(settings.maxRowsPerRequest).")
@@ -332,7 +343,7 @@ struct PageEndpoints: Sendable {
     }
 
     /// The `after` (or `_next`) query value: the row a page of a section follows; nil when not given.
-    private static func afterRow(_ query: [String: String]) throws(HTTPError) -> RowID? {
+    static func afterRow(_ query: [String: String]) throws(HTTPError) -> RowID? {
         guard let (name, text) = try aliased(PageContract.Query.after, PageContract.Query.next, in: query) else { return nil }
         return RowID(try validID(text, what: name))
     }
@@ -340,7 +351,7 @@ struct PageEndpoints: Sendable {
     /// The `_at` query value: where a page of a section starts; nil when not given.
     /// - Throws: 400 when it is no position, or when `after` is given too (they say where to start
     ///   in two ways).
-    private static func startPosition(_ query: [String: String], after: RowID?) throws(HTTPError) -> RowPosition? {
+    static func startPosition(_ query: [String: String], after: RowID?) throws(HTTPError) -> RowPosition? {
         guard let position = try RowPosition.parse(query: query) else { return nil }
         guard after == nil else {
             throw HTTPError(400, "\(PageContract.Query.at) and \(PageContract.Query.after) (or \(PageContract.Query.next)) both say where the rows start; give one.")
@@ -406,20 +417,26 @@ struct PageEndpoints: Sendable {
     func mapTableErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as any HTTPErrorConvertible {
-            throw error.httpError
-        } catch let error as TableError {
-            switch error {
-            case .unknownRow, .unknownSection:
-                throw HTTPError(404, error.message)
-            case .notEditable, .notMovable, .vetoed:
-                throw HTTPError(409, error.message)
-            case .noSuchAction:
-                throw HTTPError(404, error.message)
-            case .inconsistentBatch, .unbalancedEndUpdates:
-                logger.error("a page's delegates reported inconsistent updates: \(error.message)")
-                throw HTTPError(500, "The page's data changed inconsistently; open pages were told to reload.")
-            }
+        } catch {
+            throw tableFailure(error)
+        }
+    }
+
+    /// The ``/MicroHTTP/HTTPError`` a ``/TableKit/TableError`` or an ``HTTPErrorConvertible`` error
+    /// answers; any other error as it is.
+    func tableFailure(_ error: any Error) -> any Error {
+        if let error = error as? any HTTPErrorConvertible { return error.httpError }
+        guard let error = error as? TableError else { return error }
+        switch error {
+        case .unknownRow, .unknownSection:
+            return HTTPError(404, error.message)
+        case .notEditable, .notMovable, .vetoed:
+            return HTTPError(409, error.message)
+        case .noSuchAction:
+            return HTTPError(404, error.message)
+        case .inconsistentBatch, .unbalancedEndUpdates:
+            logger.error("a page's delegates reported inconsistent updates: \(error.message)")
+            return HTTPError(500, "The page's data changed inconsistently; open pages were told to reload.")
         }
     }
 }

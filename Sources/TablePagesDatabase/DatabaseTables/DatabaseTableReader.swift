@@ -181,11 +181,11 @@ struct DatabaseTableReader: Sendable {
     }
 
     /// The id of the row whose key has `values`.
-    private func rowID(key values: [SQLValue]) -> RowID {
-        if schema.keyIsRowID, case .integer(let rowid) = values[0] {
+    private func rowID(key values: some Collection<SQLValue>) -> RowID {
+        if schema.keyIsRowID, case .integer(let rowid)? = values.first {
             return RowID(String(rowid))
         }
-        return RowID(DatabaseValueCoding.encode(values))
+        return RowID(DatabaseValueCoding.encode(Array(values)))
     }
 
     /// The key values a row id encodes, or nil when it is not a row id of this table.
@@ -346,18 +346,17 @@ struct DatabaseTableReader: Sendable {
     /// `id` names a view's row, which has no key.
     func makeRow(_ values: some Collection<SQLValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
         let keyCount = schema.key.count
-        var columns = schema.columns
-        var shown = Array(values.dropFirst(keyCount))
+        let cell: TableCell
         if extent == .page, !query.hiddenColumns.isEmpty {
             // Hidden columns are read all the same (a sort or a label may need them), only not shown.
+            let shown = Array(values.dropFirst(keyCount))
             let kept = schema.columns.indices.filter { !query.hiddenColumns.contains(schema.columns[$0]) }
-            columns = kept.map { schema.columns[$0] }
-            shown = kept.map { shown[$0] }
+            cell = DatabaseRecordCell.cell(columns: kept.map { schema.columns[$0] }, values: kept.map { shown[$0] }, extent: extent)
+        } else {
+            // Straight from the row: this runs for every row of every page.
+            cell = DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
         }
-        return DatabaseSection.Row(
-            id: id ?? rowID(key: Array(values.prefix(keyCount))),
-            cell: DatabaseRecordCell.cell(columns: columns, values: shown, extent: extent)
-        )
+        return DatabaseSection.Row(id: id ?? rowID(key: values.prefix(keyCount)), cell: cell)
     }
 
     /// The columns a row shows in `extent`, in order: in a page, those it does not hide.

@@ -9,14 +9,16 @@ public struct QueryResult: Sendable {
     public var rows: [[SQLValue]]
     /// Whether the query had more rows than ``rows`` holds (the row or byte limit stopped it).
     public var truncated: Bool
-    /// The tables the query reads (through views too, and the views) when the runner can tell:
-    /// what a live query watches.
-    public var tables: Set<String>
+    /// The tables the query reads (a view's tables in place of the view), named as the store's
+    /// changes name them (``ChangedTables``): SQLite's tables by name; PostgreSQL's tables of the
+    /// served schema by name and others as `"schema"."table"`. Nil when the runner cannot tell:
+    /// a live query then re-runs on every change. What a live query watches.
+    public var tables: Set<String>?
     /// How long it ran, in milliseconds.
     public var milliseconds: Double
 
     /// A result of `rows` under `columns`.
-    public init(columns: [String], rows: [[SQLValue]], truncated: Bool, tables: Set<String> = [], milliseconds: Double = 0) {
+    public init(columns: [String], rows: [[SQLValue]], truncated: Bool, tables: Set<String>? = nil, milliseconds: Double = 0) {
         self.columns = columns
         self.rows = rows
         self.truncated = truncated

@@ -34,52 +34,46 @@ final class PostgresQueryRunner: QueryRunner {
 
     let limits: QueryLimits
     private let client: PostgresClient
+    /// The served schema: its tables are named by name in ``/TablePagesDatabase/QueryResult/tables``.
+    private let namespace: String
     private let logger: Logger
     // One query at a time: visitors' SQL never holds more than one of the pages' connections.
     private let turn = DispatchSemaphore(value: 1)
 
-    init(client: PostgresClient, limits: QueryLimits, logger: Logger) {
+    init(client: PostgresClient, limits: QueryLimits, namespace: String, logger: Logger) {
         self.client = client
         self.limits = limits
+        self.namespace = namespace
         self.logger = logger
     }
 
     func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
-        if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
-        let (numbered, names) = SQLParameterNames.numbered(Self.limited(sql, rows: limits.rows))
-        var binds = PostgresBindings(capacity: names.count)
-        for name in names { binds.append(UntypedText(text: parameters[name] ?? "")) }
-        let query = PostgresQuery(unsafeSQL: numbered, binds: binds)
-        turn.wait()
-        defer { turn.signal() }
-        let started = DispatchTime.now()
-        var result = try inReadOnlyTransaction { connection in
-            let (limits, logger) = (limits, logger)
+        let (limits, logger, namespace) = (limits, logger, namespace)
+        return try answer(sql, values: parameters) { connection, numbered, binds in
+            let tables = try await Self.tables(read: numbered, binds: binds, sql: sql, namespace: namespace, on: connection, logger: logger)
+            let started = DispatchTime.now()
             // The rows are collected whole (at most the row limit and one: the query is limited),
             // through the future-based query (PostgresConnection.allRows says why).
-            return try connection.blockingAnswer(within: answerWait, logger: logger) {
-                let rows = try await connection.allRows(query, logger: logger)
-                var result = QueryResult(columns: [], rows: [], truncated: false)
-                var bytes = 0
-                for row in rows {
-                    if result.rows.isEmpty { result.columns = row.map(\.columnName) }
-                    let values = try PostgresQueryValues.values(of: row)
-                    bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
-                    if result.rows.count == limits.rows || (bytes > limits.bytes && !result.rows.isEmpty) {
-                        result.truncated = true
-                        break
-                    }
-                    result.rows.append(values)
+            let rows = try await connection.allRows(PostgresQuery(unsafeSQL: numbered, binds: binds), logger: logger)
+            var result = QueryResult(columns: [], rows: [], truncated: false, tables: tables)
+            var bytes = 0
+            for row in rows {
+                if result.rows.isEmpty { result.columns = row.map(\.columnName) }
+                let values = try PostgresQueryValues.values(of: row)
+                bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
+                if result.rows.count == limits.rows || (bytes > limits.bytes && !result.rows.isEmpty) {
+                    result.truncated = true
+                    break
                 }
-                if rows.isEmpty, let describing = Self.describing(numbered) {
-                    let row = try await connection.allRows(PostgresQuery(unsafeSQL: describing, binds: query.binds), logger: logger).first
-                    result.columns = row.map { $0.map(\.columnName) } ?? []
-                }
-                return result
+                result.rows.append(values)
             }
+            if rows.isEmpty, let describing = Self.describing(numbered) {
+                let row = try await connection.allRows(PostgresQuery(unsafeSQL: describing, binds: binds), logger: logger).first
+                result.columns = row.map { $0.map(\.columnName) } ?? []
+            }
+            result.milliseconds = QueryResult.milliseconds(since: started)
+            return result
         }
-        result.milliseconds = QueryResult.milliseconds(since: started)
-        return result
     }
 
     /// Runs `sql` as ``run(_:parameters:)`` would, in the same read-only transaction, but asked
@@ -87,19 +81,82 @@ final class PostgresQueryRunner: QueryRunner {
     /// reading) and with every parameter NULL, which suits any type the query gives it: so the
     /// syntax, the names, the types and the read-only rule (`FOR UPDATE`) are all checked.
     func check(_ sql: String) throws {
+        let logger = logger
+        _ = try answer(sql, values: nil) { connection, numbered, binds in
+            try await connection.allRows(PostgresQuery(unsafeSQL: Self.describing(numbered) ?? numbered, binds: binds), logger: logger).count
+        }
+    }
+
+    /// What ``run(_:parameters:)`` and ``check(_:)`` share: `sql` refused before it is sent
+    /// (``refusal(of:)``), or limited (``limited(_:rows:)``), its `:name`s numbered and bound to
+    /// the text `values` has for each (empty text when it has none; NULL when `values` is nil),
+    /// then `body` with the numbered SQL and its bindings, when this runner's turn comes, inside
+    /// the read-only transaction, waiting at most ``answerWait`` for it.
+    private func answer<T: Sendable>(
+        _ sql: String, values: [String: String]?,
+        _ body: @escaping @Sendable (PostgresConnection, _ numbered: String, PostgresBindings) async throws -> T
+    ) throws -> T {
         if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
         let (numbered, names) = SQLParameterNames.numbered(Self.limited(sql, rows: limits.rows))
         var binds = PostgresBindings(capacity: names.count)
-        for _ in names { binds.appendNull() }
-        let query = PostgresQuery(unsafeSQL: Self.describing(numbered) ?? numbered, binds: binds)
+        for name in names {
+            if let values { binds.append(UntypedText(text: values[name] ?? "")) } else { binds.appendNull() }
+        }
         turn.wait()
         defer { turn.signal() }
-        _ = try inReadOnlyTransaction { [answerWait, logger] connection in
-            try connection.blockingAnswer(within: answerWait, logger: logger) {
-                try await connection.allRows(query, logger: logger).count
-            }
+        return try inReadOnlyTransaction { [answerWait, logger, binds] connection in
+            try connection.blockingAnswer(within: answerWait, logger: logger) { try await body(connection, numbered, binds) }
         }
     }
+
+    /// The tables the limited query `numbered` (of the visitor's `sql`) reads, as
+    /// ``PostgresPlanRelations/tableName(schema:name:namespace:)`` names them: those its plan
+    /// scans and, for a partition, the tables it is a partition of (a write through the
+    /// partitioned table notifies that one). Nil when that cannot be told: `EXPLAIN` (which has
+    /// no plan of its own to explain), or a function of a schema other than PostgreSQL's own
+    /// named in `sql`, which may read tables that no plan shows.
+    static func tables(
+        read numbered: String, binds: PostgresBindings, sql: String, namespace: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<String>? {
+        guard firstWord(of: numbered) != "explain" else { return nil }
+        let plan = try await connection.allRows(PostgresQuery(unsafeSQL: "EXPLAIN (VERBOSE, FORMAT JSON) " + numbered, binds: binds), logger: logger)
+        guard let row = plan.first, case .text(let json)? = try PostgresQueryValues.values(of: row).first,
+            let relations = PostgresPlanRelations.relations(inPlan: json)
+        else { return nil }
+        // As written (a quoted name keeps its case) and lowercased (as PostgreSQL folds one unquoted).
+        let written = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        let words = Set(written + written.map { $0.lowercased() })
+        var catalog = PostgresBindings(capacity: 3)
+        catalog.append(relations.map(\.schema))
+        catalog.append(relations.map(\.name))
+        catalog.append(words.sorted())
+        let found = try await connection.allRows(PostgresQuery(unsafeSQL: ancestorsAndFunctions, binds: catalog), logger: logger)
+        var tables = Set(relations.map { PostgresPlanRelations.tableName(schema: $0.schema, name: $0.name, namespace: namespace) })
+        for row in found {
+            let (schema, name) = try row.decode((String?, String?).self)
+            guard let schema, let name else { return nil }
+            tables.insert(PostgresPlanRelations.tableName(schema: schema, name: name, namespace: namespace))
+        }
+        return tables
+    }
+
+    /// Given the schemas ($1) and names ($2) of the relations a plan scans and the words of the
+    /// query ($3): a row (schema, name) per table one of them is a partition of, and a row of
+    /// NULLs when a word is the name of a function outside `pg_catalog` and `information_schema`.
+    static let ancestorsAndFunctions = """
+        SELECT an.nspname::text, a.relname::text
+        FROM unnest($1::text[], $2::text[]) AS scanned(schema_name, relation_name)
+        JOIN pg_catalog.pg_namespace sn ON sn.nspname = scanned.schema_name
+        JOIN pg_catalog.pg_class s ON s.relnamespace = sn.oid AND s.relname = scanned.relation_name
+        CROSS JOIN LATERAL pg_catalog.pg_partition_ancestors(s.oid) AS ancestor(relid)
+        JOIN pg_catalog.pg_class a ON a.oid = ancestor.relid AND a.oid <> s.oid
+        JOIN pg_catalog.pg_namespace an ON an.oid = a.relnamespace
+        UNION ALL
+        SELECT NULL, NULL WHERE EXISTS (
+            SELECT 1 FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace pn ON pn.oid = p.pronamespace
+            WHERE pn.nspname NOT IN ('pg_catalog', 'information_schema') AND p.proname = ANY($3::name[])
+        )
+        """
 
     /// How long one statement may wait for its answer before its connection is given up.
     private var answerWait: Duration { (limits.time ?? .seconds(30)) + .seconds(5) }

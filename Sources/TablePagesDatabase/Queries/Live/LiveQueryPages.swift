@@ -4,14 +4,16 @@ import TablePages
 
 /// Canned queries as live pages: each at `/pages/{name}` of ``pageName(of:)`` (`queries/{name}`,
 /// tilde-encoded in the URL), one variant per set of parameter values (`?city=Paris`), re-run when
-/// `onChange` says the database changed, at most once per ``throttle`` per query, and only while
+/// `onChange` says a table it reads changed (``ChangedTables``; any change when the store cannot
+/// tell which tables, or the runner which it reads), at most once per ``throttle`` per variant, and only while
 /// someone watches the page's variant (``/TablePages/PageDefinition/rereadsOnlyWhileWatched``: a
 /// variant kept unwatched re-runs when it is next shown or watched); each
 /// re-run publishes only the rows that changed (`QueryRowIdentity`), with the same replay and
 /// reset as every page. Unlisted: the index links to each query's form (``QueryPages``), which
 /// links here.
 ///
-///     LiveQueryPages.register(configuration.queries, runner: runner, onChange: store.onChange, in: &pages)
+///     LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
+///     LiveQueryPages.register(configuration.queries, runner: runner, onChange: { heard in store.onChange { heard(.unknown) } }, in: &pages)
 public enum LiveQueryPages {
     /// The shortest time between two re-runs of one query.
     public static let throttle = Duration.milliseconds(250)
@@ -20,13 +22,13 @@ public enum LiveQueryPages {
     public static func pageName(of name: String) -> String { "queries/" + name }
 
     /// Registers a live page per query of `queries`, run by `runner`, re-run after each change
-    /// `onChange` reports (a store's `onChange`).
+    /// `onChange` reports that touches a table the query reads.
     public static func register(
-        _ queries: [CannedQuery], runner: any QueryRunner, onChange: (@escaping @Sendable () -> Void) -> Void, in registry: inout PageRegistry
+        _ queries: [CannedQuery], runner: any QueryRunner, onChange: (@escaping @Sendable (ChangedTables) -> Void) -> Void, in registry: inout PageRegistry
     ) {
+        let router = TableChangeRouter(interval: throttle)
+        onChange { router.notify($0) }
         for query in queries {
-            let throttled = ThrottledFeed(interval: throttle)
-            onChange { throttled.notify() }
             let names = SQLParameterNames.names(in: query.sql)
             var definition = PageDefinition(
                 name: pageName(of: query.name),
@@ -38,16 +40,16 @@ public enum LiveQueryPages {
                     for item in items where names.contains(item.name) && values[item.name] == nil { values[item.name] = item.value }
                     return values
                 },
-                changes: throttled.feed,
                 cellKinds: [DatabaseRecordCell.kind, QueryResultHeader.kind],
                 access: .everyoneReads,
                 isListed: false
             ) { variant in
                 let parameters = names.map { ($0, variant.parameters[$0] ?? "") }
                 let values = DatasetteAPI.formEncoded(parameters)
-                return try QueryResultSource(
+                return QueryResultSource(
                     runner: runner, query: query, parameters: parameters,
-                    form: (QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values), "Change the parameters")
+                    form: (QueryPages.cannedPath(of: query.name) + (values.isEmpty ? "" : "?" + values), "Change the parameters"),
+                    watch: router.watch()
                 )
             }
             definition.rereadsOnlyWhileWatched = true
@@ -68,7 +70,7 @@ public enum LiveQueryPages {
 
     /// Registers the live page of visitors' SQL (``sqlPageName``): each distinct SQL and parameter
     /// values a variant, run by `runner` under its limits and re-run after each change `onChange`
-    /// reports, at most once per ``throttle``, as the canned queries' pages. Whoever `access`
+    /// reports that touches a table it reads, at most once per ``throttle``, as the canned queries' pages. Whoever `access`
     /// refuses the SQL page is refused here too: 403 for everyone when it is
     /// ``QueryAccess/off``, 401 for anonymous clients when it is ``QueryAccess/signedIn``. At most
     /// `maxQueries` queries are live at once: a new one drops the least recently used that nobody
@@ -76,10 +78,10 @@ public enum LiveQueryPages {
     /// until it is next shown or watched.
     public static func registerSQL(
         runner: any QueryRunner, access: QueryAccess, maxQueries: Int = defaultMaxSQLQueries,
-        onChange: (@escaping @Sendable () -> Void) -> Void, in registry: inout PageRegistry
+        onChange: (@escaping @Sendable (ChangedTables) -> Void) -> Void, in registry: inout PageRegistry
     ) {
-        let throttled = ThrottledFeed(interval: throttle)
-        onChange { throttled.notify() }
+        let router = TableChangeRouter(interval: throttle)
+        onChange { router.notify($0) }
         var definition = PageDefinition(
             name: sqlPageName,
             title: "SQL",
@@ -94,7 +96,6 @@ public enum LiveQueryPages {
                 for item in items where item.name != "sql" && names.contains(item.name) && values[item.name] == nil { values[item.name] = item.value }
                 return values
             },
-            changes: throttled.feed,
             cellKinds: [DatabaseRecordCell.kind, QueryResultHeader.kind],
             access: access == .signedIn ? PageAccess(read: { $0 != nil }, write: { _ in false }) : .everyoneReads,
             isListed: false
@@ -102,9 +103,10 @@ public enum LiveQueryPages {
             if access == .off, let refusal = access.refusal(signedIn: false) { throw HTTPError(403, refusal) }
             let sql = variant.parameters["sql"] ?? ""
             let parameters = SQLParameterNames.names(in: sql).map { ($0, variant.parameters[$0] ?? "") }
-            return try QueryResultSource(
+            return QueryResultSource(
                 runner: runner, query: CannedQuery(name: sqlPageName, title: "SQL", sql: sql), parameters: parameters,
-                form: (QueryPages.path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters), "Edit the SQL")
+                form: (QueryPages.path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: sql)] + parameters), "Edit the SQL"),
+                watch: router.watch()
             )
         }
         definition.maxVariants = maxQueries

@@ -3,11 +3,14 @@ import TablePages
 import TableStore
 
 /// The live root of a canned query's page: the query's rows with the parameters of the page's
-/// variant, re-run when the database changes (``readFromSource()``); the page then publishes only
-/// the rows that differ, by ``QueryRowIdentity``. Rows show but are not selectable: the page only
-/// reads. The whole result is the window (at most the runner's row limit), so nothing pages.
+/// variant, re-run when a change touches a table it reads (``readFromSource()``, asked by its
+/// ``TableChangeRouter/Watch``); the page then publishes only the rows that differ, by
+/// ``QueryRowIdentity``. Rows show but are not selectable: the page only reads. The whole result
+/// is the window (at most the runner's row limit), so nothing pages.
 final class QueryResultSource: PageSource {
     private let runner: any QueryRunner
+    /// The query's place among the live queries; nil for a row's own root, which is not re-run.
+    private let watch: TableChangeRouter.Watch?
     private let query: CannedQuery
     private let parameters: [(name: String, value: String)]
     /// The query's form with this variant's parameters, and its link's words: where to change them
@@ -16,18 +19,22 @@ final class QueryResultSource: PageSource {
     private var result: QueryResult
     private var ids: [RowID]
 
-    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)], form: (url: String, title: String)) throws {
+    /// A source that runs `query` when its host first reads it (``readsVersionedSnapshots``),
+    /// after the host follows `watch`'s feed: a change committed during that first run re-runs it.
+    init(runner: any QueryRunner, query: CannedQuery, parameters: [(name: String, value: String)], form: (url: String, title: String), watch: TableChangeRouter.Watch) {
         self.runner = runner
+        self.watch = watch
         self.form = form
         self.query = query
         self.parameters = parameters
-        result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
-        ids = QueryRowIdentity.ids(of: result.rows)
+        result = QueryResult(columns: [], rows: [], truncated: false)
+        ids = []
     }
 
     /// A source of one row of `source`, for the row's own URL.
     private init(row index: Int, of source: QueryResultSource) {
         runner = source.runner
+        watch = nil
         form = source.form
         query = source.query
         parameters = source.parameters
@@ -40,9 +47,17 @@ final class QueryResultSource: PageSource {
         ids.firstIndex(of: row).map { QueryResultSource(row: $0, of: self) }
     }
 
+    var changeFeeds: [ChangeFeed] { watch.map { [$0.feed] } ?? [] }
+
+    /// True so that the host follows ``changeFeeds`` before the first run; a query's result has no
+    /// version (each state gets one of the host's own).
+    var readsVersionedSnapshots: Bool { true }
+
     func readFromSource() throws -> Int? {
         result = try runner.run(query.sql, parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }))
         ids = QueryRowIdentity.ids(of: result.rows)
+        // Learned on every run: a view redefined since may read other tables now.
+        watch?.reads(result.tables)
         return nil
     }
 
