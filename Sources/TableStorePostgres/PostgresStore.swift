@@ -35,6 +35,8 @@ public final class PostgresStore: SQLStore {
     /// listening connection is taken for stuck: see ``startWatching()``.
     public let listenerLagLimit: Duration
     private let watchingListener = Atomic<Bool>(false)
+    // Nil until the first write learnt whether the write ledger is (or could be) installed.
+    private let ledgerInstalled = Mutex<Bool?>(nil)
     private let observers: ChangeObservers
     private let logger: Logger
     // PostgreSQL's `statement_timeout` counts milliseconds.
@@ -81,7 +83,10 @@ public final class PostgresStore: SQLStore {
     /// Reads in one snapshot (a read-only, repeatable-read transaction), blocking this thread.
     public func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         let limit = queryTimeLimitSetting.milliseconds
-        return try inTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", setup: limit > 0 ? "SET LOCAL statement_timeout = \(limit)" : nil, body)
+        return try inTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", setup: { session in
+            if limit > 0 { try session.execute("SET LOCAL statement_timeout = \(limit)") }
+            return nil
+        }, body)
     }
 
     /// Reads in one snapshot, as ``snapshot(_:)``, and the version clock in the same transaction (nil
@@ -100,11 +105,15 @@ public final class PostgresStore: SQLStore {
     ///
     /// When it throws, nothing was committed — except for a ``PostgresError`` whose
     /// ``PostgresError/isOutcomeUnknown`` is true. If the connection fails after `COMMIT` was sent,
-    /// the store asks the database, on another connection, what became of the transaction
-    /// (`txid_status`, by the id it read inside it) for up to ``connectionWait``: a commit that
-    /// happened is then reported as one.
+    /// the store asks the database, on other connections, what became of the transaction for up
+    /// to ``connectionWait``: a commit that happened is then reported as one. Each write records a
+    /// random write id in a ring of the last 100,000 (`tablepages_writes`, about 8 MB, installed by
+    /// the first write) in the same round trip as it reads its transaction id; finding that id
+    /// proves the commit, and missing it once the transaction is over proves the opposite — even
+    /// after a crash, when a restarted server may give the transaction's id to another.
     public func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        let result = try inTransaction(begin: "BEGIN", setup: "SELECT txid_current()", body)
+        let ledger = try writeLedger()
+        let result = try inTransaction(begin: "BEGIN", setup: { session in try Self.takeTicket(in: session, ledger: ledger) }, body)
         notifyObservers()
         return result
     }
@@ -191,19 +200,52 @@ public final class PostgresStore: SQLStore {
         }
     }
 
+    /// Whether writes record their ids in ``PostgresWriteLedger``: installs it on the first write
+    /// (under a lock, so that instances starting together do it once). Where it cannot be installed
+    /// (the role may not create tables) writes go on without it, and an unanswered COMMIT is settled
+    /// by `txid_status` alone; a connection failure is thrown, and the next write tries again.
+    private func writeLedger() throws -> Bool {
+        if let known = ledgerInstalled.withLock({ $0 }) { return known }
+        let installed: Bool
+        do {
+            try inTransaction(begin: "BEGIN", setup: { _ in nil }) { db in
+                try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(PostgresWriteLedger.installLock)])
+                guard try db.row(PostgresWriteLedger.existsQuery)?.bool(0) != true else { return }
+                for statement in PostgresWriteLedger.installStatements { try db.execute(statement) }
+            }
+            installed = true
+        } catch let error as PostgresError where !error.isConnectionFailure && !error.isTransient {
+            logger.warning("the write ledger (tablepages_writes) cannot be installed (\(error)); a write whose COMMIT goes unanswered is settled by txid_status alone, which a restarted server can mislead")
+            installed = false
+        }
+        ledgerInstalled.withLock { $0 = installed }
+        return installed
+    }
+
+    /// Notes the write transaction on `session` for ``settleCommit(of:after:)``: records a new write
+    /// id in the ledger if it is installed, and reads the transaction's id, in one statement.
+    static func takeTicket(in session: PostgresSession, ledger: Bool) throws -> PostgresWriteTicket? {
+        guard ledger else {
+            return try session.row("SELECT txid_current()")?.optionalInt64(0).map { PostgresWriteTicket(transactionID: $0, writeID: nil, sequence: nil) }
+        }
+        let writeID = UUID().uuidString.lowercased()
+        guard let row = try session.row(PostgresWriteLedger.recordQuery, [.text(writeID)]) else { return nil }
+        return PostgresWriteTicket(transactionID: try row.int64(0), writeID: writeID, sequence: try row.int64(1))
+    }
+
     private func notifyObservers() {
         observers.notify()
     }
 
-    private func inTransaction<T>(begin: String, setup: String?, _ body: (any SQLSession) throws -> T) throws -> T {
+    private func inTransaction<T>(begin: String, setup: (PostgresSession) throws -> PostgresWriteTicket?, _ body: (any SQLSession) throws -> T) throws -> T {
         let lease = try PostgresLease(client: client, timeout: connectionWait)
         defer { lease.release() }
         let session = PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger)
-        let transactionID: Int64?
+        let ticket: PostgresWriteTicket?
         do {
             try session.execute(begin)
-            // A write's setup reads its transaction id, to ask after it if COMMIT goes unanswered.
-            transactionID = try setup.flatMap { try session.row($0)?.optionalInt64(0) }
+            // A write's setup takes its ticket, to ask after it if COMMIT goes unanswered.
+            ticket = try setup(session)
         } catch {
             abandon(session, after: error)
             throw error
@@ -219,8 +261,8 @@ public final class PostgresStore: SQLStore {
             try session.execute("COMMIT")
         } catch let error as PostgresError where error.isConnectionFailure {
             session.closeConnection()
-            guard let transactionID else { throw error }
-            try settleCommit(of: transactionID, after: error)
+            guard let ticket else { throw error }
+            try settleCommit(of: ticket, after: error)
         }
         return result
     }
@@ -240,44 +282,74 @@ public final class PostgresStore: SQLStore {
         }
     }
 
-    /// Learns whether transaction `id`, whose COMMIT went unanswered (`failure`), committed:
+    /// Learns whether the write of `ticket`, whose COMMIT went unanswered (`failure`), committed:
     /// returns if it did, rethrows `failure` (nothing was committed) if it did not, and throws an
-    /// outcome-unknown error when the database cannot be asked within ``connectionWait``.
-    private func settleCommit(of id: Int64, after failure: PostgresError) throws {
+    /// outcome-unknown error when that cannot be learnt within ``connectionWait``. Asks on other
+    /// connections, again while the transaction has not ended (the server has not yet noticed
+    /// the connection's loss).
+    func settleCommit(of ticket: PostgresWriteTicket, after failure: PostgresError) throws {
         let deadline = ContinuousClock.now + connectionWait
         var lastProblem: any Error = failure
+        let name = "transaction \(ticket.transactionID)" + (ticket.writeID.map { " (write id \($0))" } ?? "")
         while ContinuousClock.now < deadline {
-            let status: String?
+            let outcome: CommitOutcome?
             do {
                 let lease = try PostgresLease(client: client, timeout: max(.milliseconds(1), deadline - ContinuousClock.now))
                 defer { lease.release() }
-                let session = PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger)
-                status = try session.row("SELECT txid_status(?)", [.integer(id)])?.optionalString(0)
-            } catch let error as PostgresError where error.isConnectionFailure {
+                outcome = try Self.lookUp(ticket, in: PostgresSession(connection: lease.connection, answerWait: answerWait, logger: logger))
+            } catch {
+                // Unreachable, or refused: whatever happened, it is not an answer.
                 lastProblem = error
-                status = nil
-            } catch let error as PostgresError where error.sqlState == "22023" {
-                // "transaction ID … is in the future": the server restarted from a log without
-                // this transaction's commit record, so it did not commit.
-                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was not committed (the server restarted without it: \(error))")
-                throw failure
+                outcome = nil
             }
-            switch status {
-            case "committed":
-                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was committed after all")
+            switch outcome {
+            case .committed(let reason)?:
+                logger.warning("a write's COMMIT went unanswered (\(failure)); \(name) was committed after all: \(reason)")
                 return
-            case "aborted":
-                logger.warning("a write's COMMIT went unanswered (\(failure)); transaction \(id) was not committed")
+            case .notCommitted(let reason)?:
+                logger.warning("a write's COMMIT went unanswered (\(failure)); \(name) was not committed: \(reason)")
                 throw failure
-            case let other?:
-                // "in progress": the server has not noticed the connection's loss yet.
-                lastProblem = PostgresError(description: "transaction \(id) is \(other)")
+            case .unknown(let reason)?:
+                lastProblem = PostgresError(description: reason)
+                logger.error("a write's COMMIT went unanswered (\(failure)) and whether \(name) committed cannot be learnt: \(reason)")
+                throw PostgresError(description: "whether the change was saved is unknown: the connection failed after COMMIT (\(failure)), and \(reason)", isOutcomeUnknown: true)
+            case .inProgress?:
+                lastProblem = PostgresError(description: "\(name) is still in progress")
             case nil:
                 break
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        logger.error("a write's COMMIT went unanswered (\(failure)) and whether transaction \(id) committed could not be learnt: \(lastProblem)")
+        logger.error("a write's COMMIT went unanswered (\(failure)) and whether \(name) committed could not be learnt: \(lastProblem)")
         throw PostgresError(description: "whether the change was saved is unknown: the connection failed after COMMIT (\(failure)), and PostgreSQL could not be asked within \(connectionWait)", isOutcomeUnknown: true)
+    }
+
+    /// Asks the database, in one statement on `session`, what became of the write of `ticket`: by
+    /// its write id when it has one (see ``PostgresWriteLedger``), else by `txid_status`, which
+    /// a restarted server's reuse of the transaction id can mislead.
+    static func lookUp(_ ticket: PostgresWriteTicket, in session: any SQLSession) throws -> CommitOutcome {
+        if let sequence = ticket.sequence, ticket.writeID != nil {
+            let id = SQLValue.integer(ticket.transactionID)
+            guard let row = try session.row(PostgresWriteLedger.lookupQuery, [id, id, .integer(PostgresWriteLedger.slot(of: sequence))]) else {
+                return .unknown("the lookup of its write id answered nothing")
+            }
+            return PostgresWriteLedger.outcome(
+                of: ticket, slotSequence: try row.optionalInt64(0), slotID: try row.optionalString(1),
+                isOver: try row.bool(2), isPastServer: try row.bool(3)
+            )
+        }
+        let status: String?
+        do {
+            status = try session.row("SELECT txid_status(?)", [.integer(ticket.transactionID)])?.optionalString(0)
+        } catch let error as PostgresError where error.sqlState == "22023" {
+            // "transaction ID … is in the future": the server restarted from a log without it.
+            return .notCommitted("the server restarted without it (\(error))")
+        }
+        switch status {
+        case "committed": return .committed("txid_status says so")
+        case "aborted": return .notCommitted("txid_status says it aborted")
+        case "in progress": return .inProgress
+        default: return .unknown("txid_status says \(status ?? "nothing")")
+        }
     }
 }

@@ -299,12 +299,18 @@ def test_a_connection_lost_at_commit_is_answered_by_what_the_database_did(postgr
             # Nothing was committed: 503, try again, and the retry is what adds it.
             assert (status, stored) == (503, 0), body
             assert headers.get("Retry-After") == "1"
+            # Known by the write id's absence once the transaction was over (not by its
+            # transaction id, which a restarted server may give to another).
+            assert "was not committed: it is over and its write id is not recorded" in open(tmp_path / "server.log").read()
             assert insert(base, f"cut {cut} commit")[0] == 201
             assert stored_titles(postgres_database).count(f"cut {cut} commit") == 1
         else:
-            # Committed: the client is told so, though the COMMIT's answer never came.
+            # Committed: the client is told so, though the COMMIT's answer never came, because
+            # its write id is in the database.
             assert (status, stored) == (201, 1), body
-            assert "was committed after all" in open(tmp_path / "server.log").read()
+            assert "was committed after all: its write id is recorded" in open(tmp_path / "server.log").read()
+        # Every acknowledged write recorded its id, in a bounded ring.
+        assert 2 <= int(psql(postgres_database, "SELECT count(*) FROM tablepages_writes").strip()) <= 100_000
         # The page shows it, and the instance is ready: the cut connection was replaced.
         wait_until(lambda: status_of(base + "/readyz") == 200, 10, "/readyz did not come back")
         assert status_of(base + "/pages/todo.json") == 200
