@@ -612,15 +612,19 @@
   });
 
   // A database table's columns as wide as what they hold: each track is at least as wide as its
-  // name and its widest value shown (up to 40 characters; longer values wrap), and they share what
-  // is left in that proportion. Counted in characters (`ch`) rather than measured from layout, so
-  // sizing never forces a reflow per row; without this script every column is --tk-column-width.
+  // name and its widest value shown (up to 40 characters; longer values wrap). A number's column
+  // is exactly that wide, so a one-digit id does not take a share of the screen with its name at
+  // the far side of it; the other columns share what is left in proportion to their widths (a
+  // table of numbers only leaves it empty, after its last column). Counted in characters (`ch`)
+  // rather than measured from layout, so sizing never forces a reflow per row; without this
+  // script every column is --tk-column-width.
   function sizeColumns() {
     const main = table();
     const header = main?.querySelector(".tk-db-columns-row");
     if (!header) return;
+    const columns = [...header.querySelectorAll(":scope > .tk-db-column")];
     // The name, and room for its menu's button.
-    const widths = [...header.querySelectorAll(":scope > .tk-db-column")].map((column) => (column.dataset.field ?? "").length + 3);
+    const widths = columns.map((column) => (column.dataset.field ?? "").length + 3);
     for (const cell of main.querySelectorAll('.tk-row[data-kind="record"] > .tk-cell')) {
       let index = 0;
       for (const value of cell.querySelectorAll(":scope > .tk-field > .tk-field-value")) {
@@ -628,7 +632,9 @@
         index += 1;
       }
     }
-    const tracks = widths.map((width) => Math.max(width, 3)).map((width) => `minmax(${width}ch, ${width}fr)`);
+    const numeric = (index) => columns[index]?.classList.contains("tk-db-numeric") ?? false;
+    const tracks = widths.map((width) => Math.max(width, 3)).map((width, index) => numeric(index) ? `${width}ch` : `minmax(${width}ch, ${width}fr)`);
+    if (tracks.every((_, index) => numeric(index))) tracks.push("minmax(0, 1fr)");
     main.style.setProperty("--tk-db-columns", tracks.join(" "));
   }
 

@@ -3,7 +3,10 @@ that breaks the schema."""
 import json
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
+
+import pytest
 
 from conftest import start_server, stop_server
 
@@ -40,6 +43,113 @@ def test_schemathesis_finds_no_server_errors_and_no_schema_violations_on_the_sql
         run_schemathesis(server, "--include-path-regex", "^/(-/sql|-/queries/|\\{database\\}\\.json)")
     finally:
         stop_server(process)
+
+
+def test_openapi_document_lists_datasettes_table_and_row_urls(server):
+    with urllib.request.urlopen(server + "/openapi.json", timeout=5) as response:
+        spec = json.load(response)
+    table = spec["paths"]["/{database}/{table}.json"]["get"]
+    assert {"_shape", "_labels", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc"} <= {parameter["name"] for parameter in table["parameters"]}
+    shape = next(parameter for parameter in table["parameters"] if parameter["name"] == "_shape")
+    assert set(shape["schema"]["enum"]) == {"arrays", "objects", "array", "object"}
+    assert {"200", "400", "404", "503"} <= set(table["responses"])
+    row = spec["paths"]["/{database}/{table}/{pk}.json"]["get"]
+    assert [parameter["name"] for parameter in row["parameters"]] == ["database", "table", "pk"]
+    assert {"200", "404"} <= set(row["responses"])
+
+
+# Requests to Datasette's table and row URLs on the corpus, each answer checked against the
+# document: (the path's template, the URL, the status it must answer).
+DATASETTE_REQUESTS = [
+    ("/{database}/{table}.json", "/corpus/customer.json", 200),
+    ("/{database}/{table}.json", "/corpus/customer.json?_shape=objects&_size=3", 200),
+    ("/{database}/{table}.json", "/corpus/customer.json?_shape=array&_col=name", 200),
+    ("/{database}/{table}.json", "/corpus/customer.json?_shape=object&_nocol=city", 200),
+    ("/{database}/{table}.json", "/corpus/customer.json?_shape=array&_nl=on", 200),
+    ("/{database}/{table}.json", "/corpus/no_pk.json?_shape=object", 200),
+    ("/{database}/{table}.json", "/corpus/no_pk.json?_size=max", 200),
+    ("/{database}/{table}.json", "/corpus/purchase.json?_labels=on&_size=5", 200),
+    ("/{database}/{table}.json", "/corpus/purchase.json?_labels=on&_shape=objects&_sort_desc=note&currency__not=EUR", 200),
+    ("/{database}/{table}.json", "/corpus/compound_pk.json?_size=2", 200),
+    ("/{database}/{table}.json", "/corpus/table~2Fwith~2Fslashes~2Ecsv.json", 200),
+    ("/{database}/{table}.json", "/corpus/by_city.json?city=City+1", 200),
+    ("/{database}/{table}.json", "/corpus/customer.json?_shape=bogus", 400),
+    ("/{database}/{table}.json", "/corpus/customer.json?_col=nosuch", 400),
+    ("/{database}/{table}.json", "/corpus/customer.json?_nocol=id", 400),
+    ("/{database}/{table}.json", "/corpus/customer.json?_size=1001", 400),
+    ("/{database}/{table}.json", "/corpus/customer.json?_sort=id&_sort_desc=id", 400),
+    ("/{database}/{table}.json", "/corpus/customer.json?name__bogus=1", 400),
+    ("/{database}/{table}.json", "/corpus/nosuch.json", 404),
+    ("/{database}/{table}.json", "/elsewhere/customer.json", 404),
+    ("/{database}/{table}/{pk}.json", "/corpus/customer/1.json", 200),
+    ("/{database}/{table}/{pk}.json", "/corpus/compound_pk/a~2Cb,b.json", 200),
+    ("/{database}/{table}/{pk}.json", "/corpus/no_pk/1.json", 200),
+    ("/{database}/{table}/{pk}.json", "/corpus/purchase/3.json", 200),
+    ("/{database}/{table}/{pk}.json", "/corpus/customer/999.json", 404),
+    ("/{database}/{table}/{pk}.json", "/corpus/compound_pk/a.json", 404),
+    ("/{database}/{table}/{pk}.json", "/corpus/nosuch/1.json", 404),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus_server(tmp_path_factory):
+    """A server of the Datasette corpus (as `corpus`) with the canned query `by_city`."""
+    from datasette_corpus import build
+    directory = tmp_path_factory.mktemp("openapi-corpus")
+    path = str(directory / "corpus.db")
+    build(path)
+    config = directory / "site.json"
+    config.write_text(json.dumps({"queries": {"by_city": {"sql": "select id, name from customer where city = :city order by id"}}}))
+    process, base = start_server(directory, "--database", path, "--config", str(config), "--connection-memory-limit", "16384")
+    yield base
+    stop_server(process)
+
+
+def test_datasettes_table_and_row_urls_answer_as_the_document_says(corpus_server):
+    """Each shape, `_labels`, `_col`/`_nocol`, `_size`, a canned query's name, each refusal and
+    each missing thing: a status the document lists for the path, a content type it lists for
+    that status, and a body its schema accepts; then every `next_url` of a paged table, to the end."""
+    import requests
+    import schemathesis
+    spec = requests.get(corpus_server + "/openapi.json", timeout=5).json()
+    schema = schemathesis.openapi.from_dict(spec)
+
+    def check(template, url, status):
+        response = requests.get(url if url.startswith("http") else corpus_server + url, timeout=10)
+        assert response.status_code == status, (url, response.status_code, response.text[:300])
+        documented = spec["paths"][template]["get"]["responses"][str(status)]
+        if "$ref" in documented:
+            documented = spec["components"]["responses"][documented["$ref"].rsplit("/", 1)[1]]
+        kind = response.headers["Content-Type"].split(";")[0]
+        assert kind in documented["content"], (url, kind)
+        schema[template]["GET"].validate_response(response)
+        return response
+
+    for template, url, status in DATASETTE_REQUESTS:
+        check(template, url, status)
+    pages, url = 0, "/corpus/compound_pk.json?_size=3&_sort=content"
+    while url:
+        document = check("/{database}/{table}.json", url, 200).json()
+        if document["next"] is not None:
+            assert urllib.parse.parse_qs(urllib.parse.urlsplit(document["next_url"]).query)["_next"] == [document["next"]]
+        url, pages = document["next_url"], pages + 1
+    assert pages >= 5
+
+
+def test_schemathesis_finds_no_server_errors_and_no_schema_violations_on_datasettes_urls(corpus_server, tmp_path):
+    """Datasette's table and row URLs fuzzed on the corpus: the database's name is the served
+    one, and the table (and row key) is most often one of the corpus's, so the requests reach the
+    tables' code rather than only their 404."""
+    config = tmp_path / "schemathesis.toml"
+    tables = ["customer", "purchase", "compound_pk", "no_pk", "sortable", "currency", "one_column", "rowid_big",
+              "table~2Fwith~2Fslashes~2Ecsv", "x~2Ejson", "by_city"]
+    config.write_text(
+        "[dictionaries.tables]\nvalues = " + json.dumps(tables) + "\n"
+        "[dictionaries.keys]\nvalues = " + json.dumps(["1", "2", "3", "a,b", "a~2Cb,b", "EUR", "a~2Fb~2Ec", "999"]) + "\n"
+        "[parameters]\n\"path.database\" = \"corpus\"\n"
+        "\"path.table\" = { dictionary = \"tables\", probability = 0.8 }\n"
+        "\"path.pk\" = { dictionary = \"keys\", probability = 0.8 }\n")
+    run_schemathesis(corpus_server, "--include-path-regex", "^/\\{database\\}/\\{table\\}", config=config)
 
 
 def test_schemathesis_finds_no_server_errors_and_no_schema_violations(tmp_path):
@@ -79,9 +189,11 @@ def test_a_refused_sql_request_answers_as_the_document_says(tmp_path):
         stop_server(process)
 
 
-def run_schemathesis(server, *options):
+def run_schemathesis(server, *options, config=None):
+    """Runs schemathesis against `server`'s document with `options`, and `config` (a
+    schemathesis.toml) when given."""
     result = subprocess.run(
-        [sys.executable, "-m", "schemathesis.cli", "run", server + "/openapi.json", *options,
+        [sys.executable, "-m", "schemathesis.cli", *(["--config-file", str(config)] if config else []), "run", server + "/openapi.json", *options,
          # The event stream never ends by design; its behaviour has its own tests.
          "--exclude-path", "/pages/{page}/events", "--exclude-path", "/-/events",
          "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
