@@ -1,7 +1,7 @@
 import PostgresNIO
 
 extension PostgresClient {
-    /// Starts ``/PostgresNIO/PostgresClient/run()`` in a task that is already inside `run()` when
+    /// Starts postgres-nio's `PostgresClient.run()` in a task that is already inside `run()` when
     /// this returns, so a lease right after it finds the pool running.
     ///
     /// A plain `Task { await client.run() }` is only scheduled: a lease made before the pool picks it
