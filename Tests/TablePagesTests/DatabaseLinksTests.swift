@@ -237,8 +237,9 @@ struct DatabaseLinksTests {
         let counting = CountingReader(base: store)
         var query = DatabaseTableQuery(variant: [:], schema: orders)
         query.labels = true
-        let rows = try DatabaseTableReader(database: counting, schema: orders, query: query).window()[0].rows
-        let field = try #require(rows.first?.cell.content.fields.first { $0.name == "customer_id" })
+        let reader = DatabaseTableReader(database: counting, schema: orders, query: query)
+        let rows = try reader.window()[0].rows
+        let field = try #require(rows.first.map(reader.cell(of:))?.content.fields.first { $0.name == "customer_id" })
         #expect(field.value.utf8.count == DatabaseRecordCell.maxShownBytes && field.value.hasSuffix("\u{2026}"))
         #expect(field.json == .object([JSONProperty(name: "value", value: .integer(1)), JSONProperty(name: "label", value: .string(field.value))]), "JSON's label is cut as HTML's")
         #expect(counting.queries.withLock { $0 }.contains { $0.contains("substr(\"name\", 1, \(DatabaseLabelReader.maxLabelCharacters))") }, "read cut, not whole")
@@ -254,19 +255,19 @@ struct DatabaseLinksTests {
         let customers = try #require(schemas.first { $0.name == "customers" })
         let slow = CountingReader(base: store, failing: "SELECT (SELECT count(*)")
         let reader = DatabaseTableReader(database: slow, schema: customers, query: DatabaseTableQuery(variant: [:], schema: customers))
-        let row = try reader.record("1")
-        #expect(row.cell.content.fields.first { $0.name == "name" }?.value == "Ida Meyer")
-        let links = try #require(row.cell.content.jsonProperties.first { $0.name == DatabaseIncomingLink.jsonMember })
+        let row = reader.cell(of: try reader.record("1"))
+        #expect(row.content.fields.first { $0.name == "name" }?.value == "Ida Meyer")
+        let links = try #require(row.content.jsonProperties.first { $0.name == DatabaseIncomingLink.jsonMember })
         guard case .array(let entries) = links.value, case .object(let members) = entries.first else {
             Issue.record("no links: \(links)")
             return
         }
         #expect(members.first { $0.name == "count" }?.value == .null)
         var out = OutputBuffer()
-        DatabaseRecordCell.kind.render(row.cell.content, &out)
+        DatabaseRecordCell.kind.render(row.content, &out)
         #expect(!out.string.contains("too many to count"), "unplaced: no row page")
         var placed = OutputBuffer()
-        DatabaseRecordCell.appendIncomingLinks(row.cell.content, into: &placed)
+        DatabaseRecordCell.appendIncomingLinks(row.content, into: &placed)
         #expect(placed.string.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">Rows (too many to count in time) from customer_id in orders</a>"#))
     }
 

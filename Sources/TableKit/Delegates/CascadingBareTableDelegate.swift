@@ -100,8 +100,14 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func numberOfRowsAfterWindow(inSection section: Int) -> Int? {
         responder(forSection: section).numberOfRowsAfterWindow(inSection: section)
     }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func hasUniformRows(inSection section: Int) -> Bool { responder(forSection: section).hasUniformRows(inSection: section) }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { responder(forRowAt: indexPath).cell(forRowAt: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
+    open func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
+        responder(forRowAt: indexPath).writeFields(forRowAt: indexPath, into: &fields)
+    }
     /// Routed to ``childDelegate(forSection:)``.
     open func sectionID(forSection section: Int) -> SectionID { responder(forSection: section).sectionID(forSection: section) }
     /// Routed to ``childDelegate(forRowAt:)``.

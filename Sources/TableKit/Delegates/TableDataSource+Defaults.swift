@@ -36,4 +36,12 @@ extension TableDataSource {
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int { index }
     /// Default: nil, the section is held whole.
     public func numberOfRowsAfterWindow(inSection section: Int) -> Int? { nil }
+    /// Default: false, every row is made whole.
+    public func hasUniformRows(inSection section: Int) -> Bool { false }
+    /// Default: the fields of ``cell(forRowAt:)``.
+    public func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
+        for field in cell(forRowAt: indexPath).content.fields {
+            fields.write(field)
+        }
+    }
 }

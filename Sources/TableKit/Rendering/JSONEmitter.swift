@@ -34,7 +34,7 @@ struct JSONEmitter: TableEmitter {
             out.append(",")
             out.appendJSONString(property.name)
             out.append(":")
-            appendValue(property.value, into: &out)
+            Self.appendValue(property.value, into: &out)
         }
         out.append(",\"sections\":[")
     }
@@ -99,17 +99,34 @@ struct JSONEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
+        writeRow(row, id: row.id, into: &out) { fields in
+            for field in row.cell.content.fields {
+                fields.write(field)
+            }
+        }
+    }
+
+    mutating func row(
+        like template: RowRecord, id: RowID, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer,
+        fields: (inout JSONFieldWriter) -> Void
+    ) -> Bool {
+        writeRow(template, id: id, into: &out, fields: fields)
+        return true
+    }
+
+    /// Writes `row` with the id `id` and the fields `fields` writes, in place of its own.
+    private mutating func writeRow(_ row: RowRecord, id: RowID, into out: inout OutputBuffer, fields: (inout JSONFieldWriter) -> Void) {
         let isFirst = rowsWritten == 0
         rowsWritten += 1
         let content = row.cell.content
         // This runs for every row, and appending piece by piece cost more than the bytes
         // themselves: the common fields go in two reservations (see ByteWriter).
         let headCount = 160 + 2 * ByteWriter.maxNumberCount + ByteWriter.maxDecimalCount
-            + ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
+            + ByteWriter.maxEscapedCount(id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
             + Self.maxTextFieldsCount(content)
         out.append(maxCount: headCount) { out in
             out.write(isFirst ? "{\"id\":" : ",{\"id\":")
-            out.writeJSONString(row.id.rawValue)
+            out.writeJSONString(id.rawValue)
             out.write(",\"kind\":")
             out.writeJSONString(row.cell.reuseIdentifier)
             out.write(",\"height\":")
@@ -124,7 +141,7 @@ struct JSONEmitter: TableEmitter {
             }
             writeTextFields(content, into: &out)
         }
-        appendOtherContentFields(content, into: &out)
+        appendOtherContentFields(content, into: &out, fields: fields)
         let tailCount = 128 + ByteWriter.maxEscapedCount(row.deleteConfirmationTitle ?? "")
         out.append(maxCount: tailCount) { out in
             if !row.isSelectable {
@@ -177,7 +194,11 @@ struct JSONEmitter: TableEmitter {
             out.writeJSONString(cell.reuseIdentifier)
             writeTextFields(cell.content, into: &out)
         }
-        appendOtherContentFields(cell.content, into: &out)
+        appendOtherContentFields(cell.content, into: &out) { fields in
+            for field in cell.content.fields {
+                fields.write(field)
+            }
+        }
         out.append("}")
     }
 
@@ -213,9 +234,9 @@ struct JSONEmitter: TableEmitter {
         out.writeJSONString(value)
     }
 
-    /// The content's image, badge, extra fields and typed values that have a value, each preceded
-    /// by a comma; they follow ``writeTextFields(_:into:)``.
-    private func appendOtherContentFields(_ content: CellContent, into out: inout OutputBuffer) {
+    /// The content's image, badge, fields (those `fields` writes) and typed values that have a
+    /// value, each preceded by a comma; they follow ``writeTextFields(_:into:)``.
+    private func appendOtherContentFields(_ content: CellContent, into out: inout OutputBuffer, fields: (inout JSONFieldWriter) -> Void) {
         if let image = content.image {
             out.append(",\"image\":{\"url\":")
             out.appendJSONString(image.url)
@@ -233,37 +254,17 @@ struct JSONEmitter: TableEmitter {
             out.append(",\"badge\":")
             out.appendJSONString(badge)
         }
-        if !content.fields.isEmpty {
-            out.append(",\"fields\":{")
-            for (position, field) in content.fields.enumerated() {
-                switch field.json {
-                case .array?, .object?:
-                    if position > 0 {
-                        out.append(",")
-                    }
-                    out.appendJSONString(field.name)
-                    out.append(":")
-                    if let json = field.json { appendValue(json, into: &out) }
-                default:
-                    // A database page writes hundreds of these per request: one reservation per
-                    // field, not one per name, colon and value.
-                    out.append(maxCount: Self.maxScalarFieldCount(field)) { out in
-                        if position > 0 {
-                            out.write(",")
-                        }
-                        out.writeJSONString(field.name)
-                        out.write(":")
-                        writeScalar(field, into: &out)
-                    }
-                }
-            }
-            out.append("}")
-        }
+        // The output moves into the writer and back: a swap of two arrays, no copy.
+        var writer = JSONFieldWriter(out: OutputBuffer(capacity: 0))
+        swap(&writer.out, &out)
+        fields(&writer)
+        writer.finish()
+        swap(&writer.out, &out)
         for property in content.jsonProperties where !Self.rowMembers.contains(property.name) {
             out.append(",")
             out.appendJSONString(property.name)
             out.append(":")
-            appendValue(property.value, into: &out)
+            Self.appendValue(property.value, into: &out)
         }
     }
 
@@ -274,33 +275,8 @@ struct JSONEmitter: TableEmitter {
         "image", "badge", "fields", "selectable", "editingStyle", "deleteTitle", "movable", "actions",
     ]
 
-    /// The most bytes a field whose value is not an array or object takes in `fields`, with its
-    /// comma, name and colon.
-    private static func maxScalarFieldCount(_ field: CellField) -> Int {
-        let value = switch field.json {
-        case nil: ByteWriter.maxEscapedCount(field.value)
-        case .string(let text)?: ByteWriter.maxEscapedCount(text)
-        default: ByteWriter.maxNumberCount
-        }
-        return 8 + ByteWriter.maxEscapedCount(field.name) + value
-    }
-
-    /// The value of a field whose JSON is not an array or object, as ``appendValue(_:into:)``
-    /// writes it (the field's text when it has no JSON of its own).
-    private func writeScalar(_ field: CellField, into out: inout ByteWriter) {
-        switch field.json {
-        case nil: out.writeJSONString(field.value)
-        case .null?: out.write("null")
-        case .bool(let value)?: out.write(value ? "true" : "false")
-        case .integer(let value)?: out.write(Int(value))
-        case .number(let value)? where value.isFinite: out.write(value)
-        case .number?: out.write("null")
-        case .string(let text)?: out.writeJSONString(text)
-        case .array?, .object?: out.write("null")  // Never: such fields go through appendValue(_:into:).
-        }
-    }
-
-    private func appendValue(_ value: JSONValue, into out: inout OutputBuffer) {
+    /// Writes `value` as JSON, recursively.
+    static func appendValue(_ value: JSONValue, into out: inout OutputBuffer) {
         switch value {
         case .null: out.append("null")
         case .bool(let value): out.append(value ? "true" : "false")
@@ -314,7 +290,7 @@ struct JSONEmitter: TableEmitter {
                 if position > 0 {
                     out.append(",")
                 }
-                appendValue(element, into: &out)
+                Self.appendValue(element, into: &out)
             }
             out.append("]")
         case .object(let members):
@@ -325,7 +301,7 @@ struct JSONEmitter: TableEmitter {
                 }
                 out.appendJSONString(member.name)
                 out.append(":")
-                appendValue(member.value, into: &out)
+                Self.appendValue(member.value, into: &out)
             }
             out.append("}")
         }

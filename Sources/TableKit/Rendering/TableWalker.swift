@@ -28,11 +28,28 @@ struct TableWalker {
         announced.rowCount += afterWindow
         emitter.beginSection(announced, into: &out)
         var last: RowID?
+        let root = table.root
+        // The first row's record stands for every other row's but for its id and fields.
+        var template: RowRecord?
+        var uniform = first < end && root.hasUniformRows(inSection: section)
         for row in first..<end {
             let indexPath = TableIndexPath(section: section, row: row)
+            if let template {
+                let id = root.rowID(forRowAt: indexPath)
+                let written = emitter.row(like: template, id: id, at: indexPath, in: record, into: &out) { fields in
+                    root.writeFields(forRowAt: indexPath, into: &fields)
+                }
+                if written {
+                    last = id
+                    continue
+                }
+                // The emitter needs cells (HTML): every row is made whole.
+                uniform = false
+            }
             let rowRecord = table.rowRecord(at: indexPath)
             emitter.row(rowRecord, at: indexPath, in: record, into: &out)
             last = rowRecord.id
+            template = uniform ? rowRecord : nil
         }
         var next: NextPage?
         if (limit != nil && end < record.rowCount) || afterWindow > 0 {

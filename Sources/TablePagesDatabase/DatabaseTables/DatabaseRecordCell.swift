@@ -127,13 +127,13 @@ enum DatabaseRecordCell {
         let maxBytes = extent == .page ? maxShownBytes : maxRowValueBytes
         switch value {
         case .null:
-            return CellField(name: column, value: "NULL", json: .null)
+            return CellField(name: column, value: "NULL", json: json(ofWhole: value))
         case .integer(let integer):
-            return CellField(name: column, value: String(integer), json: .integer(integer))
+            return CellField(name: column, value: String(integer), json: json(ofWhole: value))
         case .bool(let flag):
-            return CellField(name: column, value: flag ? "true" : "false", json: .bool(flag))
+            return CellField(name: column, value: flag ? "true" : "false", json: json(ofWhole: value))
         case .real(let double):
-            return CellField(name: column, value: String(double), json: .number(double))
+            return CellField(name: column, value: String(double), json: json(ofWhole: value))
         case .text(let text):
             guard text.utf8.count > maxBytes else { return CellField(name: column, value: text) }
             let cut = shortened(text, maxBytes: maxBytes)
@@ -147,6 +147,29 @@ enum DatabaseRecordCell {
             let encodable = (data.count + 2) / 3 * 4 <= maxBytes ? data.count : (maxBytes - ellipsisBytes) / 4 * 3
             let encoded = data.prefix(encodable).base64EncodedString()
             return CellField(name: column, value: shown, json: .string(encodable < data.count ? encoded + "\u{2026}" : encoded))
+        }
+    }
+
+    /// Whether a page shows `value` whole, as it is: anything but a blob (shown as its size) or a
+    /// text longer than ``maxShownBytes`` (cut).
+    static func isShownWhole(_ value: SQLValue) -> Bool {
+        switch value {
+        case .null, .integer, .bool, .real: true
+        case .text(let text): text.utf8.count <= maxShownBytes
+        case .blob: false
+        }
+    }
+
+    /// What JSON output writes for a value a page shows whole (``isShownWhole(_:)``): the field's
+    /// JSON, or its text as a string.
+    static func json(ofWhole value: SQLValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .integer(let integer): .integer(integer)
+        case .bool(let flag): .bool(flag)
+        case .real(let double): .number(double)
+        case .text(let text): .string(text)
+        case .blob: .null  // Never: a blob is shown as its size.
         }
     }
 

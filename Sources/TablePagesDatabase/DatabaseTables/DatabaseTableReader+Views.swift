@@ -43,7 +43,7 @@ extension DatabaseTableReader {
             guard let found = try db.row(sql, clause.arguments + [.integer(position)]) else {
                 throw TableError.unknownRow(row)
             }
-            return makeRow(found, extent: .row, id: row)
+            return makeRow(found.values, extent: .row, id: row)
         }
     }
 

@@ -326,7 +326,7 @@ struct DatabaseTableReader: Sendable {
         // whole values are ever held (and the linked columns' values, to read their labels).
         try db.forEachRow(sql, arguments, keepsPrepared: hasBoundedSQL) { row in
             let id = schema.isView ? RowID(String(offset + rows.count)) : nil
-            rows.append(makeRow(row, extent: .page, id: id))
+            rows.append(makeRow(row.values, extent: .page, id: id))
             for (column, index) in linkedIndexes.enumerated() { linkedValues[column].append(DatabaseLabelReader.key(row[index])) }
         }
         return try labelled(rows, linkedValues: linkedValues, extent: .page, in: db)
@@ -343,20 +343,56 @@ struct DatabaseTableReader: Sendable {
 
     /// A row from its key values followed by its column values: in a page, without the
     /// columns the page hides (``DatabaseTableQuery/hiddenColumns``); on its own URL, every column.
-    /// `id` names a view's row, which has no key.
-    func makeRow(_ values: some Collection<SQLValue>, extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
+    /// `id` names a view's row, which has no key. A page's row whose values it shows whole keeps
+    /// them and makes its cell only when asked (``DatabaseSection/Row/Content/values(_:)``).
+    func makeRow(_ values: [SQLValue], extent: DatabaseRecordCell.Extent, id: RowID? = nil) -> DatabaseSection.Row {
+        let id = id ?? rowID(key: values.prefix(schema.key.count))
+        if extent == .page, values.allSatisfy(DatabaseRecordCell.isShownWhole) {
+            return DatabaseSection.Row(id: id, values: values)
+        }
+        return DatabaseSection.Row(id: id, cell: cell(ofValues: values, extent: extent))
+    }
+
+    /// The cell of a row.
+    func cell(of row: DatabaseSection.Row) -> TableCell {
+        switch row.content {
+        case .cell(let cell): cell
+        case .values(let values): cell(ofValues: values, extent: .page)
+        }
+    }
+
+    /// Writes the fields of a row's cell, as JSON output writes those of ``cell(of:)``.
+    func writeFields(of row: DatabaseSection.Row, into fields: inout JSONFieldWriter) {
+        guard case .values(let values) = row.content else {
+            for field in cell(of: row).content.fields {
+                fields.write(field.name, field.json ?? .string(field.value))
+            }
+            return
+        }
         let keyCount = schema.key.count
-        let cell: TableCell
+        if query.hiddenColumns.isEmpty {
+            // Straight from the row: this runs for every row of every page.
+            for (position, column) in schema.columns.enumerated() {
+                fields.write(column, DatabaseRecordCell.json(ofWhole: values[keyCount + position]))
+            }
+        } else {
+            for (position, column) in schema.columns.enumerated() where !query.hiddenColumns.contains(column) {
+                fields.write(column, DatabaseRecordCell.json(ofWhole: values[keyCount + position]))
+            }
+        }
+    }
+
+    /// The cell of a row read as `values`, shown in `extent`.
+    private func cell(ofValues values: [SQLValue], extent: DatabaseRecordCell.Extent) -> TableCell {
+        let keyCount = schema.key.count
         if extent == .page, !query.hiddenColumns.isEmpty {
             // Hidden columns are read all the same (a sort or a label may need them), only not shown.
             let shown = Array(values.dropFirst(keyCount))
             let kept = schema.columns.indices.filter { !query.hiddenColumns.contains(schema.columns[$0]) }
-            cell = DatabaseRecordCell.cell(columns: kept.map { schema.columns[$0] }, values: kept.map { shown[$0] }, extent: extent)
-        } else {
-            // Straight from the row: this runs for every row of every page.
-            cell = DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
+            return DatabaseRecordCell.cell(columns: kept.map { schema.columns[$0] }, values: kept.map { shown[$0] }, extent: extent)
         }
-        return DatabaseSection.Row(id: id ?? rowID(key: values.prefix(keyCount)), cell: cell)
+        // Straight from the row: this runs for every row of every page.
+        return DatabaseRecordCell.cell(columns: schema.columns, values: values.dropFirst(keyCount), extent: extent)
     }
 
     /// The columns a row shows in `extent`, in order: in a page, those it does not hide.

@@ -90,7 +90,13 @@ final class DatabaseTableSource: PageSource {
     func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
     func sectionID(forSection section: Int) -> SectionID { sections[section].id }
     func rowID(forRowAt indexPath: TableIndexPath) -> RowID { sections[indexPath.section].rows[indexPath.row].id }
-    func cell(forRowAt indexPath: TableIndexPath) -> TableCell { sections[indexPath.section].rows[indexPath.row].cell }
+    func cell(forRowAt indexPath: TableIndexPath) -> TableCell { reader.cell(of: sections[indexPath.section].rows[indexPath.row]) }
+    /// Every row is a record of the same columns, with one height estimate and no selection or
+    /// editing: rows that hold their values write their fields from them.
+    func hasUniformRows(inSection section: Int) -> Bool { sections[section].rows.allSatisfy(\.holdsValues) }
+    func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
+        reader.writeFields(of: sections[indexPath.section].rows[indexPath.row], into: &fields)
+    }
     func titleForHeader(inSection section: Int) -> String? { sections[section].headerTitle }
     func estimatedHeightForRow(at indexPath: TableIndexPath) -> TableHeight? { Self.estimatedRowHeight }
 

@@ -17,7 +17,7 @@ extension DatabaseTableReader {
         let shown = shownColumns(in: extent)
         let fields = schema.linkedColumns.map { shown.firstIndex(of: $0.column) }
         return rows.enumerated().map { position, row in
-            var cell = row.cell
+            var cell = cell(of: row)
             for (column, field) in fields.enumerated() {
                 guard let field, cell.content.fields.indices.contains(field), linkedValues[column].indices.contains(position),
                       let key = DatabaseLinkedColumn.text(of: linkedValues[column][position]) else { continue }
@@ -53,7 +53,7 @@ extension DatabaseTableReader {
         } catch is QueryTimeLimitExceeded {
             counts = nil
         }
-        var cell = row.cell
+        var cell = cell(of: row)
         cell.content.jsonProperties.append(DatabaseIncomingLink.jsonProperty(links, values: referenced, counts: counts))
         return DatabaseSection.Row(id: row.id, cell: cell)
     }
