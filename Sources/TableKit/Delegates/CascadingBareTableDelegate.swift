@@ -104,9 +104,17 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func hasUniformRows(inSection section: Int) -> Bool { responder(forSection: section).hasUniformRows(inSection: section) }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func cell(forRowAt indexPath: TableIndexPath) -> TableCell { responder(forRowAt: indexPath).cell(forRowAt: indexPath) }
-    /// Routed to ``childDelegate(forRowAt:)``.
+    /// Routed to ``childDelegate(forRowAt:)``; without one, the fields of this delegate's own
+    /// ``cell(forRowAt:)``, which a row delegate (a ``StaticRow``) overrides: the protocol's
+    /// default would write those of a blank cell.
     open func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
-        responder(forRowAt: indexPath).writeFields(forRowAt: indexPath, into: &fields)
+        guard let child = childDelegate(forRowAt: indexPath) else {
+            for field in cell(forRowAt: indexPath).content.fields {
+                fields.write(field)
+            }
+            return
+        }
+        child.writeFields(forRowAt: indexPath, into: &fields)
     }
     /// Routed to ``childDelegate(forSection:)``.
     open func sectionID(forSection section: Int) -> SectionID { responder(forSection: section).sectionID(forSection: section) }
