@@ -103,13 +103,27 @@ public final class Store: Sendable {
     /// delegates run on a database lane of their own), not from Swift's cooperative pool.
     /// - Throws: ``QueryTimeLimitExceeded`` when the read ran past the limit, or GRDB's errors.
     public func read<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
-        guard let metrics else { return try unmeasuredRead(value) }
-        return try metrics.measure(metrics.reads) { try unmeasuredRead(value) }
+        try measuredRead(isolated: true, value)
     }
 
-    private func unmeasuredRead<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
-        guard let limit = queryTimeLimit else { return try reader.read(value) }
-        return try reader.read { db in try QueryDeadline.run(db, limit: limit, value) }
+    /// Reads as ``read(_:)`` does but in no transaction: each statement sees the database as last
+    /// committed when it starts (GRDB's `unsafeRead`).
+    public func readWithoutSnapshot<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
+        try measuredRead(isolated: false, value)
+    }
+
+    private func measuredRead<T: Sendable>(isolated: Bool, _ value: (Database) throws -> T) throws -> T {
+        guard let metrics else { return try unmeasuredRead(isolated: isolated, value) }
+        return try metrics.measure(metrics.reads) { try unmeasuredRead(isolated: isolated, value) }
+    }
+
+    private func unmeasuredRead<T: Sendable>(isolated: Bool, _ value: (Database) throws -> T) throws -> T {
+        let limit = queryTimeLimit
+        let bounded: (Database) throws -> T = { db in
+            guard let limit else { return try value(db) }
+            return try QueryDeadline.run(db, limit: limit, value)
+        }
+        return isolated ? try reader.read(bounded) : try reader.unsafeRead(bounded)
     }
 
     /// Writes in one transaction; when it returns, the change is durable, and live pages are told
