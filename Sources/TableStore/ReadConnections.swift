@@ -30,6 +30,9 @@ final class ReadConnections: Sendable {
         self.configuration = configuration
     }
 
+    /// How many connections are idle now.
+    var idleCount: Int { idle.withLock { $0.count } }
+
     /// Runs `body` on an idle connection, or a new one, outside any transaction.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? DatabaseQueue(path: path, configuration: configuration)

@@ -56,6 +56,10 @@ public final class Store: Sendable {
         self.ownReaders = reader is DatabasePool ? ReadConnections(path: path, busyTimeout: Self.busyTimeout) : nil
     }
 
+    /// How many of the store's own read connections are idle (``readWithoutSnapshot(_:)``); nil
+    /// when it has none (a database not in WAL mode).
+    var idleReadConnectionCount: Int? { ownReaders?.idleCount }
+
     /// How long a read or write waits, in seconds, while another process holds a lock, rather than fail.
     private static let busyTimeout = 5.0
 
