@@ -2,7 +2,7 @@ import GRDB
 import Synchronization
 
 /// Read-only connections of a ``Store``'s own, one lent per read, for its reads without a snapshot
-/// (``Store/readWithoutSnapshot(_:)``) of a database in WAL mode.
+/// (`Store.readWithoutSnapshot(_:)`) of a database in WAL mode.
 ///
 /// Why: a read through GRDB's `DatabasePool` takes a reader from its pool under a lock and a
 /// semaphore, and checks that no reader of the pool runs on the calling thread: about 8 % of a

@@ -9,7 +9,7 @@ extension Store: SQLStore {
         try read { db in try body(db) }
     }
 
-    /// Reads through an ``SQLSession`` in no transaction, as ``readWithoutSnapshot(_:)-(Database)`` does.
+    /// Reads through an ``SQLSession`` in no transaction, as the store's `readWithoutSnapshot(_:)` over a GRDB `Database` does.
     public func readWithoutSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         try readWithoutSnapshot { (db: Database) in try body(db) }
     }

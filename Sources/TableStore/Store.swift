@@ -56,7 +56,7 @@ public final class Store: Sendable {
         self.ownReaders = reader is DatabasePool ? ReadConnections(path: path, busyTimeout: Self.busyTimeout) : nil
     }
 
-    /// How many of the store's own read connections are idle (``readWithoutSnapshot(_:)``); nil
+    /// How many of the store's own read connections are idle (`readWithoutSnapshot(_:)`); nil
     /// when it has none (a database not in WAL mode).
     var idleReadConnectionCount: Int? { ownReaders?.idleCount }
 
