@@ -9,6 +9,11 @@ extension Store: SQLStore {
         try read { db in try body(db) }
     }
 
+    /// Reads through an ``SQLSession`` in no transaction, as the store's `readWithoutSnapshot(_:)` over a GRDB `Database` does.
+    public func readWithoutSnapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try readWithoutSnapshot { (db: Database) in try body(db) }
+    }
+
     /// Writes through an ``SQLSession`` in one transaction, as ``write(_:)`` does.
     public func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         try write { db in try body(db) }

@@ -25,6 +25,9 @@ public final class Store: Sendable {
     /// Writes run here; nil when the database was opened read-only.
     public let writer: (any DatabaseWriter)?
     private let watcher: ChangeWatcher
+    // A database in WAL mode (a pool of readers) also lends connections of the store's own to
+    // reads without a snapshot; one in another journal mode reads on its one connection.
+    private let ownReaders: ReadConnections?
     private let queryTimeLimitSetting = QueryTimeLimitSetting(.seconds(1))
     private let metricsBox = Mutex<StoreMetrics?>(nil)
 
@@ -50,7 +53,15 @@ public final class Store: Sendable {
         self.reader = reader
         self.writer = writer
         self.watcher = watcher
+        self.ownReaders = reader is DatabasePool ? ReadConnections(path: path, busyTimeout: Self.busyTimeout) : nil
     }
+
+    /// How many of the store's own read connections are idle (`readWithoutSnapshot(_:)`); nil
+    /// when it has none (a database not in WAL mode).
+    var idleReadConnectionCount: Int? { ownReaders?.idleCount }
+
+    /// How long a read or write waits, in seconds, while another process holds a lock, rather than fail.
+    private static let busyTimeout = 5.0
 
     /// Opens (creating it if needed) a database the server owns: WAL mode, and `synchronous=FULL` so
     /// that a write, once acknowledged, survives the process being killed (and the machine losing
@@ -61,7 +72,7 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         // Readers wait rather than fail while another process holds a lock.
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         let pool = try DatabasePool(path: path, configuration: configuration)
         try migrator.migrate(pool)
         return Store(path: path, reader: pool, writer: pool, watcher: try ChangeWatcher(path: path, logger: logger))
@@ -77,7 +88,7 @@ public final class Store: Sendable {
         }
         var configuration = Configuration()
         configuration.readonly = !writable
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         let database: any DatabaseWriter
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -103,13 +114,29 @@ public final class Store: Sendable {
     /// delegates run on a database lane of their own), not from Swift's cooperative pool.
     /// - Throws: ``QueryTimeLimitExceeded`` when the read ran past the limit, or GRDB's errors.
     public func read<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
-        guard let metrics else { return try unmeasuredRead(value) }
-        return try metrics.measure(metrics.reads) { try unmeasuredRead(value) }
+        try measuredRead(isolated: true, value)
     }
 
-    private func unmeasuredRead<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
-        guard let limit = queryTimeLimit else { return try reader.read(value) }
-        return try reader.read { db in try QueryDeadline.run(db, limit: limit, value) }
+    /// Reads as ``read(_:)`` does but in no transaction: each statement sees the database as last
+    /// committed when it starts. In WAL mode the read runs on a read-only connection of the store's
+    /// own (at most 8 kept idle), not through GRDB's pool of readers.
+    public func readWithoutSnapshot<T: Sendable>(_ value: (Database) throws -> T) throws -> T {
+        try measuredRead(isolated: false, value)
+    }
+
+    private func measuredRead<T: Sendable>(isolated: Bool, _ value: (Database) throws -> T) throws -> T {
+        guard let metrics else { return try unmeasuredRead(isolated: isolated, value) }
+        return try metrics.measure(metrics.reads) { try unmeasuredRead(isolated: isolated, value) }
+    }
+
+    private func unmeasuredRead<T: Sendable>(isolated: Bool, _ value: (Database) throws -> T) throws -> T {
+        let limit = queryTimeLimit
+        func bounded(_ db: Database) throws -> T {
+            guard let limit else { return try value(db) }
+            return try QueryDeadline.run(db, limit: limit, value)
+        }
+        if isolated { return try reader.read(bounded) }
+        return try ownReaders?.read(bounded) ?? reader.unsafeRead(bounded)
     }
 
     /// Writes in one transaction; when it returns, the change is durable, and live pages are told

@@ -124,47 +124,6 @@ final class FaultyItems: TestItems {
     }
 }
 
-/// Collects what is logged, to check that a failure is logged once and what the line names.
-final class LogRecorder: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-
-    /// The messages logged at `level`.
-    func messages(at level: Logger.Level) -> [String] {
-        entries.withLock { $0.filter { $0.level == level }.map(\.message) }
-    }
-
-    /// The metadata of the events logged with `message`, in order.
-    func metadata(of message: String) -> [Logger.Metadata] {
-        entries.withLock { $0.filter { $0.message == message }.map(\.metadata) }
-    }
-
-    /// A logger that records into this recorder, from `.notice` up.
-    func logger() -> Logger {
-        var logger = Logger(label: "TablePagesTests") { _ in Handler(recorder: self) }
-        logger.logLevel = .notice
-        return logger
-    }
-
-    fileprivate func record(_ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata) {
-        entries.withLock { $0.append((level, message, metadata)) }
-    }
-
-    private struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .notice
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            recorder.record(event.level, event.message.description, event.metadata ?? [:])
-        }
-    }
-}
-
 enum TestPages {
     /// `items`: five items, plus `locked`; `?size=big` makes every title `bigTitleLength` bytes.
     static let bigTitleLength = 16_000

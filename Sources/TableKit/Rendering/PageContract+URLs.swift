@@ -30,7 +30,7 @@ extension PageContract {
 extension PageContract {
     /// The path of the page named `name`: `/pages/{name}`, the name tilde-encoded as Datasette
     /// encodes names (``/Escaping/TildeEncoding``), so that a page named `x.csv` is never the CSV
-    /// of a page `x`, nor `x.json` the JSON of `x`; ``pageNames(inPath:)`` reads it back.
+    /// of a page `x`, nor `x.json` the JSON of `x`; ``firstPage(inPath:_:)`` reads it back.
     ///
     ///     PageContract.pagePath(named: "to do")   // "/pages/to+do"
     ///     PageContract.pagePath(named: "x.csv")   // "/pages/x~2Ecsv"
@@ -38,12 +38,15 @@ extension PageContract {
         "\(pagesPath)" + TildeEncoding.encode(name)
     }
 
-    /// The names a page's path segment (percent-decoded) may stand for, most likely first: the
-    /// segment tilde-decoded (how ``pagePath(named:)`` writes names), then the segment itself (a
-    /// link written by hand, or before names were tilde-encoded).
-    public static func pageNames(inPath segment: String) -> [String] {
-        guard let decoded = TildeEncoding.decode(segment), decoded != segment else { return [segment] }
-        return [decoded, segment]
+    /// The first thing `find` finds by the names a page's path segment (percent-decoded) may
+    /// stand for, most likely first: the segment tilde-decoded (how ``pagePath(named:)`` writes
+    /// names), then the segment itself (a link written by hand, or before names were tilde-encoded).
+    ///
+    ///     PageContract.firstPage(inPath: "x~2Ecsv") { pages[$0] }   // pages["x.csv"], else pages["x~2Ecsv"]
+    public static func firstPage<Page>(inPath segment: String, _ find: (String) -> Page?) -> Page? {
+        // No array of names: this runs for every page request.
+        if let decoded = TildeEncoding.decode(segment), decoded != segment, let page = find(decoded) { return page }
+        return find(segment)
     }
 
     /// The JSON URL of a row of the page at `basePath`: `{basePath}/rows/{row}.json`, the id

@@ -254,7 +254,8 @@ public actor PageHost {
         if !controls { context.showsControls = false }
         let renderContext = context
         return {
-            var out = OutputBuffer()
+            // Room for rows of a few columns from the start, not a regrowth every doubling.
+            var out = OutputBuffer(capacity: min(Self.maxInitialPageCapacity, 1024 + limit * 256))
             let root = if let position, let positional {
                 try positional.root(ofRowsIn: id, from: position, limit: limit)
             } else {
@@ -265,6 +266,9 @@ public actor PageHost {
             return out.bytes
         }
     }
+
+    /// The most bytes a page of rows reserves before it is written; a larger page grows as it is written.
+    private static let maxInitialPageCapacity = 256 * 1024
 
     /// Takes the root's pager and the table's only section as of its data now (see ``PageSource/rowPager``).
     private func updatePager() {

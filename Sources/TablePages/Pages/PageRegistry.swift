@@ -1,4 +1,3 @@
-import Escaping
 import MicroHTTP
 import TableKit
 
@@ -35,9 +34,6 @@ public struct PageRegistry: Sendable {
     /// The page a URL's path segment (percent-decoded) names: the tilde-encoded name that
     /// ``/TableKit/PageContract/pagePath(named:)`` writes, else the name as it is; nil for neither.
     public func page(inPath segment: String) -> PageDefinition? {
-        // As ``/TableKit/PageContract/pageNames(inPath:)`` orders them, without making the array:
-        // this runs for every page request.
-        if let decoded = TildeEncoding.decode(segment), decoded != segment, let page = page(named: decoded) { return page }
-        return page(named: segment)
+        PageContract.firstPage(inPath: segment, page(named:))
     }
 }

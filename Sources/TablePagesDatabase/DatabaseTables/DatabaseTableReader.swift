@@ -91,7 +91,8 @@ struct DatabaseTableReader: Sendable {
             guard let key = key(of: row) else { throw TableError.unknownRow(row) }
             return key
         }
-        return try readingSearch { db in
+        // Its statements need not agree: the page is one statement, and what follows it an estimate.
+        return try readingSearch(inSnapshot: false) { db in
             var position: Position?
             if let after, let afterKey {
                 guard let found = try self.position(ofKey: afterKey, in: db) else { throw TableError.unknownRow(after) }
@@ -158,11 +159,13 @@ struct DatabaseTableReader: Sendable {
         return try withIncomingLinks(record, values: values)
     }
 
-    /// Reads with `body`; with a raw search, SQLite's refusal of the query (FTS5 syntax, an
-    /// unknown column filter in it) is the client's mistake, a ``DatabaseSearchError``.
-    func readingSearch<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+    /// Reads with `body`, in one snapshot unless `inSnapshot` is false
+    /// (``/TableStore/SQLReader/readWithoutSnapshot(_:)``); with a raw search, SQLite's refusal of
+    /// the query (FTS5 syntax, an unknown column filter in it) is the client's mistake, a
+    /// ``DatabaseSearchError``.
+    func readingSearch<T: Sendable>(inSnapshot: Bool = true, _ body: (any SQLSession) throws -> T) throws -> T {
         do {
-            return try database.snapshot(body)
+            return try inSnapshot ? database.snapshot(body) : database.readWithoutSnapshot(body)
         } catch let error as DatabaseError where query.rawSearch && error.resultCode == .SQLITE_ERROR {
             throw DatabaseSearchError(search: query.search ?? "", reason: error.message ?? "malformed query")
         }
@@ -413,6 +416,9 @@ struct DatabaseTableReader: Sendable {
         let following = try boundedCount(after: position, groupValue: groupValue, reversed: false, in: db)
         guard following >= bound else { return following }
         guard let total else { return bound }
+        // The same trust in the key range before the position as after it: far from the start,
+        // counting back would walk the bound for nothing.
+        if let interpolated, total - interpolated - 1 >= 2 * bound { return max(bound, interpolated) }
         let preceding = try boundedCount(after: position, groupValue: groupValue, reversed: true, in: db)
         if preceding < bound { return max(bound, total - preceding - 1) }
         // Deep on both sides: where the key lies in the key range says more than "the middle".
