@@ -239,7 +239,9 @@ struct DatabaseUniformRowsTests {
     static func uniqueName(using rng: inout Xoshiro, taken: inout Set<String>) -> String {
         var name = ""
         while name.isEmpty || taken.contains(name.lowercased()) {
-            name += text(using: &rng).replacingOccurrences(of: "\u{0}", with: "") + ["", " ", "\"", "q"].randomElement(using: &rng)!
+            // No NUL, which ends the SQL text GRDB hands SQLite.
+            name += String(String.UnicodeScalarView(text(using: &rng).unicodeScalars.filter { $0 != "\u{0}" }))
+                + ["", " ", "\"", "q"].randomElement(using: &rng)!
         }
         taken.insert(name.lowercased())
         return name
