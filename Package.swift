@@ -143,7 +143,7 @@ let package = Package(
         ),
         .target(name: "HTTPTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/HTTPTestSupport"),
         .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),

@@ -1,3 +1,4 @@
+import HostileTextSupport
 import PropertyBased
 import Testing
 import TableKit
@@ -10,7 +11,7 @@ struct RoutingPropertyTests {
 
     @Test("Root and section delegates: every call at any index path reaches exactly the child at its position, or none and the default")
     func positionalRouting() async {
-        await propertyCheck(input: Gen.int(in: 0...4), Self.indexPaths) { count, indexPath in
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...4), Self.indexPaths) { count, indexPath in
             for mode in RoutingMode.allCases {
                 for method in PropagationCase.allCases {
                     let children = (0..<count).map { _ in RecordingDelegate() }
@@ -40,7 +41,7 @@ struct RoutingPropertyTests {
 
     @Test("Any tree: every call reaches exactly the leaf the hooks lead to; a hook that names none gives the default")
     func hookRouting() async {
-        await propertyCheck(input: Gen.int(in: 0...99).array(of: 1...24), Self.indexPaths) { script, indexPath in
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...99).array(of: 1...24), Self.indexPaths) { script, indexPath in
             for method in PropagationCase.allCases {
                 let tree = RoutingTree(script: script)
                 let result = method.invokeAt(tree.root, indexPath)
@@ -64,7 +65,7 @@ struct RoutingPropertyTests {
     @Test("Any tree: prefetching hands each leaf, once, exactly the paths the hooks lead to it, in their order")
     func prefetchFanOut() async {
         let paths = Self.indexPaths.array(of: 0...12)
-        await propertyCheck(input: Gen.int(in: 0...99).array(of: 1...24), paths) { script, indexPaths in
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...99).array(of: 1...24), paths) { script, indexPaths in
             let prefetch = PropagationCase.rowCases.first { $0.name == "prefetchRows" }!
             let tree = RoutingTree(script: script)
             tree.root.prefetchRows(at: indexPaths)

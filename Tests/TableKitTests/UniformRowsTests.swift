@@ -13,28 +13,24 @@ struct UniformRowsTests {
 
     @Test("Pages and sections, flat: the uniform path writes what whole rows write, in JSON and HTML")
     func flatSources() async {
-        await propertyCheck(count: 60, input: Self.seeds) { seed in
+        await propertyCheckFailingOnThrow(count: 60, input: Self.seeds) { seed in
             var rng = Xoshiro(seed: (seed[0], seed[1], seed[2], seed[3]))
             let scenario = UniformScenario.random(using: &rng)
             let whole = UniformFixtureSource(scenario, declaresUniform: false)
             let uniform = UniformFixtureSource(scenario, declaresUniform: true)
-            Self.failingOnError {
-                try Self.checkSameOutput(scenario, whole: whole, uniform: uniform, cellCalls: { uniform.cellCalls }, resetCalls: { uniform.cellCalls = [:] }, using: &rng)
-            }
+            try Self.checkSameOutput(scenario, whole: whole, uniform: uniform, cellCalls: { uniform.cellCalls }, resetCalls: { uniform.cellCalls = [:] }, using: &rng)
         }
     }
 
     @Test("Pages and sections, cascading: a section child that declares uniform rows over row children writes what whole rows write")
     func cascadingSources() async {
-        await propertyCheck(count: 40, input: Self.seeds) { seed in
+        await propertyCheckFailingOnThrow(count: 40, input: Self.seeds) { seed in
             var rng = Xoshiro(seed: (seed[0], seed[1], seed[2], seed[3]))
             let scenario = UniformScenario.random(using: &rng)
             let whole = UniformFixtureRoot(scenario, declaresUniform: false, using: &rng)
             let uniform = UniformFixtureRoot(scenario, declaresUniform: true, using: &rng)
             // Rows that leave their fields to the default make their cells to write them: no count of cells made.
-            Self.failingOnError {
-                try Self.checkSameOutput(scenario, whole: whole, uniform: uniform, cellCalls: nil, resetCalls: {}, using: &rng)
-            }
+            try Self.checkSameOutput(scenario, whole: whole, uniform: uniform, cellCalls: nil, resetCalls: {}, using: &rng)
         }
     }
 
@@ -120,16 +116,6 @@ struct UniformRowsTests {
     }
 
     // MARK: Checks
-
-    /// Runs `body`, recording what it throws as an issue: `propertyCheck` drops an error its
-    /// body throws (swift-property-based runs it under `try?`), so a check that throws would pass.
-    static func failingOnError(_ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            Issue.record(error)
-        }
-    }
 
     /// Renders the page and every section (with random `after` and `limit`) from `whole` and
     /// `uniform`, which show the same scenario, and expects the same bytes; the uniform JSON

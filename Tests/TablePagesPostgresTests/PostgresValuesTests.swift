@@ -1,4 +1,5 @@
 import Foundation
+import HostileTextSupport
 import PropertyBased
 import TableStore
 import Testing
@@ -12,7 +13,7 @@ struct PostgresValuesTests {
         #expect(PostgresValues.text(of: .blob(Data([0x00, 0xab, 0x7f]))) == "\\x00ab7f")
         #expect(PostgresValues.text(of: .null) == nil)
         #expect(PostgresValues.text(of: .bool(true)) == "true")
-        await propertyCheck(input: Gen.double(in: -1e300...1e300)) { real in
+        await propertyCheckFailingOnThrow(input: Gen.double(in: -1e300...1e300)) { real in
             let text = try #require(PostgresValues.text(of: .real(real)))
             #expect(Double(text) == real)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HTTPTestSupport
+import HostileTextSupport
 import MicroHTTP
 import PropertyBased
 import TableStore
@@ -128,7 +129,7 @@ struct DatabaseFilterTests {
             Gen.element(of: Operator.allCases).map { $0 ?? .exact },
             Gen.element(of: Self.values).map { $0 ?? "" }.array(of: 1...4)
         )
-        await propertyCheck(input: filter.array(of: 1...3)) { filters in
+        await propertyCheckFailingOnThrow(input: filter.array(of: 1...3)) { filters in
             var expected = Set<Int64>(1...300)
             var query: [(String, String)] = []
             var seen = Set<String>()
@@ -193,7 +194,7 @@ struct DatabaseFilterTests {
             Gen.element(of: ["", "__exact", "__not", "__gt", "__in", "__notin", "__isnull", "__contains"]).map { $0 ?? "" },
             Gen.element(of: Self.values + FilterFixture.columns + ["-n", "-a__gt"]).map { $0 ?? "" }
         ).array(of: 0...5)
-        await propertyCheck(input: fields) { fields in
+        await propertyCheckFailingOnThrow(input: fields) { fields in
             let query = fields.map { (name: $0.0 + ($0.0.hasPrefix("_") || $0.0 == "sort" || $0.0 == "group" ? "" : $0.1), value: $0.2) }
             guard let parameters = try? DatabaseTableQuery.resolve(query, schema: schema) else { return }
             let again = try DatabaseTableQuery.resolve(parameters.map { (name: $0.key, value: $0.value) }, schema: schema)
@@ -295,7 +296,7 @@ struct DatabaseFilterTests {
     @Test func escapedSearchesAreValidWhateverTheyHold() async throws {
         let harness = try Harness()
         defer { harness.database.remove() }
-        await propertyCheck(input: Gen.element(of: ["\"", "AND", "*", ":", "(", " ", "apple", "t:", "NEAR", "^", "-", "\n", "ü"]).map { $0 ?? "" }.array(of: 1...8)) { pieces in
+        await propertyCheckFailingOnThrow(input: Gen.element(of: ["\"", "AND", "*", ":", "(", " ", "apple", "t:", "NEAR", "^", "-", "\n", "ü"]).map { $0 ?? "" }.array(of: 1...8)) { pieces in
             let search = pieces.joined()
             #expect(throws: Never.self, "\(search)") { try harness.pageIDs([("_search", search)]) }
         }

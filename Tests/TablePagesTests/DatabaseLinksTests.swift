@@ -285,7 +285,7 @@ struct DatabaseLinksTests {
     @Test("Any label and value are escaped in the cell's HTML and kept exact in its JSON")
     func hostileLabels() async {
         let short = HostileText.text.map { String(decoding: $0.utf8.prefix(1024), as: UTF8.self) }
-        await propertyCheck(input: short, short) { label, value in
+        await propertyCheckFailingOnThrow(input: short, short) { label, value in
             // A label that reads as its value shows as the value alone (see `linkedParts`).
             guard label != value else { return }
             let referenced = DatabaseTableSchema(name: "c<&\"", columns: ["code", "name"], key: ["code"], keyIsRowID: false, defaultSort: nil)

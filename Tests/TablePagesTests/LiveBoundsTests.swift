@@ -1,4 +1,5 @@
 import HTTPTestSupport
+import HostileTextSupport
 import MicroHTTP
 import PropertyBased
 import TableKit
@@ -69,7 +70,7 @@ struct RenderCacheBudgetTests {
     /// serves a body only at the exact stamp it was stored at and only the newest stamp's bodies of a
     /// variant, and drops exactly the least recently used.
     @Test func behavesLikeAnLRUListWithinItsBudget() async {
-        await propertyCheck(input: Self.steps, Gen.int(in: 0...4000)) { steps, budget in
+        await propertyCheckFailingOnThrow(input: Self.steps, Gen.int(in: 0...4000)) { steps, budget in
             let cache = RenderCache(byteLimit: budget)
             // Most recently used first: (key, stamp, body).
             var model: [(key: RenderCache.Key, stamp: RenderCache.Stamp, body: [UInt8])] = []
@@ -132,7 +133,7 @@ struct PatchLogByteTests {
     /// For any sizes and bounds: the log keeps the longest run of newest patches within both bounds,
     /// and a replay is exactly the patches after the client's id, consecutive, or a reset.
     @Test func keepsTheLongestNewestRunWithinBothBoundsAndReplaysItExactly() async {
-        await propertyCheck(input: Gen.int(in: 0...400).array(of: 0...120), Gen.int(in: 1...20), Gen.int(in: 0...3000)) { sizes, capacity, byteLimit in
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...400).array(of: 0...120), Gen.int(in: 1...20), Gen.int(in: 0...3000)) { sizes, capacity, byteLimit in
             var log = PatchLog(capacity: capacity, byteLimit: byteLimit, latestID: 100)
             for (offset, size) in sizes.enumerated() {
                 log.append(LiveBoundsFixtures.patch(101 + offset, size: size))

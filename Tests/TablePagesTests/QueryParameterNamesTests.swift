@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func findsTheBareNamesInOrderOnceAndNothingInLiteralsCommentsOrCasts() async {
-        await propertyCheck(input: Self.piece.array(of: 0...12)) { pieces in
+        await propertyCheckFailingOnThrow(input: Self.piece.array(of: 0...12)) { pieces in
             let sql = "SELECT " + pieces.map(\.sql).joined(separator: " , ")
             var expected: [String] = []
             for case let name? in pieces.map(\.name) where !expected.contains(name) { expected.append(name) }

@@ -11,7 +11,7 @@ struct SessionCookieTests {
     @Test("Any session id (of up to 280 bytes, the cookie's length limit) survives signing and verifying")
     func anySessionIDRoundTrips() async {
         let secret = SessionSecret.random()
-        await propertyCheck(input: HostileText.text, Gen.int(in: 0...2_000_000_000)) { id, issued in
+        await propertyCheckFailingOnThrow(input: HostileText.text, Gen.int(in: 0...2_000_000_000)) { id, issued in
             // Cut by bytes: a cut scalar becomes U+FFFD, any text all the same.
             let cookie = SessionCookie(sessionID: String(decoding: Array(id.utf8.prefix(280)), as: UTF8.self), issued: issued)
             let now = Date(timeIntervalSince1970: Double(issued) + 10)
@@ -25,7 +25,7 @@ struct SessionCookieTests {
         let cookie = SessionCookie.new()
         let value = Array(cookie.value(signedWith: secret).utf8)
         let alphabet = Array("ABCXYZabcxyz0189-_.=/+ %".utf8)
-        await propertyCheck(input: Gen.int(in: 0...(value.count - 1)), Gen.element(of: alphabet), Gen.int(in: 0...(value.count - 1))) { position, replacement, cut in
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...(value.count - 1)), Gen.element(of: alphabet), Gen.int(in: 0...(value.count - 1))) { position, replacement, cut in
             var tampered = value
             tampered[position] = replacement ?? UInt8(ascii: "A")
             if tampered != value {

@@ -109,7 +109,7 @@ struct PostgresURLTests {
 
     @Test("Any user, password and database name, percent-encoded, reads back as itself")
     func anyNames() async {
-        await propertyCheck(input: HostileText.text.array(of: 3)) { parts in
+        await propertyCheckFailingOnThrow(input: HostileText.text.array(of: 3)) { parts in
             // URLComponents cannot carry NUL or lone surrogates; PostgreSQL names cannot hold NUL either.
             let names = parts.map { $0.replacingOccurrences(of: "\0", with: "") }
             guard !names[0].isEmpty, !names[2].isEmpty else { return }
