@@ -46,7 +46,9 @@ struct PostgresSessionTests {
             }
         }
         let waited = ContinuousClock.now - start
-        #expect(waited >= .milliseconds(200) && waited < .seconds(5))
+        // Far above the bound: it only has to show the wait ended, and a loaded machine (every
+        // suite at once on 2 cores) took 5.09 s to get here.
+        #expect(waited >= .milliseconds(200) && waited < .seconds(30))
         #expect(cancelled.withLock { $0 })
     }
 
@@ -61,7 +63,7 @@ struct PostgresSessionTests {
                 return 0
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test("A value offered after the wait gave up is refused, so its giver keeps it")
