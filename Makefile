@@ -43,6 +43,10 @@ test: test-deps
 	@# package graph checks its manifest: the products it names exist.
 	$(SWIFT) package --package-path Examples/Bookshelf show-dependencies > /dev/null
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
+	@# swift-property-based runs a property's body under try?, so plain propertyCheck passes an
+	@# example whose code threw: tests call the wrapper that records the error.
+	@if grep -rn 'propertyCheck(' Tests --include='*.swift' | grep -v -e propertyCheckFailingOnThrow -e '^Tests/HostileTextSupport/PropertyCheckFailingOnThrow.swift:'; then \
+		echo "error: call propertyCheckFailingOnThrow (Tests/HostileTextSupport), not propertyCheck"; exit 1; fi
 	$(call STEP,documentation)
 	@# Every public declaration of the library modules has a /// summary; the checker is tested too.
 	scripts/check-doc-coverage
