@@ -43,4 +43,18 @@ public enum HostileText {
 
     /// `"a"` followed by 500,000 U+0301: one `Character` of 1,000,001 bytes.
     public static let graphemeHeavy = "a" + String(repeating: "\u{0301}", count: 500_000)
+
+    /// Up to `maxParts` parts, each one of ``pieces`` or an arbitrary scalar: a short hostile name,
+    /// id or value for a generator that needs many of them.
+    public static func short(upTo maxParts: Int, using rng: inout Xoshiro) -> String {
+        var text = ""
+        for _ in 0..<Int.random(in: 0...maxParts, using: &rng) {
+            if Bool.random(using: &rng) {
+                text += pieces.randomElement(using: &rng)!
+            } else {
+                text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &rng)) ?? "\u{FFFD}")
+            }
+        }
+        return text
+    }
 }

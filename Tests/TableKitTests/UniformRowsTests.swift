@@ -368,15 +368,7 @@ struct UniformScenario {
 
     /// A few of ``HostileText/pieces`` and arbitrary scalars.
     static func shortText(using rng: inout Xoshiro) -> String {
-        var text = ""
-        for _ in 0..<Int.random(in: 0...4, using: &rng) {
-            if Bool.random(using: &rng) {
-                text += HostileText.pieces.randomElement(using: &rng)!
-            } else {
-                text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &rng)) ?? "\u{FFFD}")
-            }
-        }
-        return text
+        HostileText.short(upTo: 4, using: &rng)
     }
 
     /// `text`, or `text` with a number after it when `taken` has it, added to `taken`.

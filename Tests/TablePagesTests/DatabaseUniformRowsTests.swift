@@ -159,27 +159,14 @@ struct DatabaseUniformRowsTests {
     /// A SQLite file with a table `t` of an integer key `id` and `columns`, holding `rows`.
     static func database(columns: [(name: String, type: String)], rows: [[DatabaseValue]]) throws -> TestDatabase {
         try TestDatabase { db in
-            let definitions = columns.map { quoted($0.name) + ($0.type.isEmpty ? "" : " " + $0.type) }
+            let definitions = columns.map { SQLIdentifier.quoted($0.name) + ($0.type.isEmpty ? "" : " " + $0.type) }
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY" + definitions.map { ", " + $0 }.joined() + ")")
-            let names = columns.map { quoted($0.name) }.joined(separator: ", ")
+            let names = columns.map { SQLIdentifier.quoted($0.name) }.joined(separator: ", ")
             let marks = columns.map { _ in "?" }.joined(separator: ", ")
             for (position, row) in rows.enumerated() {
                 try db.execute(sql: "INSERT INTO t (id, \(names)) VALUES (?, \(marks))", arguments: StatementArguments([Int64(position * 3 - 20).databaseValue] + row))
             }
         }
-    }
-
-    /// `name` as a SQL identifier: quotes doubled scalar by scalar (a quote followed by a
-    /// combining mark is one `Character`, which a replacement of `"` would pass over).
-    static func quoted(_ name: String) -> String {
-        var quoted = String.UnicodeScalarView()
-        quoted.append("\"")
-        for scalar in name.unicodeScalars {
-            if scalar == "\"" { quoted.append("\"") }
-            quoted.append(scalar)
-        }
-        quoted.append("\"")
-        return String(quoted)
     }
 
     /// A value of a random storage class; with `partRate` above 0, about one in `8 / partRate` is
@@ -218,15 +205,7 @@ struct DatabaseUniformRowsTests {
 
     /// A few of ``HostileText/pieces`` and arbitrary scalars.
     static func text(using rng: inout Xoshiro) -> String {
-        var text = ""
-        for _ in 0..<Int.random(in: 0...6, using: &rng) {
-            if Bool.random(using: &rng) {
-                text += HostileText.pieces.randomElement(using: &rng)!
-            } else {
-                text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &rng)) ?? "\u{FFFD}")
-            }
-        }
-        return text
+        HostileText.short(upTo: 6, using: &rng)
     }
 
     /// A column name of spaces, quotes, markup and any scalar but NUL, distinct from `taken` in
