@@ -109,9 +109,7 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// default would write those of a blank cell.
     open func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
         guard let child = childDelegate(forRowAt: indexPath) else {
-            for field in cell(forRowAt: indexPath).content.fields {
-                fields.write(field)
-            }
+            fields.write(fieldsOf: cell(forRowAt: indexPath))
             return
         }
         child.writeFields(forRowAt: indexPath, into: &fields)

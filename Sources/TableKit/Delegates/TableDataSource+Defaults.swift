@@ -40,8 +40,6 @@ extension TableDataSource {
     public func hasUniformRows(inSection section: Int) -> Bool { false }
     /// Default: the fields of ``cell(forRowAt:)``.
     public func writeFields(forRowAt indexPath: TableIndexPath, into fields: inout JSONFieldWriter) {
-        for field in cell(forRowAt: indexPath).content.fields {
-            fields.write(field)
-        }
+        fields.write(fieldsOf: cell(forRowAt: indexPath))
     }
 }

@@ -99,11 +99,7 @@ struct JSONEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        writeRow(row, id: row.id, into: &out) { fields in
-            for field in row.cell.content.fields {
-                fields.write(field)
-            }
-        }
+        writeRow(row, id: row.id, into: &out) { $0.write(fieldsOf: row.cell) }
     }
 
     mutating func row(
@@ -194,11 +190,7 @@ struct JSONEmitter: TableEmitter {
             out.writeJSONString(cell.reuseIdentifier)
             writeTextFields(cell.content, into: &out)
         }
-        appendOtherContentFields(cell.content, into: &out) { fields in
-            for field in cell.content.fields {
-                fields.write(field)
-            }
-        }
+        appendOtherContentFields(cell.content, into: &out) { $0.write(fieldsOf: cell) }
         out.append("}")
     }
 

@@ -22,9 +22,11 @@ public struct JSONFieldWriter {
         write(name, json: value, text: "")
     }
 
-    /// Writes a cell's field: its JSON value, or its text as a string when it has none.
-    mutating func write(_ field: CellField) {
-        write(field.name, json: field.json, text: field.value)
+    /// Writes a cell's fields, in order: each its JSON value, or its text as a string when it has none.
+    mutating func write(fieldsOf cell: TableCell) {
+        for field in cell.content.fields {
+            write(field.name, json: field.json, text: field.value)
+        }
     }
 
     private mutating func write(_ name: String, json: JSONValue?, text: String) {
