@@ -231,7 +231,7 @@ struct DatabaseTableHeader {
         // A file has every column: hiding one is for reading the page.
         exported.hiddenColumns = []
         let parameters = DatasetteQuery.encoded(DatasetteQuery.parameters(of: exported))
-        return PageContract.pagePath(named: schema.name) + "." + fileExtension + (parameters.isEmpty ? "" : "?" + parameters)
+        return PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: schema.name)) + "." + fileExtension + (parameters.isEmpty ? "" : "?" + parameters)
     }
 
     /// The filter that keeps the rows whose `column` is `value`: `isnull` for NULL, `exact` with

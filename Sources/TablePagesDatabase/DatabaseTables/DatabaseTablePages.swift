@@ -40,7 +40,8 @@ import TableStore
 public enum DatabaseTablePages {
     /// Registers one page per table of `store`'s SQLite database (a ``/TableStore/Store``, or any
     /// ``/TableStore/SQLStore`` that speaks SQLite), named after the table, and announces the
-    /// store's changes on `feed`; returns the names of the pages, in registration order. `tables`
+    /// store's changes on `feed`; returns the names of the tables, in registration order (each
+    /// page is named ``pageName(ofTable:)``). `tables`
     /// (a configuration file's) sets a table's title, description, label column, or hides it from
     /// the index.
     /// - Throws: the store's errors reading SQLite's schema (a PostgreSQL store has none:
@@ -112,7 +113,7 @@ public enum DatabaseTablePages {
     private static func page(for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration()) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         return PageDefinition(
-            name: schema.name,
+            name: pageName(ofTable: schema.name),
             title: configuration.title ?? schema.name,
             summary: configuration.description ?? "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
             resolveVariantItems: { query throws(PageDefinition.VariantError) in

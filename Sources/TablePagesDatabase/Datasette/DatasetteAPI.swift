@@ -103,7 +103,7 @@ public struct DatasetteAPI: Sendable {
         }
         guard request.prefersJSON else {
             let query = Self.formEncoded(request.queryItems)
-            return .redirect(to: PageContract.pagePath(named: table.schema.name) + (query.isEmpty ? "" : "?" + query), status: 302)
+            return .redirect(to: PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: table.schema.name)) + (query.isEmpty ? "" : "?" + query), status: 302)
         }
         let parsed: DatasetteTableRequest
         do {

@@ -25,7 +25,8 @@ final class QueryAuthorizer: Sendable {
 
     /// `PRAGMA`s that report without a value, and set a value with one (refused).
     static let reportingPragmas: Set<String> = describingPragmas.union([
-        "collation_list", "function_list", "module_list", "pragma_list", "database_list", "compile_options", "encoding",
+        // Not database_list: it names the file's absolute path, which tells a visitor about the server's disk.
+        "collation_list", "function_list", "module_list", "pragma_list", "compile_options", "encoding",
         "user_version", "schema_version", "application_id", "page_size", "page_count", "freelist_count", "data_version",
     ])
 
@@ -82,6 +83,10 @@ final class QueryAuthorizer: Sendable {
     /// Why the action `action` (with SQLite's two arguments) is refused, or nil when it reads only.
     static func refusal(_ action: Int32, _ first: String?, _ second: String?) -> String? {
         switch action {
+        case SQLITE_READ where first?.lowercased() == "pragma_database_list":
+            // SQLite asks about PRAGMA database_list only when the table-valued form is first
+            // connected, which GRDB's own statements may have done already on this connection.
+            return "PRAGMA database_list is refused: it names where the database file is on the server's disk."
         case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE:
             return nil
         case SQLITE_UPDATE where first == "sqlite_master" || first == "sqlite_schema":

@@ -53,7 +53,7 @@ struct DatabaseIncomingLink: Sendable, Hashable {
             let (link, value) = pair
             let count = counts.flatMap { $0.indices.contains(position) ? $0[position] : nil }
             let href = DatabaseLinkedColumn.text(of: value).map {
-                PageContract.pagePath(named: link.table) + "?" + PercentEncoding.encode(link.column + "__exact") + "=" + PercentEncoding.encode($0)
+                PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: link.table)) + "?" + PercentEncoding.encode(link.column + "__exact") + "=" + PercentEncoding.encode($0)
             }
             return .object([
                 JSONProperty(name: "table", value: .string(link.table)),

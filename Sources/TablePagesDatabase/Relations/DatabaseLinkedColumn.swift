@@ -58,7 +58,7 @@ struct DatabaseLinkedColumn: Sendable, Hashable {
     /// The URL of the row that `value` refers to: `/pages/{table}/rows/{id}`, or the referenced
     /// table's page filtered to the value; nil for NULL and blobs, which refer to no row.
     func href(for value: SQLValue) -> String? {
-        let page = PageContract.pagePath(named: table)
+        let page = PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: table))
         switch (link, value) {
         case (_, .null), (_, .blob):
             return nil
