@@ -209,3 +209,14 @@ def test_datasette_answers_the_same_urls_alike(site, datasette, query):
 def sqlite_ids_with(path, sql):
     with sqlite3.connect(path) as db:
         return [(str(row[0]), row[1]) for row in db.execute(sql)]
+
+
+@pytest.mark.parametrize("search", ["NOT", "apple AND", '"(', "things_fts:apple", "*"])
+def test_a_raw_search_sqlite_refuses_is_a_400_at_datasettes_url_too(site, search):
+    """Datasette's table URL reads with the page's own search: a malformed FTS5 query is the
+    client's mistake there too (it was a 500)."""
+    base, _ = site
+    status, body = get(base, "/data/things.json?" + urllib.parse.urlencode({"_search": search, "_searchmode": "raw"}))
+    assert status in (200, 400), (search, status, body)
+    if search in ("NOT", "apple AND"):
+        assert status == 400 and "not a valid FTS5 query" in json.dumps(body), body

@@ -39,7 +39,8 @@ struct DatasetteTableReader: Sendable {
     /// Reads the page, counting the filtered rows when `counting`.
     func read(counting: Bool) throws -> Page {
         let query = try pageQuery()
-        let filters = DatabaseTableReader(database: database, schema: table.schema, query: query).filterTerms()
+        let reader = DatabaseTableReader(database: database, schema: table.schema, query: query)
+        let filters = reader.filterTerms()
         var terms = filters
         if let next = request.next { terms.append(try keyset(after: next)) }
         let address = table.addressColumns
@@ -51,7 +52,8 @@ struct DatasetteTableReader: Sendable {
         let clause = SQLClause(whereAll: terms)
         let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql) ORDER BY \(order.joined(separator: ", ")) LIMIT \(request.size + 1)"
         let countClause = SQLClause(whereAll: filters)
-        return try database.snapshot { db in
+        // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page.
+        return try reader.readingSearch { db in
             var rows: [[SQLValue]] = []
             var addresses: [[SQLValue]] = []
             var sortValues: [SQLValue] = []
