@@ -54,10 +54,51 @@ import Testing
         #expect(result.rows.count == 7 && result.truncated)
         #expect(try runner.run("SELECT id FROM orders LIMIT 7", parameters: [:]).truncated == false)
         limits.rows = 1000
-        limits.bytes = 100
+        // A row of `id, note` is 166 bytes as the widest answer writes it: (24 + 4 + 48) for the
+        // number and (36 + 6 + 48) for the two-byte blob, base64 in JSON.
+        limits.bytes = 1700
         let small = try SQLiteQueryRunner(path: database.path, limits: limits)
         let bounded = try small.run("SELECT id, note FROM orders", parameters: [:])
         #expect(bounded.truncated && bounded.rows.count == 10)
+    }
+
+    @Test func aValueLargerThanTheByteLimitFailsAtOnceWithoutBeingMade() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        var limits = QueryLimits()
+        limits.bytes = 1 << 20
+        let runner = try SQLiteQueryRunner(path: database.path, limits: limits)
+        // Each once took seconds and gigabytes in one call the progress handler cannot stop
+        // (issue 29, items 3 and 5).
+        for sql in [
+            "SELECT zeroblob(100000000)", "SELECT randomblob(300000000)", "SELECT length(zeroblob(100000000))",
+            "SELECT length(printf('%.*c', 900000000, 'x')) + length(printf('%.*c', 900000000, 'x')) + length(printf('%.*c', 900000000, 'x'))",
+            "SELECT replace(printf('%.*c', 1000000, 'x'), 'x', 'xx')",
+        ] {
+            let started = ContinuousClock.now
+            let message = Self.refusal(runner, sql)
+            #expect(message?.hasPrefix("A value is larger than the size limit (1 MiB, --sql-result-size)") == true, "\(sql): \(message ?? "ran")")
+            #expect(ContinuousClock.now - started < .seconds(2), "\(sql)")
+        }
+        let pattern = String(repeating: "%a", count: 60)
+        #expect(Self.refusal(runner, "SELECT 'abc' LIKE '\(pattern)'")?.contains("LIKE or GLOB pattern too complex") == true)
+        #expect(try runner.run("SELECT length(zeroblob(1000))", parameters: [:]).rows == [[.integer(1000)]])
+    }
+
+    @Test func aRowPastTheByteLimitIsLeftOutAndAFirstOneIsRefused() throws {
+        let database = try Self.database()
+        defer { database.remove() }
+        var limits = QueryLimits()
+        limits.bytes = 1 << 20
+        let runner = try SQLiteQueryRunner(path: database.path, limits: limits)
+        // 600,000 zero bytes are 3.6 MB of JSON ("\u0000" each): within SQLite's limit, past the answer's.
+        let message = Self.refusal(runner, "SELECT zeroblob(600000) AS z")
+        #expect(message?.hasPrefix("The first row is larger than the size limit (1 MiB") == true, "\(message ?? "ran")")
+        let result = try runner.run("SELECT 'small' UNION ALL SELECT zeroblob(600000) UNION ALL SELECT 'after'", parameters: [:])
+        #expect(result.rows == [[.text("small")]] && result.truncated)
+        // Many columns, each within the limit, that together pass it.
+        let wide = "SELECT " + Array(repeating: "printf('%.*c', 300000, 'x')", count: 5).joined(separator: ", ") + " FROM orders"
+        #expect(Self.refusal(runner, wide)?.hasPrefix("The first row is larger") == true)
     }
 
     @Test func refusesWritesAttachPragmaSettingsAndFileFunctionsSayingWhy() throws {

@@ -44,14 +44,4 @@ public struct QueryResult: Sendable {
             }
         }
     }
-
-    /// Bytes `value` counts towards ``QueryLimits/bytes``: text and blobs their bytes, numbers 8, NULL and booleans 1.
-    public static func size(of value: SQLValue) -> Int {
-        switch value {
-        case .null, .bool: 1
-        case .integer, .real: 8
-        case .text(let text): text.utf8.count
-        case .blob(let data): data.count
-        }
-    }
 }

@@ -52,22 +52,11 @@ final class PostgresQueryRunner: QueryRunner {
         return try answer(sql, values: parameters) { connection, numbered, binds in
             let tables = try await Self.tables(read: numbered, binds: binds, sql: sql, namespace: namespace, on: connection, logger: logger)
             let started = DispatchTime.now()
-            // The rows are collected whole (at most the row limit and one: the query is limited),
-            // through the future-based query (PostgresConnection.allRows says why).
-            let rows = try await connection.allRows(PostgresQuery(unsafeSQL: numbered, binds: binds), logger: logger)
-            var result = QueryResult(columns: [], rows: [], truncated: false, tables: tables)
-            var bytes = 0
-            for row in rows {
-                if result.rows.isEmpty { result.columns = row.map(\.columnName) }
-                let values = try PostgresQueryValues.values(of: row)
-                bytes += values.reduce(0) { $0 + QueryResult.size(of: $1) }
-                if result.rows.count == limits.rows || (bytes > limits.bytes && !result.rows.isEmpty) {
-                    result.truncated = true
-                    break
-                }
-                result.rows.append(values)
-            }
-            if rows.isEmpty, let describing = Self.describing(numbered) {
+            // Read as the rows arrive, each refused by PostgreSQL past the byte limit.
+            let sized = PostgresQuery(unsafeSQL: PostgresBoundedRows.sized(numbered, bytes: limits.bytes), binds: binds)
+            var result = try await PostgresBoundedRows.read(sized, limits: limits, on: connection, logger: logger)
+            result.tables = tables
+            if result.rows.isEmpty, let describing = Self.describing(numbered) {
                 let row = try await connection.allRows(PostgresQuery(unsafeSQL: describing, binds: binds), logger: logger).first
                 result.columns = row.map { $0.map(\.columnName) } ?? []
             }

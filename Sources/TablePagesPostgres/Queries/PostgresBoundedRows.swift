@@ -1,0 +1,69 @@
+import Logging
+import PostgresNIO
+import Synchronization
+import TablePagesDatabase
+import TableStore
+
+/// Reads a visitor's query on PostgreSQL under ``/TablePagesDatabase/QueryLimits/bytes``: each
+/// row as it arrives (never the whole answer first), stopping at the row that would pass the
+/// limit; and PostgreSQL itself refuses to send a row larger than the limit (``sized(_:bytes:)``),
+/// since postgres-nio holds a whole row in memory before it hands it over.
+///
+///     let result = try await PostgresBoundedRows.read(query, limits: limits, on: connection, logger: logger)
+enum PostgresBoundedRows {
+    /// The start of the error PostgreSQL raises for a row larger than the limit.
+    static let marker = "TablePages: a row of "
+
+    /// `limited` (a ``PostgresQueryRunner/limited(_:rows:)`` query, its parameters numbered) as a
+    /// query whose rows PostgreSQL checks before sending: a row whose stored size
+    /// (`pg_column_size`, which counts a computed value at its length) or text form
+    /// (`octet_length(row::text)`: a compressed or toasted value counts as what is sent) passes
+    /// `bytes` raises an error that names it (``marker``). The check depends on each row, so the
+    /// planner cannot fold it to an error before the first row. `EXPLAIN` stays as it is.
+    static func sized(_ limited: String, bytes: Int) -> String {
+        guard PostgresQueryRunner.firstWord(of: limited) != "explain" else { return limited }
+        func refusal(_ size: String) -> String {
+            "('\(marker)' || \(size) || ' bytes is larger than the size limit')::pg_catalog.int4 = 0"
+        }
+        let stored = "pg_catalog.pg_column_size(tablepages_sized.*)"
+        let text = "pg_catalog.octet_length(tablepages_sized::pg_catalog.text)"
+        return "SELECT tablepages_sized.* FROM (\n" + limited + "\n) AS tablepages_sized WHERE CASE"
+            + " WHEN \(stored) > \(bytes) THEN \(refusal(stored))"
+            + " WHEN \(text) > \(bytes) THEN \(refusal(text)) ELSE true END"
+    }
+
+    /// Runs `query` (a ``sized(_:bytes:)`` one) and keeps its rows while they fit `limits`
+    /// (``/TablePagesDatabase/QueryResultLimiter``). The rows are taken on the event loop as they
+    /// arrive (postgres-nio's `onRow`, which never waits for a consumer's demand: see
+    /// `PostgresConnection.allRows`); the first that does not fit stops the reading, and the
+    /// rest of the answer is drained by postgres-nio without being kept. A row PostgreSQL
+    /// refused as too large ends the result there (truncated), or is refused when it is the first.
+    /// - Throws: ``/TablePagesDatabase/QueryRefusal`` for a first row larger than the limit;
+    ///   PostgreSQL's errors otherwise.
+    static func read(_ query: PostgresQuery, limits: QueryLimits, on connection: PostgresConnection, logger: Logger) async throws -> QueryResult {
+        let limiter = Mutex(QueryResultLimiter(limits: limits, columns: []))
+        do {
+            _ = try await connection.query(query, logger: logger) { row in
+                let more = try limiter.withLock { limiter in
+                    if limiter.result.rows.isEmpty { limiter.name(columns: row.map(\.columnName)) }
+                    guard try limiter.mayFit(rawBytes: row.reduce(0) { $0 + ($1.bytes?.readableBytes ?? 0) }) else { return false }
+                    return try limiter.admit(PostgresQueryValues.values(of: row))
+                }
+                if !more { throw Stop() }
+            }.get()
+        } catch is Stop {
+        } catch let error as PSQLError where error.serverInfo?[.message]?.contains(marker) == true {
+            let none = limiter.withLock { $0.result.rows.isEmpty }
+            if none { throw QueryResultLimiter.rowTooLarge(limits.bytes) }
+            return limiter.withLock { limiter in
+                var result = limiter.result
+                result.truncated = true
+                return result
+            }
+        }
+        return limiter.withLock { $0.result }
+    }
+
+    /// Thrown from the row handler to stop reading: the limit is reached.
+    private struct Stop: Error {}
+}
