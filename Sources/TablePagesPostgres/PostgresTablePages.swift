@@ -70,7 +70,8 @@ public final class PostgresTablePages: Sendable {
     /// Called after any change of a served table, with the table when known (``onChange(_:)``).
     let changeObservers = Mutex<[@Sendable (ChangedTables) -> Void]>([])
     private let servedTables: [String]
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The tasks that run the pools and follow changes, cancelled by ``stop()``.
+    let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
     // Whether a LISTEN is in effect (readiness fails otherwise), and its heartbeats.
     private let listening = Atomic<Bool>(false)

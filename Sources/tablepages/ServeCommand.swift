@@ -157,6 +157,13 @@ struct ServeCommand: AsyncParsableCommand {
     var sql: QueryAccess = .anyone
 
     @Option(help: ArgumentHelp(
+        "With a PostgreSQL --database: the URL visitors' SQL (the SQL page, its live pages, canned queries) runs as, on connections of its own: a role that can only read (postgresql://tablepages_reader@HOST/DATABASE).",
+        discussion: "Without it, visitors' SQL runs as --database's role if that role can only read. A superuser, a role with REPLICATION, BYPASSRLS or CREATEROLE, a member of pg_read_server_files, pg_write_server_files, pg_execute_server_program, pg_signal_backend, pg_monitor (and its parts) or pg_write_all_data, or a role that may write a table is refused: the SQL page answers 403 saying so, and canned queries (--config) stop the server (see docs/operations.md, A PostgreSQL database).",
+        valueName: "url"
+    ))
+    var sqlURL: String?
+
+    @Option(help: ArgumentHelp(
         "With --database: a JSON configuration file of table titles, descriptions, label columns, hidden tables and canned queries; each canned query is checked against the database at startup, and one it refuses stops the server (see docs/operations.md, The configuration file).",
         valueName: "file"
     ))
@@ -230,8 +237,11 @@ struct ServeCommand: AsyncParsableCommand {
         if database == nil, writable || examples || config != nil {
             throw ValidationError("--writable, --examples and --config go with --database.")
         }
-        if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" {
-            throw ValidationError("--watch and --schema go with a PostgreSQL --database (postgresql://…).")
+        if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" || sqlURL != nil {
+            throw ValidationError("--watch, --schema and --sql-url go with a PostgreSQL --database (postgresql://…).")
+        }
+        if let sqlURL {
+            do { _ = try PostgresURL(sqlURL, defaultTLSMode: .disable) } catch { throw ValidationError("--sql-url: \(error)") }
         }
         guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
         guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0, idempotencyCacheSize >= 0 else {
@@ -390,8 +400,13 @@ struct ServeCommand: AsyncParsableCommand {
             let command = self
             (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
             if let postgresTables {
-                // One runner for the SQL page, the canned queries and their live pages.
-                let runner = postgresTables.queryRunner(limits: queryLimits, logger: logger)
+                // One runner for the SQL page, the canned queries and their live pages, as a reader role.
+                let (limits, readerURL) = (queryLimits, try sqlURL.map { try PostgresURL($0, defaultTLSMode: .disable) })
+                let (runner, refusal) = try await BlockingThread.run { try postgresTables.queryRunner(url: readerURL, limits: limits, logger: logger) }
+                if let refusal {
+                    guard configuration.queries.isEmpty else { throw CannedQueriesNeedReader(refusal: refusal) }
+                    if sql != .off { logger.warning("\(refusal)") }
+                }
                 if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
                 LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
                 LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)

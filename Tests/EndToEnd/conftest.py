@@ -158,6 +158,17 @@ def postgres_database(postgres_cluster, request):
     subprocess.run(["psql", postgres_cluster, "-q", "-c", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'], check=False, capture_output=True)
 
 
+def reader_url(url, role="tablepages_reader"):
+    """The URL of `url`'s database as `role`, made (once per cluster) as docs/operations.md says:
+    a login role that can read every table (`pg_read_all_data`) and nothing more, for
+    `serve --sql-url`: visitors' SQL refuses to run as a superuser or a role that can write."""
+    psql(url, f"""DO $$ BEGIN
+        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN CREATE ROLE {role} LOGIN; END IF;
+    END $$; GRANT pg_read_all_data TO {role}""")
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{role}@{rest.split('@', 1)[1]}"
+
+
 def psql(url, sql):
     """Runs `sql` with the `psql` shell, as any other client of the database would; returns its
     unaligned, tuples-only output."""

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 
 import subprocess
 
-from conftest import psql, start_server, stop_server, wait_until
+from conftest import psql, reader_url, start_server, stop_server, wait_until
 from journey import SIZE_IDS, SIZES, check_step, live, navigate, read_only_database_site, set_size
 from test_journeys_database_tools import make_orders, sqlite_rows
 
@@ -67,7 +67,8 @@ def shop(request, tmp_path_factory):
     def rows_of(sql):
         return [(status, int(n), float(total)) for status, n, total in
                 (line.split("|") for line in psql(url, sql).splitlines() if line)]
-    process, base = start_server(path.parent, "--database", url, "--watch", "--config", write_config(path.parent), anonymous_writes=False)
+    process, base = start_server(path.parent, "--database", url, "--watch", "--config", write_config(path.parent), "--sql-url", reader_url(url),
+                                 anonymous_writes=False)
     yield (base, rows_of, "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with DELETE.", "postgresql",
            lambda sql: psql(url, sql))
     stop_server(process)

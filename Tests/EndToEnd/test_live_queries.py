@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import psql, start_server, stop_server
+from conftest import psql, reader_url, start_server, stop_server
 from test_database_live import Events
 from test_journeys_database_tools import make_orders
 from test_sql_page import get
@@ -50,7 +50,7 @@ def site(request, tmp_path_factory):
     cluster = request.getfixturevalue("postgres_cluster")
     url = fresh_database(cluster, "pg_live_queries")
     copy_orders_to_postgres(database, url)
-    process, base = start_server(directory, "--database", url, "--watch", "--config", str(directory / "site.json"))
+    process, base = start_server(directory, "--database", url, "--watch", "--config", str(directory / "site.json"), "--sql-url", reader_url(url))
     yield base, lambda sql: psql(url, sql)
     stop_server(process)
     drop_database(cluster, "pg_live_queries")

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from conftest import psql, start_server, stop_server
+from conftest import psql, reader_url, start_server, stop_server
 from test_database_live import Events
 from test_journeys_database_tools import make_orders
 from test_live_queries import copy_orders_to_postgres
@@ -52,7 +52,7 @@ def shop(request, tmp_path_factory):
     cluster = request.getfixturevalue("postgres_cluster")
     url = fresh_database(cluster, "pg_live_query_tables")
     copy_orders_to_postgres(database, url, SCHEMA + PARTITIONED)
-    process, base = start_server(directory, "--database", url, "--watch")
+    process, base = start_server(directory, "--database", url, "--watch", "--sql-url", reader_url(url))
     yield base, lambda sql: psql(url, sql), True
     stop_server(process)
     drop_database(cluster, "pg_live_query_tables")

@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import psql, start_server, stop_server
+from conftest import psql, reader_url, start_server, stop_server
 from test_postgres_tables import drop_database, fresh_database, make_tables
 from test_sql_page import assert_columns_without_rows, get, query_path
 
@@ -21,7 +21,8 @@ def site(postgres_cluster, tmp_path_factory):
     name = "pg_sql_page"
     url = fresh_database(postgres_cluster, name)
     make_tables(url)
-    process, base = start_server(tmp_path_factory.mktemp("pgsql"), "--database", url, "--query-time-limit", "500", "--sql-row-limit", "25")
+    process, base = start_server(tmp_path_factory.mktemp("pgsql"), "--database", url, "--sql-url", reader_url(url),
+                                 "--query-time-limit", "500", "--sql-row-limit", "25")
     yield base, url
     stop_server(process)
     drop_database(postgres_cluster, name)
@@ -61,9 +62,10 @@ def test_values_of_postgresql_types(site):
 @pytest.mark.parametrize("sql, says", [
     ("delete from things", "Only SELECT statements are allowed"),
     ("with gone as (delete from things returning id) select * from gone", "Only SELECT statements are allowed: WITH clause containing a data-modifying"),
-    ("select * from things for update", "read-only transaction"),
+    # The reader role (--sql-url) may not lock rows, nor run pg_read_file at all.
+    ("select * from things for update", "permission denied for table things"),
     ("select set_config('statement_timeout', '0', false)", "set_config() is refused"),
-    ("select pg_read_file('/etc/passwd')", "pg_read_file() is refused"),
+    ("select pg_read_file('/etc/passwd')", "permission denied for function pg_read_file"),
     ("select query_to_xml('select set_config(''x.y'', ''1'', false)', true, true, '')", "is refused"),
     ("set statement_timeout = 0", "begins with SET"),
     ("select * fro things", "syntax error"),
@@ -122,7 +124,7 @@ def test_a_query_without_rows_still_names_its_columns(site):
     ("select * from things where id = :id and :id > 0 and nope = 1", 'column "nope" does not exist'),
     ("delete from things", "Only SELECT statements are allowed"),
     ("with gone as (delete from things returning id) select * from gone", "data-modifying"),
-    ("select * from things for update", "read-only transaction"),
+    ("select * from things for update", "permission denied for table things"),
     ("select set_config('x.y', '1', false)", "set_config() is refused"),
 ])
 def test_a_canned_query_postgresql_refuses_stops_the_server(site, tmp_path, sql, says):
@@ -134,11 +136,11 @@ def test_a_canned_query_postgresql_refuses_stops_the_server(site, tmp_path, sql,
     config = tmp_path / "bad.json"
     good = {"sql": "select id from things where id = :id and t = :t"}
     config.write_text(json.dumps({"queries": {"a_good_one": good, "q": {"sql": sql}}}))
-    line = refused_at_startup(url, config)
+    line = refused_at_startup(url, config, "--sql-url", reader_url(url))
     assert f"--config {config}: queries.q.sql: " in line and says.lower() in line.lower(), line
     assert psql_rows(url, "select count(*) from things") == [["300"]]
     config.write_text(json.dumps({"queries": {"a_good_one": good}}))
-    process, base = start_server(tmp_path, "--database", url, "--config", str(config))
+    process, base = start_server(tmp_path, "--database", url, "--config", str(config), "--sql-url", reader_url(url))
     try:
         status, _, body = get(base, "/-/queries/a_good_one.json?id=3&t=")
         assert status == 200, body

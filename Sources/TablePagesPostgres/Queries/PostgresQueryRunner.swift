@@ -7,11 +7,13 @@ import TableStore
 import TableStorePostgres
 
 /// Runs visitors' SQL on PostgreSQL for the SQL page: each query in a `READ ONLY` transaction
-/// that is always rolled back (so a setting it changed, even for the session, is undone), with
-/// `statement_timeout` at the query time limit, on a connection leased from the tables' pool, one
-/// query at a time, limited to the row limit and one (``limited(_:rows:)``). Before it is sent, the SQL must begin with `SELECT`, `WITH`, `VALUES`, `TABLE`
-/// or `EXPLAIN`, and name none of the functions that read files, change settings or run SQL of
-/// their own (``refusedFunctions``): each a 400 that says why. Named parameters (`:name`) are
+/// that is always rolled back, then the session reset (`DISCARD ALL`: a session-level advisory
+/// lock or setting is undone), with `statement_timeout` at the query time limit, on a connection
+/// of a pool of its own (as a role that can only read: ``PostgresReaderRole``), one query at a
+/// time, limited to the row limit and one (``limited(_:rows:)``). Before it is sent, the SQL must
+/// begin with `SELECT`, `WITH`, `VALUES`, `TABLE` or `EXPLAIN` (without `ANALYZE`:
+/// ``PostgresExplainStatement``); before it runs, every function its plan calls must be one that
+/// only reads (``PostgresFunctionRule``): each a 400 that says why. Named parameters (`:name`) are
 /// bound as text of no declared type, which PostgreSQL reads as the type the query needs, as a
 /// quoted literal would be.
 ///
@@ -20,15 +22,6 @@ import TableStorePostgres
 ///
 ///     let runner = tables.queryRunner(limits: limits)
 final class PostgresQueryRunner: QueryRunner {
-    /// Functions refused wherever their name appears (in a literal too: `query_to_xml` runs the
-    /// text it is given).
-    static let refusedFunctions: Set<String> = [
-        "set_config", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "pg_ls_logdir", "pg_ls_waldir",
-        "pg_ls_tmpdir", "pg_ls_archive_statusdir", "lo_import", "lo_export", "pg_file_write", "pg_reload_conf",
-        "pg_terminate_backend", "pg_cancel_backend", "pg_advisory_lock", "pg_advisory_lock_shared", "query_to_xml",
-        "query_to_xmlschema", "query_to_xml_and_xmlschema", "cursor_to_xml", "dblink", "dblink_exec", "dblink_connect",
-    ]
-
     /// The statements' first words that only read.
     static let readingStatements: Set<String> = ["select", "with", "values", "table", "explain"]
 
@@ -37,7 +30,7 @@ final class PostgresQueryRunner: QueryRunner {
     /// The served schema: its tables are named by name in ``/TablePagesDatabase/QueryResult/tables``.
     private let namespace: String
     private let logger: Logger
-    // One query at a time: visitors' SQL never holds more than one of the pages' connections.
+    // One query at a time: visitors' SQL never holds more than one connection.
     private let turn = DispatchSemaphore(value: 1)
 
     init(client: PostgresClient, limits: QueryLimits, namespace: String, logger: Logger) {
@@ -93,8 +86,15 @@ final class PostgresQueryRunner: QueryRunner {
         }
         turn.wait()
         defer { turn.signal() }
+        // An EXPLAIN's statement is judged by its own plan.
+        let judged = if case .explains(let inner) = PostgresExplainStatement(sql: numbered) { inner } else { numbered }
         return try inReadOnlyTransaction { [answerWait, logger, binds] connection in
-            try connection.blockingAnswer(within: answerWait, logger: logger) { try await body(connection, numbered, binds) }
+            try connection.blockingAnswer(within: answerWait, logger: logger) {
+                if let name = try await PostgresFunctionRule.refused(inPlanOf: judged, binds: binds, on: connection, logger: logger) {
+                    throw QueryRefusal(PostgresFunctionRule.message(refusing: name))
+                }
+                return try await body(connection, numbered, binds)
+            }
         }
     }
 
@@ -150,7 +150,9 @@ final class PostgresQueryRunner: QueryRunner {
     /// How long one statement may wait for its answer before its connection is given up.
     private var answerWait: Duration { (limits.time ?? .seconds(30)) + .seconds(5) }
 
-    /// Runs `body` on a leased connection inside `BEGIN READ ONLY` … `ROLLBACK`.
+    /// Runs `body` on a leased connection inside `BEGIN READ ONLY` … `ROLLBACK`, then `DISCARD
+    /// ALL`: what a query left in the session (an advisory lock, a setting, a prepared statement, a
+    /// temporary table) is gone before the connection is lent again; one that cannot be reset is closed.
     private func inReadOnlyTransaction<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let lease: PostgresLease
         do {
@@ -172,10 +174,16 @@ final class PostgresQueryRunner: QueryRunner {
             }
             let value = try body(connection)
             try execute("ROLLBACK")
+            try execute("DISCARD ALL")
             return value
         } catch {
-            // A connection whose transaction could not be ended is not lent again.
-            do { try execute("ROLLBACK") } catch { connection.closeInBackground(logger: logger) }
+            // A connection whose transaction could not be ended, or whose session not reset, is not lent again.
+            do {
+                try execute("ROLLBACK")
+                try execute("DISCARD ALL")
+            } catch {
+                connection.closeInBackground(logger: logger)
+            }
             throw Self.classify(error, limit: limits.time)
         }
     }
@@ -202,7 +210,6 @@ final class PostgresQueryRunner: QueryRunner {
 
     /// Why `sql` is refused before it is sent, or nil.
     static func refusal(of sql: String) -> String? {
-        let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
         guard let first = firstWord(of: sql) else { return "Write a SELECT statement to run." }
         guard readingStatements.contains(first) else {
             return "Only SELECT statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN): this one begins with \(first.uppercased())."
@@ -210,9 +217,7 @@ final class PostgresQueryRunner: QueryRunner {
         if SQLParameterNames.hasSeveralStatements(sql) {
             return "Only one statement can run at a time: this SQL has multiple statements."
         }
-        if let name = words.first(where: { refusedFunctions.contains(String($0)) }) {
-            return "The function \(name)() is refused: it reads files, changes settings or runs SQL of its own, and the SQL page only reads this database."
-        }
+        if case .refused(let why) = PostgresExplainStatement(sql: sql) { return why }
         return nil
     }
 
@@ -243,9 +248,14 @@ final class PostgresQueryRunner: QueryRunner {
         }
         guard let state = error.serverInfo?[.sqlState] else { return PostgresReadError.classify(error, queryTimeLimit: limit) }
         let message = error.serverInfo?[.message] ?? state
-        // 22 data exceptions, 25 transaction state (25006: a write in a read-only transaction),
-        // 42 syntax errors and access rule violations, 0A not supported, 2B/2F/38/39 routines.
-        if ["22", "25", "42", "0A", "2B", "2F", "38", "39", "21", "23", "44"].contains(where: state.hasPrefix) {
+        // What the visitor's SQL caused is theirs, whatever its class (22 data, 25006 a write in the
+        // read-only transaction, 42 syntax and access, 3F a schema that does not exist, XX000 an
+        // internal error its arguments caused: `ts_token_type(1)`, 58P01 a file one names:
+        // `pg_tablespace_location(1)`); the server's own troubles are not: 08 connection, 40
+        // rollback, 53 resources, 57 operator intervention (57014: the time limit), 58 system,
+        // F0 configuration, XX001/XX002 corruption.
+        let servers = ["08", "40", "53", "57", "58", "F0", "XX001", "XX002"]
+        if !servers.contains(where: state.hasPrefix) || ["58P01", "58P02"].contains(state) {
             // 25006 is a write in the read-only transaction; a write inside WITH is refused as a
             // data-modifying statement below the top level (the query is a subquery of the limit).
             let writes = state == "25006" || message.contains("data-modifying")

@@ -1,0 +1,96 @@
+import Logging
+import MicroHTTP
+import PostgresNIO
+import TablePages
+import TablePagesDatabase
+import TableStorePostgres
+
+/// Why the login role of the connection for visitors' SQL (the SQL page, its live pages and the
+/// canned queries) is not safe for it: a superuser, a role with `REPLICATION`, `BYPASSRLS` or
+/// `CREATEROLE`, a member of a role that reads or writes the server's files, runs programs,
+/// signals other backends or reads every setting and statistic, or one that may write a table.
+/// A transaction's `SET ROLE` would be no boundary (a superuser's session switches back with
+/// `set_config('role', …)`): the login role itself must be a reader. Answered 403 by the SQL page
+/// while it stands, and logged at startup with how to make a reader role.
+///
+///     let role = try await PostgresReaderRole.inspect(on: connection, schema: "public", logger: logger)
+///     if !role.reasons.isEmpty { logger.warning("\(role)") }
+public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTPErrorConvertible {
+    /// The login role.
+    public let role: String
+    /// The served schema, which the role to make should read.
+    public let schema: String
+    /// What it may do that a reader may not, e.g. "is a superuser".
+    public let reasons: [String]
+
+    /// The SQL that makes a reader role for the tables of `schema`: two lines, the role and its grants.
+    public static func creation(schema: String) -> [String] {
+        // Plain when it can be (the log escapes quotes): a name of lowercase letters, digits and _.
+        let plain = schema.first.map { !$0.isNumber } == true && schema.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        let quoted = plain ? schema : SQLIdentifier.quoted(schema)
+        return [
+            "CREATE ROLE tablepages_reader LOGIN PASSWORD 'choose-one';",
+            "GRANT USAGE ON SCHEMA \(quoted) TO tablepages_reader; GRANT SELECT ON ALL TABLES IN SCHEMA \(quoted) TO tablepages_reader;",
+        ]
+    }
+
+    /// For the log: what is wrong and how to fix it.
+    public var description: String {
+        "the PostgreSQL role \(role) \(reasons.joined(separator: ", ")), so visitors' SQL (the SQL page, its live pages and canned queries) "
+            + "is refused with 403; give a role that can only read with --sql-url postgresql://tablepages_reader@HOST/DATABASE, made with: "
+            + Self.creation(schema: schema).joined(separator: " ")
+    }
+
+    /// 403, saying what the role may do and that the operator can give a reader role.
+    public var httpError: HTTPError {
+        HTTPError(
+            403,
+            "This server does not run visitors' SQL: the PostgreSQL role it would run as (\(role)) \(reasons.joined(separator: ", ")). "
+                + "Its operator can give a role that can only read (serve --sql-url; see docs/operations.md, A PostgreSQL database)."
+        )
+    }
+
+    /// Roles whose members may act on the server: read or write its files, run programs, signal
+    /// backends, read every setting and statistic, write every table, checkpoint. Those missing
+    /// from an older PostgreSQL are skipped.
+    static let privilegedRoles = [
+        "pg_read_server_files", "pg_write_server_files", "pg_execute_server_program", "pg_signal_backend", "pg_monitor",
+        "pg_read_all_settings", "pg_read_all_stats", "pg_write_all_data", "pg_checkpoint",
+    ]
+
+    /// Given the roles of ``privilegedRoles`` ($1): the login role, its attributes, the privileged
+    /// roles it is a member of, and up to three tables (outside PostgreSQL's own schemas) it may write.
+    static let inspection = """
+        SELECT r.rolname::text, r.rolsuper, r.rolreplication, r.rolbypassrls, r.rolcreaterole,
+            ARRAY(
+                SELECT g.rolname::text FROM pg_catalog.pg_roles g
+                WHERE g.rolname = ANY($1::name[]) AND pg_catalog.pg_has_role(r.oid, g.oid, 'USAGE') ORDER BY 1
+            ),
+            ARRAY(
+                SELECT pg_catalog.format('%I.%I', n.nspname, c.relname)
+                FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                    AND pg_catalog.has_table_privilege(r.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')
+                ORDER BY 1 LIMIT 3
+            )
+        FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
+        """
+
+    /// The login role of `connection` and what it may do that a reader may not (none: it is safe).
+    static func inspect(on connection: PostgresConnection, schema: String, logger: Logger) async throws -> PostgresReaderRole {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(privilegedRoles)
+        let rows = try await connection.allRows(PostgresQuery(unsafeSQL: inspection, binds: binds), logger: logger)
+        guard let row = rows.first else { return PostgresReaderRole(role: "?", schema: schema, reasons: ["could not be found in pg_roles"]) }
+        let (role, superuser, replication, bypassesRLS, createsRoles, members, writable) =
+            try row.decode((String, Bool, Bool, Bool, Bool, [String], [String]).self)
+        var reasons: [String] = []
+        if superuser { reasons.append("is a superuser") }
+        if replication { reasons.append("has REPLICATION") }
+        if bypassesRLS { reasons.append("has BYPASSRLS") }
+        if createsRoles { reasons.append("has CREATEROLE") }
+        if !members.isEmpty { reasons.append("is a member of \(members.joined(separator: ", "))") }
+        if !writable.isEmpty { reasons.append("may write tables (\(writable.joined(separator: ", ")))") }
+        return PostgresReaderRole(role: role, schema: schema, reasons: reasons)
+    }
+}

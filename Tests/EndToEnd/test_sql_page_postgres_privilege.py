@@ -1,0 +1,337 @@
+"""Visitors' SQL on PostgreSQL cannot take the cluster or the server down (issue 29, items 1-2).
+
+It runs on connections of its own as a role that can only read (`serve --sql-url`): as a superuser
+(the docs' old `postgresql://postgres@…`) the SQL page and its live pages answer 403 saying how to
+make a reader role, while the table pages go on; canned queries with such a role stop the server.
+Functions are judged by what PostgreSQL resolved: a `U&"…"` name, a quoted or qualified one is the
+function it names, and advisory locks, `pg_notify`, admin functions and SQL given as text are 400s
+naming the function. After each request: the cluster accepts a new connection, no advisory lock is
+held, a sentinel session is alive, no replication slot, statistics not reset, no WAL switch, no file
+read. Each reproduction failed on ec9b4ee (it answered 200, or held the lock, or killed the session)."""
+import json
+import os
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import BINARY, ROOT, PsqlSession, psql, reader_url, start_server, stop_server
+from test_postgres_tables import drop_database, fresh_database, make_tables
+from test_sql_page import get, query_path
+
+SECRET = "tablepages-secret-" + uuid.uuid4().hex
+
+
+@pytest.fixture(scope="module")
+def cluster_database(postgres_cluster):
+    name = "pg_sql_privilege"
+    url = fresh_database(postgres_cluster, name)
+    make_tables(url)
+    yield url
+    drop_database(postgres_cluster, name)
+
+
+@pytest.fixture(scope="module")
+def secret_file():
+    """A file the server's PostgreSQL user can read, whose content no answer may show."""
+    directory = tempfile.mkdtemp(prefix="tablepages-secret-")
+    path = os.path.join(directory, "secret.txt")
+    with open(path, "w") as file:
+        file.write(SECRET)
+    os.chmod(directory, 0o755)
+    os.chmod(path, 0o644)
+    return path
+
+
+@pytest.fixture(scope="module")
+def superuser_site(cluster_database, tmp_path_factory):
+    """The server on the superuser's URL and nothing more: visitors' SQL is refused."""
+    directory = tmp_path_factory.mktemp("pgsuper")
+    process, base = start_server(directory, "--database", cluster_database, "--query-time-limit", "2000")
+    yield base, directory
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def reader_site(cluster_database, tmp_path_factory):
+    """The server on the superuser's URL with visitors' SQL as a reader role (`--sql-url`)."""
+    process, base = start_server(tmp_path_factory.mktemp("pgreader"), "--database", cluster_database,
+                                 "--sql-url", reader_url(cluster_database), "--query-time-limit", "2000")
+    yield base
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def unprivileged_site(cluster_database, tmp_path_factory):
+    """The server on a role with no privileges but reading one table (no --sql-url: it is safe)."""
+    psql(cluster_database, """DO $$ BEGIN
+        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tablepages_nobody') THEN CREATE ROLE tablepages_nobody LOGIN; END IF;
+    END $$; GRANT USAGE ON SCHEMA public TO tablepages_nobody; GRANT SELECT ON ALL TABLES IN SCHEMA public TO tablepages_nobody""")
+    url = cluster_database.replace("postgres@", "tablepages_nobody@")
+    process, base = start_server(tmp_path_factory.mktemp("pgnobody"), "--database", url, "--query-time-limit", "2000")
+    yield base
+    stop_server(process)
+
+
+def cluster_state(url):
+    """What a request must leave as it was: one query on a new connection (which itself shows that
+    the cluster accepts connections)."""
+    out = psql(url, """SELECT json_build_object(
+        'advisory', (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'),
+        'sql_locks', (SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                      WHERE a.application_name LIKE 'tablepages%' AND l.locktype <> 'virtualxid'),
+        'slots', (SELECT count(*) FROM pg_replication_slots),
+        'stats_reset', (SELECT stats_reset::text FROM pg_stat_database WHERE datname = current_database()),
+        'wal_file', pg_walfile_name(pg_current_wal_insert_lsn()),
+        'settings', (SELECT md5(string_agg(name || '=' || coalesce(setting, ''), ',' ORDER BY name)) FROM pg_settings
+                     WHERE name NOT IN ('application_name')),
+        'listeners', (SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'tablepages%'))""")
+    return json.loads(out)
+
+
+@pytest.fixture()
+def sentinel(cluster_database):
+    """A session of another client, as the reader role (which may signal its own role's sessions)."""
+    session = PsqlSession(reader_url(cluster_database) + "?application_name=sentinel")
+    yield session
+    session.close()
+
+
+def sentinel_pid(url):
+    return int(psql(url, "SELECT pid FROM pg_stat_activity WHERE application_name = 'sentinel'").strip())
+
+
+REPRODUCTIONS = [
+    ("select count(*) filter (where pg_try_advisory_lock(k)) from generate_series(1, 20000) k", "pg_try_advisory_lock"),
+    ("select pg_advisory_lock(1)", "pg_advisory_lock"),
+    ("select U&\"pg\\005ftry\\005fadvisory\\005flock\"(7)", "pg_try_advisory_lock"),
+    ("select U&\"pg\\005fread\\005ffile\"('{secret}')", "pg_read_file"),
+    ("select \"pg_read_file\"('{secret}')", "pg_read_file"),
+    ("select pg_catalog.pg_read_binary_file('{secret}')", "pg_read_binary_file"),
+    ("select * from U&\"pg\\005fls\\005fdir\"('.')", "pg_ls_dir"),
+    ("select U&\"pg\\005freload\\005fconf\"()", "pg_reload_conf"),
+    ("select U&\"pg\\005fterminate\\005fbackend\"({sentinel})", "pg_terminate_backend"),
+    ("select pg_cancel_backend({sentinel})", "pg_cancel_backend"),
+    ("select * from ts_stat('select to_tsvector(pg_read_' || 'file(''{secret}''))')", "ts_stat"),
+    ("select query_to_xml('select pg_try_advisory_lock(3)', true, true, '')", "query_to_xml"),
+    ("select pg_create_physical_replication_slot('tablepages_slot', true)", "pg_create_physical_replication_slot"),
+    ("select pg_stat_reset()", "pg_stat_reset"),
+    ("select pg_switch_wal()", "pg_switch_wal"),
+    ("select pg_notify('tablepages', 'x')", "pg_notify"),
+    ("select set_config('statement_timeout', '0', false)", "set_config"),
+    ("with t as (select pg_advisory_lock(k) from generate_series(1, 3) k) select count(*) from t", "pg_advisory_lock"),
+    ("select id from things where id = pg_try_advisory_lock(id)::int", "pg_try_advisory_lock"),
+    ("explain select pg_try_advisory_lock(1)", "pg_try_advisory_lock"),
+    ("explain analyze select pg_try_advisory_lock(1)", "EXPLAIN ANALYZE"),
+    ("explain (\"analyze\") select pg_try_advisory_lock(1)", "options must be plain words"),
+    ("explain (U&\"\\0061nalyze\") select pg_try_advisory_lock(1)", "options must be plain words"),
+    ("explain (/* */ analyze) select pg_try_advisory_lock(1)", "options must be plain words"),
+]
+
+
+def assert_left_alone(url, before, sentinel_session):
+    after = cluster_state(url)
+    assert after["advisory"] == 0 and after["sql_locks"] == 0, after
+    assert after["slots"] == 0 and after["stats_reset"] == before["stats_reset"], (before, after)
+    assert after["wal_file"] == before["wal_file"] and after["settings"] == before["settings"], (before, after)
+    sentinel_session.run("SELECT 1;")
+
+
+@pytest.mark.parametrize("sql, names", REPRODUCTIONS)
+@pytest.mark.parametrize("which", ["reader", "unprivileged"])
+def test_each_reproduction_is_a_400_naming_the_function_and_changes_nothing(request, cluster_database, secret_file, sentinel, sql, names, which):
+    base = request.getfixturevalue(f"{which}_site")
+    before = cluster_state(cluster_database)
+    text = sql.format(secret=secret_file, sentinel=sentinel_pid(cluster_database))
+    for prefix in ["/-/sql.json", "/-/sql", "/pages/-~2Fsql.json"]:
+        status, _, body = get(base, query_path(prefix, text, {}))
+        assert status == 400, (prefix, text, status, body[:400])
+        assert names.lower() in body.decode().lower(), (prefix, text, body[:400])
+        assert SECRET not in body.decode()
+        assert_left_alone(cluster_database, before, sentinel)
+
+
+def test_the_superuser_role_is_refused_with_a_403_that_says_how_to_fix_it(superuser_site, cluster_database, secret_file, sentinel):
+    base, directory = superuser_site
+    before = cluster_state(cluster_database)
+    log = open(os.path.join(directory, "server.log")).read()
+    assert "WARNING" in log.upper() and "is a superuser" in log and "--sql-url" in log, log
+    assert "CREATE ROLE tablepages_reader LOGIN" in log and "GRANT SELECT ON ALL TABLES IN SCHEMA" in log, log
+    for sql, _ in REPRODUCTIONS + [("select 1", "")]:
+        text = sql.format(secret=secret_file, sentinel=sentinel_pid(cluster_database))
+        for prefix in ["/-/sql.json", "/-/sql", "/pages/-~2Fsql.json", "/pages/-~2Fsql"]:
+            status, _, body = get(base, query_path(prefix, text, {}))
+            assert status == 403, (prefix, text, status, body[:300])
+            assert "superuser" in body.decode() and "--sql-url" in body.decode() and SECRET not in body.decode()
+        assert_left_alone(cluster_database, before, sentinel)
+    # The table pages go on as the superuser's (read-only) connections.
+    status, _, body = get(base, "/pages/things.json?_size=3")
+    assert status == 200 and len(json.loads(body)["sections"][0]["rows"]) == 3, body[:300]
+
+
+def test_the_log_s_sql_makes_a_reader_role_that_is_accepted(superuser_site, cluster_database, tmp_path):
+    _, directory = superuser_site
+    log = open(os.path.join(directory, "server.log")).read()
+    start = log.index("CREATE ROLE tablepages_reader LOGIN")
+    sql = log[start:].splitlines()[0].replace("CREATE ROLE tablepages_reader", "CREATE ROLE tablepages_logged")
+    sql = sql.replace("TO tablepages_reader", "TO tablepages_logged")
+    psql(cluster_database, "DROP ROLE IF EXISTS tablepages_logged")
+    psql(cluster_database, sql)
+    try:
+        reader = cluster_database.replace("postgres@", "tablepages_logged@")
+        process, base = start_server(tmp_path, "--database", cluster_database, "--sql-url", reader)
+        try:
+            status, _, body = get(base, query_path("/-/sql.json", "select count(*) from things", {}))
+            assert status == 200 and json.loads(body)["rows"] == [[300]], body[:300]
+        finally:
+            stop_server(process)
+    finally:
+        psql(cluster_database, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM tablepages_logged; REVOKE ALL ON SCHEMA public FROM tablepages_logged; DROP ROLE tablepages_logged")
+
+
+@pytest.mark.parametrize("grant, says", [
+    ("ALTER ROLE {role} REPLICATION", "REPLICATION"),
+    ("GRANT pg_signal_backend TO {role}", "pg_signal_backend"),
+    ("GRANT pg_read_server_files TO {role}", "pg_read_server_files"),
+    ("GRANT pg_monitor TO {role}", "pg_monitor"),
+    ("GRANT INSERT ON things TO {role}", "may write tables (public.things)"),
+    ("GRANT pg_write_all_data TO {role}", "pg_write_all_data"),
+])
+def test_a_role_that_can_do_more_than_read_is_refused(cluster_database, tmp_path, grant, says):
+    role = "tablepages_risky"
+    psql(cluster_database, f"DROP OWNED BY {role}; DROP ROLE IF EXISTS {role}" if role_exists(cluster_database, role) else "SELECT 1")
+    psql(cluster_database, f"CREATE ROLE {role} LOGIN; GRANT pg_read_all_data TO {role}; " + grant.format(role=role))
+    try:
+        process, base = start_server(tmp_path, "--database", cluster_database, "--sql-url", cluster_database.replace("postgres@", role + "@"))
+        try:
+            status, _, body = get(base, query_path("/-/sql.json", "select 1", {}))
+            assert status == 403 and says in body.decode(), body[:400]
+        finally:
+            stop_server(process)
+    finally:
+        psql(cluster_database, f"DROP OWNED BY {role}; DROP ROLE {role}")
+
+
+def role_exists(url, role):
+    return psql(url, f"SELECT count(*) FROM pg_roles WHERE rolname = '{role}'").strip() == "1"
+
+
+def test_canned_queries_with_an_unsafe_role_stop_the_server_naming_the_fix(cluster_database, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"queries": {"few": {"sql": "select id from things limit 3"}}}))
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", cluster_database, "--config", str(config)],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode != 0, result.stderr
+    assert "canned queries" in result.stderr and "--sql-url" in result.stderr and "CREATE ROLE" in result.stderr, result.stderr
+
+
+def test_visitors_sql_runs_on_connections_of_its_own_as_the_reader(reader_site, cluster_database):
+    status, _, body = get(reader_site, query_path("/-/sql.json", "select current_user::text as who, current_setting('application_name') as app", {}))
+    assert status == 200, body[:300]
+    assert json.loads(body)["rows"] == [["tablepages_reader", "tablepages sql"]]
+    # Reading what the pages show works, and the answer is PostgreSQL's.
+    status, _, body = get(reader_site, query_path("/-/sql.json", "select count(*) from things where n > 0", {}))
+    assert status == 200 and json.loads(body)["rows"] == [[int(psql(cluster_database, "select count(*) from things where n > 0"))]]
+    # A few volatile functions that only compute are allowed, and EXPLAIN without ANALYZE.
+    for sql in ["select random() < 2 as r, clock_timestamp() is not null, gen_random_uuid() is not null", "explain (costs off) select * from things"]:
+        status, _, body = get(reader_site, query_path("/-/sql.json", sql, {}))
+        assert status == 200, (sql, body[:300])
+
+
+# The property: random SELECTs over PostgreSQL's own functions, however their names are written.
+
+SAFE_TYPES = {"int2", "int4", "int8", "oid", "text", "name", "varchar", "bool", "float8", "numeric"}
+DANGEROUS = ["pg_try_advisory_lock", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_xact_lock", "pg_notify",
+             "set_config", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_read_file", "pg_read_binary_file",
+             "pg_ls_dir", "pg_stat_file", "pg_create_physical_replication_slot", "pg_stat_reset", "pg_stat_reset_shared",
+             "pg_switch_wal", "ts_stat", "query_to_xml", "lo_import", "pg_rotate_logfile", "pg_log_backend_memory_contexts"]
+
+
+@pytest.fixture(scope="module")
+def functions(cluster_database):
+    """PostgreSQL's functions of at most three arguments of simple types: (name, [type]) each."""
+    rows = psql(cluster_database, f"""SELECT p.proname || ':' || coalesce(array_to_string(ARRAY(
+            SELECT t.typname FROM unnest(p.proargtypes::oid[]) AS a(oid) JOIN pg_type t ON t.oid = a.oid), ','), '')
+        FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind = 'f' AND p.pronargs <= 3
+        AND p.proname NOT LIKE 'pg_sleep%' AND NOT EXISTS (
+            SELECT FROM unnest(p.proargtypes::oid[]) AS a(oid) JOIN pg_type t ON t.oid = a.oid
+            WHERE t.typname NOT IN ({", ".join("'" + t + "'" for t in SAFE_TYPES)}))
+        ORDER BY 1""")
+    found = [(line.split(":")[0], [t for t in line.split(":")[1].split(",") if t]) for line in rows.splitlines() if line]
+    names = {name for name, _ in found}
+    assert all(name in names for name in ["pg_try_advisory_lock", "pg_read_file", "pg_terminate_backend", "ts_stat"]), names
+    return found
+
+
+def spellings(name):
+    """The ways one name may be written: plain, quoted, Unicode-escaped (some or all characters), qualified."""
+    def escaped(chosen):
+        return 'U&"' + "".join(f"\\{ord(c):04x}" if pick else c for c, pick in zip(name, chosen)) + '"'
+    written = st.one_of(
+        st.just(name), st.just('"' + name + '"'),
+        st.lists(st.booleans(), min_size=len(name), max_size=len(name)).map(escaped),
+    )
+    return st.tuples(st.sampled_from(["", "pg_catalog.", '"pg_catalog".', 'U&"pg\\005fcatalog".']), written).map("".join)
+
+
+def arguments(types, pid, secret):
+    values = {
+        "int": st.sampled_from(["0", "1", "7", str(pid), "20000"]),
+        "text": st.sampled_from([f"'{secret}'", "'.'", "'select 1'", "'select pg_try_advisory_lock(5)'", "'tablepages'", "'x'"]),
+        "bool": st.sampled_from(["true", "false"]),
+        "float8": st.sampled_from(["0.5", "1e3"]),
+        "numeric": st.sampled_from(["1.5", "0"]),
+    }
+    kinds = {"int2": "int", "int4": "int", "int8": "int", "oid": "int", "text": "text", "name": "text", "varchar": "text",
+             "bool": "bool", "float8": "float8", "numeric": "numeric"}
+    return st.tuples(*[values[kinds[t]].map(lambda v, t=t: f"{v}::{t}") for t in types]).map(", ".join)
+
+
+SHAPES = [
+    "select {call}", "select {call} as v from generate_series(1, 3) k",
+    "select count(*) filter (where ({call}) is not null) from generate_series(1, 50) k", "select * from (select {call}) s",
+    "with c as (select {call} as v) select * from c", "values ({call})", "explain select {call}",
+    "select id from things where id < 3 and ({call}) is not null", "select 1 where exists (select {call})",
+    "select (select {call}) from things limit 2",
+]
+
+
+@pytest.fixture(scope="module")
+def property_sentinel(cluster_database):
+    session = PsqlSession(reader_url(cluster_database) + "?application_name=sentinel")
+    yield session
+    session.close()
+
+
+def test_random_selects_over_postgresql_s_functions_change_nothing(reader_site, cluster_database, functions, secret_file, property_sentinel):
+    pid = sentinel_pid(cluster_database)
+    before = cluster_state(cluster_database)
+    dangerous = [f for f in functions if f[0] in DANGEROUS]
+    deadline = time.monotonic() + 45
+    seen = {"requests": 0, "refused": 0}
+
+    @st.composite
+    def queries(draw):
+        name, types = draw(st.one_of(st.sampled_from(dangerous), st.sampled_from(functions)))
+        call = draw(spellings(name)) + "(" + draw(arguments(types, pid, secret_file)) + ")"
+        return draw(st.sampled_from(SHAPES)).format(call=call)
+
+    @settings(max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(queries(), st.sampled_from(["/-/sql.json", "/pages/-~2Fsql.json"]))
+    def check(sql, prefix):
+        if time.monotonic() > deadline:
+            return
+        status, _, body = get(reader_site, query_path(prefix, sql, {}))
+        seen["requests"] += 1
+        seen["refused"] += status == 400 and b"is refused" in body
+        assert status in (200, 400, 503), (sql, status, body[:300])
+        assert SECRET.encode() not in body, sql
+        assert_left_alone(cluster_database, before, property_sentinel)
+        assert sentinel_pid(cluster_database) == pid
+
+    check()
+    # The run was not vacuous: requests were made, and refusals among them.
+    assert seen["requests"] >= 50 and seen["refused"] >= 5, seen
