@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import psql, start_server, stop_server
+from conftest import psql, reader_url, start_server, stop_server
 from test_postgres_tables import drop_database, fresh_database
 
 MIB = 1 << 20
@@ -167,7 +167,9 @@ def postgres_site(postgres_cluster, tmp_path_factory):
     name = "pg_sql_bounds"
     url = fresh_database(postgres_cluster, name)
     psql(url, "CREATE TABLE t (id integer PRIMARY KEY, name text); INSERT INTO t VALUES (1, 'a'), (2, 'b');")
-    process, base = start_server(tmp_path_factory.mktemp("pgbounds"), "--database", url, "--query-time-limit", "5000")
+    # Visitors' SQL as a role that can only read (--sql-url), as it must run.
+    process, base = start_server(tmp_path_factory.mktemp("pgbounds"), "--database", url, "--sql-url", reader_url(url),
+                                 "--query-time-limit", "5000")
     warm_up(base)
     yield process, base
     stop_server(process)
@@ -187,12 +189,12 @@ def test_postgresql_rows_are_read_as_they_come_and_stop_at_the_bound(postgres_si
 
 def test_a_huge_postgresql_value_is_refused_by_postgresql_before_it_is_sent(postgres_site):
     process, base = postgres_site
-    status, body, seconds, growth, _, _ = measured(process, base, sql_path("/-/sql.json", "select repeat('x', 500000000) as x"))
+    status, body, seconds, growth, _, _ = measured(process, base, sql_path("/-/sql.json", "select repeat('x', 100000000) as x"))
     assert status == 400, body[:300]
     assert json.loads(body)["error"].startswith("The first row is larger than the size limit (8 MiB"), body[:300]
     assert growth < RSS_BOUND, growth
     # After rows that fit, the huge one ends the answer (truncated) and is never sent.
-    sql = "select case when i < 3 then repeat('y', 10) else repeat('x', 500000000) end as x from generate_series(1, 5) i"
+    sql = "select case when i < 3 then repeat('y', 10) else repeat('x', 100000000) end as x from generate_series(1, 5) i"
     status, body, _, growth, _, _ = measured(process, base, sql_path("/-/sql.json", sql))
     document = json.loads(body)
     assert status == 200 and document["truncated"] is True and document["rows"] == [["y" * 10], ["y" * 10]], body[:300]
@@ -211,7 +213,8 @@ PG_VALUE = st.one_of(
 def postgres_small_bound_site(postgres_cluster, tmp_path_factory):
     name = "pg_sql_small_bound"
     url = fresh_database(postgres_cluster, name)
-    process, base = start_server(tmp_path_factory.mktemp("pgsmall"), "--database", url, "--sql-result-size", str(SMALL_BOUND))
+    process, base = start_server(tmp_path_factory.mktemp("pgsmall"), "--database", url, "--sql-url", reader_url(url),
+                                 "--sql-result-size", str(SMALL_BOUND))
     yield base
     stop_server(process)
     drop_database(postgres_cluster, name)

@@ -245,7 +245,8 @@ public struct QueryPages: Sendable {
         case .failure(let refusal as QueryRefusal): return (refusal.message, 400)
         case .failure(let convertible as any HTTPErrorConvertible): return (convertible.httpError.message, convertible.httpError.status)
         case .failure(let error):
-            logger.error("an SQL page query failed: \(error)")
+            // Reflecting: a database driver's plain description may hide what the server said.
+            logger.error("an SQL page query failed: \(String(reflecting: error))")
             return ("The server could not run this query.", 500)
         }
     }

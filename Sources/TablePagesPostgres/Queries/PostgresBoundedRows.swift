@@ -42,16 +42,26 @@ enum PostgresBoundedRows {
     ///   PostgreSQL's errors otherwise.
     static func read(_ query: PostgresQuery, limits: QueryLimits, on connection: PostgresConnection, logger: Logger) async throws -> QueryResult {
         let limiter = Mutex(QueryResultLimiter(limits: limits, columns: []))
+        // Set when this reader stopped the rows itself, with what stopped them (nil: the limit):
+        // postgres-nio then ends the query as cancelled (PSQLError.queryCancelled), whatever the
+        // row handler threw.
+        let stopped = Mutex<(Bool, (any Error)?)>((false, nil))
         do {
             _ = try await connection.query(query, logger: logger) { row in
-                let more = try limiter.withLock { limiter in
-                    if limiter.result.rows.isEmpty { limiter.name(columns: row.map(\.columnName)) }
-                    guard try limiter.mayFit(rawBytes: row.reduce(0) { $0 + ($1.bytes?.readableBytes ?? 0) }) else { return false }
-                    return try limiter.admit(PostgresQueryValues.values(of: row))
+                do {
+                    let more = try limiter.withLock { limiter in
+                        if limiter.result.rows.isEmpty { limiter.name(columns: row.map(\.columnName)) }
+                        guard try limiter.mayFit(rawBytes: row.reduce(0) { $0 + ($1.bytes?.readableBytes ?? 0) }) else { return false }
+                        return try limiter.admit(PostgresQueryValues.values(of: row))
+                    }
+                    if !more { stopped.withLock { $0 = (true, nil) } }
+                } catch {
+                    stopped.withLock { $0 = (true, error) }
                 }
-                if !more { throw Stop() }
+                if stopped.withLock({ $0.0 }) { throw Stop() }
             }.get()
-        } catch is Stop {
+        } catch _ where stopped.withLock({ $0.0 }) {
+            if let error = stopped.withLock({ $0.1 }) { throw error }
         } catch let error as PSQLError where error.serverInfo?[.message]?.contains(marker) == true {
             let none = limiter.withLock { $0.result.rows.isEmpty }
             if none { throw QueryResultLimiter.rowTooLarge(limits.bytes) }
