@@ -194,6 +194,9 @@ def test_the_log_s_sql_makes_a_reader_role_that_is_accepted(superuser_site, clus
 
 @pytest.mark.parametrize("grant, says", [
     ("ALTER ROLE {role} REPLICATION", "REPLICATION"),
+    ("ALTER ROLE {role} BYPASSRLS", "BYPASSRLS"),
+    ("ALTER ROLE {role} CREATEROLE", "CREATEROLE"),
+    ("GRANT pg_execute_server_program TO {role}", "pg_execute_server_program"),
     ("GRANT pg_signal_backend TO {role}", "pg_signal_backend"),
     ("GRANT pg_read_server_files TO {role}", "pg_read_server_files"),
     ("GRANT pg_monitor TO {role}", "pg_monitor"),
@@ -354,3 +357,11 @@ def test_a_connection_is_reset_before_it_is_lent_again(reader_site, cluster_data
             assert cluster_state(cluster_database)["advisory"] == 0
     finally:
         psql(cluster_database, "DROP FUNCTION public.tablepages_sneaky()")
+
+
+def test_sql_url_goes_with_a_postgresql_database(tmp_path):
+    for arguments, says in [(["--database", str(tmp_path / "x.sqlite")], "--sql-url go with a PostgreSQL --database"),
+                            (["--database", "postgresql://a@127.0.0.1/x", "--sql-url", "mysql://a@b/c"], "--sql-url")]:
+        result = subprocess.run([BINARY, "serve", "--port", "0", *arguments, *([] if "--sql-url" in arguments else ["--sql-url", "postgresql://r@h/d"])],
+                                capture_output=True, text=True, timeout=30, cwd=tmp_path)
+        assert result.returncode != 0 and says in result.stderr, result.stderr
