@@ -201,6 +201,7 @@ def test_the_log_s_sql_makes_a_reader_role_that_is_accepted(superuser_site, clus
     ("GRANT pg_read_server_files TO {role}", "pg_read_server_files"),
     ("GRANT pg_monitor TO {role}", "pg_monitor"),
     ("GRANT INSERT ON things TO {role}", "may write tables (public.things)"),
+    ("GRANT UPDATE (t) ON things TO {role}", "may write tables (public.things)"),
     ("GRANT pg_write_all_data TO {role}", "pg_write_all_data"),
 ])
 def test_a_role_that_can_do_more_than_read_is_refused(cluster_database, tmp_path, grant, says):
