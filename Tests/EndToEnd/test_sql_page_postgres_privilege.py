@@ -366,3 +366,11 @@ def test_sql_url_goes_with_a_postgresql_database(tmp_path):
         result = subprocess.run([BINARY, "serve", "--port", "0", *arguments, *([] if "--sql-url" in arguments else ["--sql-url", "postgresql://r@h/d"])],
                                 capture_output=True, text=True, timeout=30, cwd=tmp_path)
         assert result.returncode != 0 and says in result.stderr, result.stderr
+
+
+def test_a_sql_url_that_cannot_connect_stops_the_server_saying_so(cluster_database, tmp_path):
+    url = cluster_database.replace("postgres@", "tablepages_nobody_such@")
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", cluster_database, "--sql-url", url],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode != 0, result.stderr
+    assert "for visitors' SQL" in result.stderr and "tablepages_nobody_such" in result.stderr, result.stderr
