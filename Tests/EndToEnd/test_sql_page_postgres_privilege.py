@@ -194,10 +194,14 @@ def test_the_log_s_sql_makes_a_reader_role_that_is_accepted(superuser_site, clus
 
 @pytest.mark.parametrize("grant, says", [
     ("ALTER ROLE {role} REPLICATION", "REPLICATION"),
+    ("ALTER ROLE {role} BYPASSRLS", "BYPASSRLS"),
+    ("ALTER ROLE {role} CREATEROLE", "CREATEROLE"),
+    ("GRANT pg_execute_server_program TO {role}", "pg_execute_server_program"),
     ("GRANT pg_signal_backend TO {role}", "pg_signal_backend"),
     ("GRANT pg_read_server_files TO {role}", "pg_read_server_files"),
     ("GRANT pg_monitor TO {role}", "pg_monitor"),
     ("GRANT INSERT ON things TO {role}", "may write tables (public.things)"),
+    ("GRANT UPDATE (t) ON things TO {role}", "may write tables (public.things)"),
     ("GRANT pg_write_all_data TO {role}", "pg_write_all_data"),
 ])
 def test_a_role_that_can_do_more_than_read_is_refused(cluster_database, tmp_path, grant, says):
@@ -254,7 +258,7 @@ DANGEROUS = ["pg_try_advisory_lock", "pg_advisory_lock", "pg_advisory_lock_share
 def functions(cluster_database):
     """PostgreSQL's functions of at most three arguments of simple types: (name, [type]) each."""
     rows = psql(cluster_database, f"""SELECT p.proname || ':' || coalesce(array_to_string(ARRAY(
-            SELECT t.typname FROM unnest(p.proargtypes::oid[]) AS a(oid) JOIN pg_type t ON t.oid = a.oid), ','), '')
+            SELECT t.typname FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS a(oid, n) JOIN pg_type t ON t.oid = a.oid ORDER BY a.n), ','), '')
         FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind = 'f' AND p.pronargs <= 3
         AND p.proname NOT LIKE 'pg_sleep%' AND NOT EXISTS (
             SELECT FROM unnest(p.proargtypes::oid[]) AS a(oid) JOIN pg_type t ON t.oid = a.oid
@@ -262,6 +266,7 @@ def functions(cluster_database):
         ORDER BY 1""")
     found = [(line.split(":")[0], [t for t in line.split(":")[1].split(",") if t]) for line in rows.splitlines() if line]
     names = {name for name, _ in found}
+    assert ("pg_terminate_backend", ["int4", "int8"]) in found, found
     assert all(name in names for name in ["pg_try_advisory_lock", "pg_read_file", "pg_terminate_backend", "ts_stat"]), names
     return found
 
@@ -279,7 +284,8 @@ def spellings(name):
 
 def arguments(types, pid, secret):
     values = {
-        "int": st.sampled_from(["0", "1", "7", str(pid), "20000"]),
+        # The sentinel's pid often: a signal sent to it would show.
+        "int": st.sampled_from(["0", "1", "7", str(pid), str(pid), str(pid), "20000"]),
         "text": st.sampled_from([f"'{secret}'", "'.'", "'select 1'", "'select pg_try_advisory_lock(5)'", "'tablepages'", "'x'"]),
         "bool": st.sampled_from(["true", "false"]),
         "float8": st.sampled_from(["0.5", "1e3"]),
@@ -310,12 +316,13 @@ def test_random_selects_over_postgresql_s_functions_change_nothing(reader_site, 
     pid = sentinel_pid(cluster_database)
     before = cluster_state(cluster_database)
     dangerous = [f for f in functions if f[0] in DANGEROUS]
+    signals = [f for f in functions if f[0] in ("pg_terminate_backend", "pg_cancel_backend")]
     deadline = time.monotonic() + 45
     seen = {"requests": 0, "refused": 0}
 
     @st.composite
     def queries(draw):
-        name, types = draw(st.one_of(st.sampled_from(dangerous), st.sampled_from(functions)))
+        name, types = draw(st.one_of(st.sampled_from(signals), st.sampled_from(dangerous), st.sampled_from(functions)))
         call = draw(spellings(name)) + "(" + draw(arguments(types, pid, secret_file)) + ")"
         return draw(st.sampled_from(SHAPES)).format(call=call)
 
@@ -335,3 +342,35 @@ def test_random_selects_over_postgresql_s_functions_change_nothing(reader_site, 
     check()
     # The run was not vacuous: requests were made, and refusals among them.
     assert seen["requests"] >= 50 and seen["refused"] >= 5, seen
+
+
+def test_a_connection_is_reset_before_it_is_lent_again(reader_site, cluster_database):
+    """A STABLE function of the database's own that takes a session-level advisory lock passes the
+    function rule (its body is not inlined into the plan: it is more volatile than it says), and runs;
+    `DISCARD ALL` after the ROLLBACK releases the lock before the connection goes back to the pool.
+    On ec9b4ee the lock outlived the request."""
+    psql(cluster_database, """CREATE OR REPLACE FUNCTION public.tablepages_sneaky() RETURNS boolean LANGUAGE sql STABLE
+        AS $$ SELECT pg_catalog.pg_try_advisory_lock(4242) $$""")
+    try:
+        for _ in range(3):
+            status, _, body = get(reader_site, query_path("/-/sql.json", "select tablepages_sneaky() as locked", {}))
+            assert status == 200 and json.loads(body)["rows"] == [[True]], body[:300]
+            assert cluster_state(cluster_database)["advisory"] == 0
+    finally:
+        psql(cluster_database, "DROP FUNCTION public.tablepages_sneaky()")
+
+
+def test_sql_url_goes_with_a_postgresql_database(tmp_path):
+    for arguments, says in [(["--database", str(tmp_path / "x.sqlite")], "--sql-url go with a PostgreSQL --database"),
+                            (["--database", "postgresql://a@127.0.0.1/x", "--sql-url", "mysql://a@b/c"], "--sql-url")]:
+        result = subprocess.run([BINARY, "serve", "--port", "0", *arguments, *([] if "--sql-url" in arguments else ["--sql-url", "postgresql://r@h/d"])],
+                                capture_output=True, text=True, timeout=30, cwd=tmp_path)
+        assert result.returncode != 0 and says in result.stderr, result.stderr
+
+
+def test_a_sql_url_that_cannot_connect_stops_the_server_saying_so(cluster_database, tmp_path):
+    url = cluster_database.replace("postgres@", "tablepages_nobody_such@")
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", cluster_database, "--sql-url", url],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode != 0, result.stderr
+    assert "for visitors' SQL" in result.stderr and "tablepages_nobody_such" in result.stderr, result.stderr

@@ -18,19 +18,17 @@ import TableStorePostgres
 public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTPErrorConvertible {
     /// The login role.
     public let role: String
-    /// The served schema, which the role to make should read.
+    /// The served schema, which the role to make should read, as SQL names it (`quote_ident`).
     public let schema: String
     /// What it may do that a reader may not, e.g. "is a superuser".
     public let reasons: [String]
 
-    /// The SQL that makes a reader role for the tables of `schema`: two lines, the role and its grants.
+    /// The SQL that makes a reader role for the tables of the schema named `schema` (as SQL names
+    /// it, quoted when it must be: `quote_ident`): two lines, the role and its grants.
     public static func creation(schema: String) -> [String] {
-        // Plain when it can be (the log escapes quotes): a name of lowercase letters, digits and _.
-        let plain = schema.first.map { !$0.isNumber } == true && schema.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
-        let quoted = plain ? schema : SQLIdentifier.quoted(schema)
-        return [
+        [
             "CREATE ROLE tablepages_reader LOGIN PASSWORD 'choose-one';",
-            "GRANT USAGE ON SCHEMA \(quoted) TO tablepages_reader; GRANT SELECT ON ALL TABLES IN SCHEMA \(quoted) TO tablepages_reader;",
+            "GRANT USAGE ON SCHEMA \(schema) TO tablepages_reader; GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO tablepages_reader;",
         ]
     }
 
@@ -58,8 +56,9 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
         "pg_read_all_settings", "pg_read_all_stats", "pg_write_all_data", "pg_checkpoint",
     ]
 
-    /// Given the roles of ``privilegedRoles`` ($1): the login role, its attributes, the privileged
-    /// roles it is a member of, and up to three tables (outside PostgreSQL's own schemas) it may write.
+    /// Given the roles of ``privilegedRoles`` ($1) and the served schema ($2): the login role, its
+    /// attributes, the privileged roles it is a member of, up to three tables (outside PostgreSQL's
+    /// own schemas) it may write, whole or some columns, and the schema as SQL names it.
     static let inspection = """
         SELECT r.rolname::text, r.rolsuper, r.rolreplication, r.rolbypassrls, r.rolcreaterole,
             ARRAY(
@@ -70,20 +69,23 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
                 SELECT pg_catalog.format('%I.%I', n.nspname, c.relname)
                 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
                 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-                    AND pg_catalog.has_table_privilege(r.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')
+                    AND (pg_catalog.has_table_privilege(r.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')
+                        OR pg_catalog.has_any_column_privilege(r.oid, c.oid, 'INSERT, UPDATE'))
                 ORDER BY 1 LIMIT 3
-            )
+            ),
+            pg_catalog.quote_ident($2)
         FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
         """
 
     /// The login role of `connection` and what it may do that a reader may not (none: it is safe).
     static func inspect(on connection: PostgresConnection, schema: String, logger: Logger) async throws -> PostgresReaderRole {
-        var binds = PostgresBindings(capacity: 1)
+        var binds = PostgresBindings(capacity: 2)
         binds.append(privilegedRoles)
+        binds.append(schema)
         let rows = try await connection.allRows(PostgresQuery(unsafeSQL: inspection, binds: binds), logger: logger)
-        guard let row = rows.first else { return PostgresReaderRole(role: "?", schema: schema, reasons: ["could not be found in pg_roles"]) }
-        let (role, superuser, replication, bypassesRLS, createsRoles, members, writable) =
-            try row.decode((String, Bool, Bool, Bool, Bool, [String], [String]).self)
+        guard let row = rows.first else { return PostgresReaderRole(role: "?", schema: SQLIdentifier.quoted(schema), reasons: ["could not be found in pg_roles"]) }
+        let (role, superuser, replication, bypassesRLS, createsRoles, members, writable, quotedSchema) =
+            try row.decode((String, Bool, Bool, Bool, Bool, [String], [String], String).self)
         var reasons: [String] = []
         if superuser { reasons.append("is a superuser") }
         if replication { reasons.append("has REPLICATION") }
@@ -91,6 +93,6 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
         if createsRoles { reasons.append("has CREATEROLE") }
         if !members.isEmpty { reasons.append("is a member of \(members.joined(separator: ", "))") }
         if !writable.isEmpty { reasons.append("may write tables (\(writable.joined(separator: ", ")))") }
-        return PostgresReaderRole(role: role, schema: schema, reasons: reasons)
+        return PostgresReaderRole(role: role, schema: quotedSchema, reasons: reasons)
     }
 }
