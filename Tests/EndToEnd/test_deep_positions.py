@@ -22,6 +22,9 @@ def big(tmp_path_factory):
     directory = tmp_path_factory.mktemp("deep-positions")
     database = directory / "items.sqlite"
     with sqlite3.connect(database) as db:
+        # WAL, as a database written while it is served is: reads then run side by side (a
+        # database in another mode has one connection, and every read waits for the one before).
+        db.execute("PRAGMA journal_mode = WAL")
         db.executescript(f"""
             CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT, size INTEGER);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {ROWS})
