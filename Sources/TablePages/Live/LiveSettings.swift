@@ -56,7 +56,7 @@ public struct LiveSettings: Sendable {
     /// Variants of pages that run on the query lane (live queries) one client (an address; for
     /// IPv6 its /64) may watch at once; another stream of its on another variant is refused 429
     /// (a `refused` event on `/-/events`), so one client cannot hold every variant such a page keeps.
-    public var maxWatchedQueriesPerClient = 2
+    public var maxWatchedQueriesPerClient = 4
     /// How long a variant of a page that runs on the query lane (a live query) is kept once nobody
     /// watches or asks for it; then it is dropped, and the next request runs the query afresh.
     public var unwatchedQueryLifetime: Duration = .seconds(60)
