@@ -146,6 +146,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Jobs that may wait for one database thread; requests beyond get 503 with Retry-After.")
     var databaseQueueLimit = LiveSettings().databaseQueueLimit
 
+    @Option(help: "Live queries (\"Watch live\", canned queries' live pages) one client (an address; for IPv6 its /64) may watch at once; another is refused with 429.")
+    var maxWatchedQueriesPerClient = LiveSettings().maxWatchedQueriesPerClient
+
+    @Option(help: "Seconds a live query's variant is kept once nobody watches or asks for it; then it is dropped and runs afresh when next asked for.")
+    var unwatchedQueryLifetime = Int(LiveSettings().unwatchedQueryLifetime.components.seconds)
+
+    @Option(help: "Runs of live queries (\"Watch live\" and canned queries' live pages) that may wait for the query thread, which table pages never use; beyond, 503 with Retry-After.")
+    var liveQueryQueueLimit = LiveSettings().queryLaneQueueLimit
+
+    @Option(help: "Pages of rows read from a position past the first row (?_at=N) that may wait for their own database thread, which fresh pages never use; beyond, 503 with Retry-After.")
+    var positionalQueueLimit = LiveSettings().positionalQueueLimit
+
     @Option(help: "Seconds request handling or a database thread may make no progress before /healthz (request handling) or /readyz (either) answers 503.")
     var stallTimeout = Int(LiveSettings().stallTimeout.components.seconds)
 
@@ -172,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most rows one query of the SQL page answers; it says it was truncated beyond.")
     var sqlRowLimit = QueryLimits.defaultRows
 
-    @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change while watched); past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
+    @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change while watched), and most parameter values of each canned query's live page; past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
     var sqlLiveQueries = LiveQueryPages.defaultMaxSQLQueries
 
     @Option(help: "Bytes one answer of the SQL page may hold, as its widest format (JSON, HTML, CSV) writes the values (a zero byte is 6: \\u0000); it says it was truncated before the row that passes it, and refuses (400) a first row that does. Also the most bytes of any one value while a query runs: SQLite stops a larger string or blob at once, PostgreSQL refuses to send a larger row.")
@@ -254,8 +266,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
-        guard databaseConcurrency >= 1, databaseQueueLimit >= 1, stallTimeout >= 1 else {
-            throw ValidationError("--database-concurrency, --database-queue-limit and --stall-timeout must be at least 1.")
+        guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
+              maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
+            throw ValidationError("--database-concurrency, --database-queue-limit, --live-query-queue-limit, --positional-queue-limit, --max-watched-queries-per-client, --unwatched-query-lifetime and --stall-timeout must be at least 1.")
         }
     }
 
@@ -309,6 +322,10 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConcurrentExports = maxExports
         settings.databaseConcurrency = databaseConcurrency
         settings.databaseQueueLimit = databaseQueueLimit
+        settings.queryLaneQueueLimit = liveQueryQueueLimit
+        settings.maxWatchedQueriesPerClient = maxWatchedQueriesPerClient
+        settings.unwatchedQueryLifetime = .seconds(unwatchedQueryLifetime)
+        settings.positionalQueueLimit = positionalQueueLimit
         settings.stallTimeout = .seconds(stallTimeout)
         let serviceMetrics = metrics ? ServiceMetrics() : nil
         if let serviceMetrics {
@@ -408,7 +425,7 @@ struct ServeCommand: AsyncParsableCommand {
                     if sql != .off { logger.warning("\(refusal)") }
                 }
                 if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
-                LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
+                LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 queryRunner = runner
             }
@@ -439,7 +456,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
             // SQLite tells only that the file changed, not which tables: every live query re-runs.
             let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in store.onChange { heard(.unknown) } }
-            LiveQueryPages.register(configuration.queries, runner: runner, onChange: onChange, in: &pages)
+            LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: onChange, in: &pages)
             LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: onChange, in: &pages)
             queryRunner = runner
             stores.append(store)

@@ -47,9 +47,10 @@ class Stream:
     body comes unchunked, and reads with its own buffer: a timed-out read of a socket file cannot
     be resumed."""
 
-    def __init__(self, base, path, headers=None):
+    def __init__(self, base, path, headers=None, source=None):
+        """`source`: the loopback address to connect from (another client), e.g. `127.0.0.2`."""
         parts = urllib.parse.urlsplit(base)
-        self.socket = socket.create_connection((parts.hostname, parts.port), timeout=5)
+        self.socket = socket.create_connection((parts.hostname, parts.port), timeout=5, source_address=(source, 0) if source else None)
         lines = [f"GET {path} HTTP/1.0", "Host: 127.0.0.1", "Accept: text/event-stream"] + [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.socket.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         self.buffer = b""

@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import Synchronization
 @testable import TablePages
 @testable import TablePagesDatabase
@@ -87,5 +88,45 @@ import Testing
         // A released watch hears nothing more.
         _ = consume unknown
         #expect(try await heardAfter(.unknown, watches: 3) == ["constant", "orders", "view"])
+    }
+
+    /// A runner that counts the queries it runs.
+    final class CountingRunner: QueryRunner {
+        let wrapped: any QueryRunner
+        let runs = Atomic<Int>(0)
+        init(_ wrapped: any QueryRunner) { self.wrapped = wrapped }
+        var limits: QueryLimits { wrapped.limits }
+        func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
+            runs.add(1, ordering: .relaxed)
+            return try wrapped.run(sql, parameters: parameters)
+        }
+        func check(_ sql: String) throws { try wrapped.check(sql) }
+    }
+
+    @Test func changesWhileAWatchedQueryWaitsForTheQueryLaneAreOneReRun() async throws {
+        let database = try SQLiteQueryRunnerTests.database()
+        defer { database.remove() }
+        let runner = CountingRunner(try SQLiteQueryRunner(path: database.path, limits: QueryLimits()))
+        let listener = Mutex<(@Sendable (ChangedTables) -> Void)?>(nil)
+        var registry = PageRegistry()
+        LiveQueryPages.registerSQL(runner: runner, access: .anyone, onChange: { heard in listener.withLock { $0 = heard } }, in: &registry)
+        let hosts = LiveBoundsFixtures.hosts(registry, settings: LiveSettings())
+        let host = try await LiveBoundsFixtures.host(hosts, ["sql": "SELECT count(*) FROM orders"], page: LiveQueryPages.sqlPageName)
+        let lane = try #require(hosts.queryLanes.lanes.first)
+        // Its first run and its re-runs are on the query lane, not on the table pages' lanes.
+        #expect(host.lane === lane && !hosts.lanes.lanes.contains { $0 === lane })
+        host.subscribe(EventStream(), format: .json, lastSeenID: nil)
+        #expect(runner.runs.load(ordering: .relaxed) == 1)
+        // The lane is busy for two seconds while changes come for one and a half: past the
+        // throttle's 250 ms several times, yet one re-run once the lane is free.
+        lane.submit { usleep(2_000_000) }
+        let heard = try #require(listener.withLock { $0 })
+        for _ in 0..<30 {
+            heard(.unknown)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await eventually(timeout: .seconds(10)) { runner.runs.load(ordering: .relaxed) >= 2 })
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(runner.runs.load(ordering: .relaxed) <= 3, "\(runner.runs.load(ordering: .relaxed) - 1) re-runs for changes that came while one waited")
     }
 }

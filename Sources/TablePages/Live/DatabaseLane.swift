@@ -12,15 +12,19 @@ import Synchronization
 final class DatabaseLane: SerialExecutor {
     /// The lane's number, for logs and `/healthz`.
     let index: Int
+    /// Jobs that may wait on the lane (besides the one running) before ``DatabaseLanes/admit(_:)`` refuses more.
+    let queueLimit: Int
     private let queue: DispatchQueue
     private let pendingJobs = Atomic<Int>(0)
 
     // Marks each lane's queue with the lane's number.
     private static let indexKey = DispatchSpecificKey<Int>()
 
-    init(index: Int) {
+    /// Lane `index` of the lanes named `name` (the queue's label), on which at most `queueLimit` jobs wait.
+    init(index: Int, name: String = "database-lane", queueLimit: Int) {
         self.index = index
-        queue = DispatchQueue(label: "tablepages.database-lane-\(index)")
+        self.queueLimit = max(1, queueLimit)
+        queue = DispatchQueue(label: "tablepages.\(name)-\(index)")
         queue.setSpecific(key: Self.indexKey, value: index)
     }
 

@@ -8,13 +8,12 @@ import Synchronization
 /// amount of waiting memory and its requests fail fast.
 final class DatabaseLanes: Sendable {
     let lanes: [DatabaseLane]
-    let queueLimit: Int
     // Where the search for the least busy lane starts, so equally idle lanes take turns.
     private let nextStart = Atomic<Int>(0)
 
-    init(count: Int, queueLimit: Int) {
-        lanes = (0..<max(1, count)).map(DatabaseLane.init(index:))
-        self.queueLimit = max(1, queueLimit)
+    /// `count` lanes named `name` (their queues' labels), on each of which at most `queueLimit` jobs wait.
+    init(count: Int, name: String = "database-lane", queueLimit: Int) {
+        lanes = (0..<max(1, count)).map { DatabaseLane(index: $0, name: name, queueLimit: queueLimit) }
     }
 
     /// The lane a new page host should run on: the one with the shortest backlog.
@@ -29,9 +28,9 @@ final class DatabaseLanes: Sendable {
     }
 
     /// Throws a 503 "busy, retry" when `lane` has as much work waiting as it may (besides the job
-    /// it is running).
+    /// it is running): its own ``DatabaseLane/queueLimit``, whichever lanes it is one of.
     func admit(_ lane: DatabaseLane) throws(HTTPError) {
-        guard lane.pending <= queueLimit else {
+        guard lane.pending <= lane.queueLimit else {
             throw HTTPError(503, "The server is busy with other database work; retry in a moment.", headers: ["Retry-After": "1"])
         }
     }

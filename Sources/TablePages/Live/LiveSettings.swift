@@ -48,6 +48,23 @@ public struct LiveSettings: Sendable {
     /// Jobs that may wait on one lane; a request for a page on a lane this busy is answered 503
     /// with `Retry-After` rather than queued.
     public var databaseQueueLimit = 32
+    /// Jobs that may wait on the query lane, where pages of visitors' and canned queries run
+    /// (``PageDefinition/runsOnQueryLane``): their first runs and re-runs, one at a time as the SQL
+    /// page's; a request for such a page past it is answered 503 with `Retry-After`. Table pages
+    /// never wait there.
+    public var queryLaneQueueLimit = 8
+    /// Variants of pages that run on the query lane (live queries) one client (an address; for
+    /// IPv6 its /64) may watch at once; another stream of its on another variant is refused 429
+    /// (a `refused` event on `/-/events`), so one client cannot hold every variant such a page keeps.
+    public var maxWatchedQueriesPerClient = 4
+    /// How long a variant of a page that runs on the query lane (a live query) is kept once nobody
+    /// watches or asks for it; then it is dropped, and the next request runs the query afresh.
+    public var unwatchedQueryLifetime: Duration = .seconds(60)
+    /// Jobs that may wait on the positional lane, where pages of rows read from a position past the
+    /// first page (`?_at=N`) run: such a read may step over every row before it (an order no index
+    /// covers), so it waits there, one at a time, rather than on the lanes fresh pages need; past
+    /// it, 503 with `Retry-After`.
+    public var positionalQueueLimit = 4
     /// How long request handling (Swift's task pool, or a database lane) may leave a health probe
     /// unanswered before `/healthz` (the task pool) or `/readyz` (either) answers 503.
     public var stallTimeout: Duration = .seconds(5)

@@ -16,6 +16,13 @@ final class PageHosts: Sendable {
     let renderCache: RenderCache
     /// Where hosts run: the cap on concurrent database work.
     let lanes: DatabaseLanes
+    /// Where hosts of pages that ``PageDefinition/runsOnQueryLane`` run: one lane, since their
+    /// queries share one connection anyway, with a queue of its own.
+    let queryLanes: DatabaseLanes
+    /// Where pages of rows from a deep position (`?_at=N`) are read, one at a time.
+    let positionalLanes: DatabaseLanes
+    /// The live queries each client watches (``LiveSettings/maxWatchedQueriesPerClient``).
+    let watchLimit: ClientWatchLimit
     private let state = Mutex(State())
 
     let logger: Logger
@@ -25,6 +32,7 @@ final class PageHosts: Sendable {
     private struct Entry {
         let host: PageHost
         var lastUse: UInt64
+        var lastUsedAt = ContinuousClock.now
     }
 
     private struct State {
@@ -38,6 +46,7 @@ final class PageHosts: Sendable {
             guard let index = hosts.index(forKey: variant) else { return nil }
             uses += 1
             hosts.values[index].lastUse = uses
+            hosts.values[index].lastUsedAt = .now
             return hosts.values[index].host
         }
     }
@@ -49,6 +58,50 @@ final class PageHosts: Sendable {
         self.metrics = metrics
         renderCache = RenderCache(byteLimit: settings.renderCacheByteLimit)
         lanes = DatabaseLanes(count: settings.databaseConcurrency, queueLimit: settings.databaseQueueLimit)
+        queryLanes = DatabaseLanes(count: 1, name: "query-lane", queueLimit: settings.queryLaneQueueLimit)
+        positionalLanes = DatabaseLanes(count: 1, name: "positional-lane", queueLimit: settings.positionalQueueLimit)
+        watchLimit = ClientWatchLimit(perClient: settings.maxWatchedQueriesPerClient)
+        // Ends once the hosts are gone: it holds them only while it sweeps.
+        Task { [weak self] in
+            while let lifetime = self?.settings.unwatchedQueryLifetime {
+                try? await Task.sleep(for: lifetime / 2)
+                self?.dropUnwatchedQueries()
+            }
+        }
+    }
+
+    /// Drops the variants of pages that run on the query lane nobody has watched or asked for in
+    /// ``LiveSettings/unwatchedQueryLifetime`` before `now`, so a visitor's query is not kept (and
+    /// its table held) once its page is closed; a client that comes back runs it again. Returns
+    /// the variants dropped.
+    @discardableResult
+    func dropUnwatchedQueries(now: ContinuousClock.Instant = .now) -> [PageVariant] {
+        let lifetime = settings.unwatchedQueryLifetime
+        let dropped = state.withLock { state in
+            let idle = state.hosts.filter { variant, entry in
+                registry.page(named: variant.page)?.runsOnQueryLane == true
+                    && entry.host.channel.subscriberCount == 0 && now - entry.lastUsedAt >= lifetime
+            }
+            for variant in idle.keys { state.hosts[variant] = nil }
+            return Array(idle.keys)
+        }
+        for variant in dropped { renderCache.removeAll(of: variant) }
+        return dropped
+    }
+
+    /// The lanes that read a page of rows from `position` (counted from 0) away from its host:
+    /// ``positionalLanes`` past the first row, where the read may step over every row before it,
+    /// ``lanes`` otherwise (a first page, or one after a row, which an index finds).
+    func lanes(readingFrom position: Int?) -> DatabaseLanes {
+        (position ?? 0) > 0 ? positionalLanes : lanes
+    }
+
+    /// Counts `stream` as `client` watching `host`'s variant, until it ends, when `definition`
+    /// runs on the query lane (a live query's re-runs are what a watcher costs).
+    /// - Throws: 429 past ``LiveSettings/maxWatchedQueriesPerClient``.
+    func admitWatcher(_ stream: EventStream, of host: PageHost, definition: PageDefinition, client: String?) throws(HTTPError) {
+        guard definition.runsOnQueryLane else { return }
+        try watchLimit.admit(host.variant, client: client, until: stream)
     }
 
     /// The host of `variant` if it exists, without making one (for paths that must not block).
@@ -81,8 +134,9 @@ final class PageHosts: Sendable {
                     )
                 }
             }
-            let lane = lanes.leastBusy()
-            try lanes.admit(lane)
+            let pool = definition.runsOnQueryLane ? queryLanes : lanes
+            let lane = pool.leastBusy()
+            try pool.admit(lane)
             let build = Task { try await self.build(variant, definition: definition, on: lane) }
             state.building[variant] = build
             return build

@@ -82,6 +82,11 @@ public struct PageDefinition: Sendable {
     /// re-reads when it is next rendered or watched, so neither a reader nor a returning
     /// subscriber sees it stale: for pages whose re-read costs much (visitors' SQL, re-run whole).
     public var rereadsOnlyWhileWatched = false
+    /// Whether the page's variants run on the query lane (``LiveSettings/queryLaneQueueLimit``)
+    /// rather than on the lanes table pages share: for pages whose reads wait for a connection of
+    /// their own and may each take up to a query time limit (visitors' SQL), so that however many
+    /// wait, table pages and `/readyz` do not wait behind them.
+    public var runsOnQueryLane = false
     /// What a page is, boxed: a definition is copied on every page request (the registry's answer,
     /// the resolved request), and a box is one reference to count, where its fields are a dozen.
     private let parts: Parts

@@ -23,8 +23,9 @@ extension PageEndpoints {
         let controls = view(of: page.actor, definition: page.definition).controls
         guard let work = host.detachedSection(section, after: after, at: position?.index, limit: limit ?? settings.pageRowLimit, as: format, controls: controls) else { return nil }
         // The async path admits on the host's lane (as for any page) and on the lane that reads.
-        let lane = hosts.lanes.leastBusy()
-        guard (try? hosts.lanes.admit(host.lane)) != nil, (try? hosts.lanes.admit(lane)) != nil else { return nil }
+        let lanes = hosts.lanes(readingFrom: position?.index)
+        let lane = lanes.leastBusy()
+        guard (try? lanes.admit(host.lane)) != nil, (try? lanes.admit(lane)) != nil else { return nil }
         return { finish in
             lane.submit {
                 finish(Result {

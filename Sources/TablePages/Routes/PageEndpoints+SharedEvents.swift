@@ -16,7 +16,7 @@ extension PageEndpoints {
     /// named, each page's after a `data:` line with its position in the request (from 0), so the
     /// data of an event reads `2\n{"version":…}`. Each page is replayed from its own last event id
     /// exactly as its own stream would be, and a `reset` ends that page's part only; a page that
-    /// cannot be followed (unknown, not for this viewer, its lane busy) gets a `refused` event with
+    /// cannot be followed (unknown, not for this viewer, its lane busy, past a bound on its variants or its watchers) gets a `refused` event with
     /// the error its own stream would have answered, and the rest are followed. When none can be
     /// followed, or the request is malformed, the answer is that error. `Last-Event-ID` is ignored:
     /// a reader reconnects with each page's id in the query.
@@ -37,7 +37,10 @@ extension PageEndpoints {
         }
         // One actor for every page: the request's credentials are the same for each.
         let actor = access.actor(for: request)
-        var followed: [(host: PageHost, format: PatchFormat, lastSeen: Int?, tag: [UInt8])] = []
+        let stream = EventStream()
+        // Reconnect quickly after a drop; the first line also gets the response under way.
+        stream.write(Array("retry: 2000\n\n".utf8))
+        var followed = 0
         var refused: [(tag: [UInt8], error: HTTPError)] = []
         for (index, page) in pages.enumerated() {
             // Each page as its own stream's request would name it, with this request's credentials.
@@ -48,22 +51,21 @@ extension PageEndpoints {
             do {
                 let context = try await self.pages.host(for: try self.pages.resolve(pageRequest, for: .reading, actor: actor))
                 let format: PatchFormat = json ? .json : access.mayWrite(actor, page: context.definition) ? .html : .htmlWithoutControls
-                followed.append((context.host, format, page.lastSeen, tag))
+                // Subscribed at once, not after the last page's host is made: a host nobody
+                // watches may be dropped to make room for a later page's (past the variants a
+                // page keeps), and a dropped host's patches would reach no one, silently.
+                try hosts.admitWatcher(stream, of: context.host, definition: context.definition, client: request.remoteAddress)
+                context.host.subscribe(stream, format: format, lastSeenID: page.lastSeen, tag: tag)
+                followed += 1
             } catch {
                 refused.append((tag, error))
             }
         }
-        if followed.isEmpty, let first = refused.first { throw first.error }
-        let stream = EventStream()
-        // Reconnect quickly after a drop; the first line also gets the response under way.
-        stream.write(Array("retry: 2000\n\n".utf8))
+        if followed == 0, let first = refused.first { throw first.error }
         for (tag, error) in refused {
             // The body a script would have got from the page's own stream.
             let body = String(decoding: Response.error(error.status, error.message, json: true).bodyBytes, as: UTF8.self)
             stream.write(contentsOf: [tag, EventStream.encode(event: Self.refusedEvent, data: body)])
-        }
-        for page in followed {
-            page.host.subscribe(stream, format: page.format, lastSeenID: page.lastSeen, tag: page.tag)
         }
         access.closeWhenRevoked(stream, actor: actor)
         return Response(stream: stream)

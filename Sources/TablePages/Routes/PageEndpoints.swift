@@ -144,8 +144,9 @@ struct PageEndpoints: Sendable {
             if let work = host.detachedSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls) {
                 // Not on the host's lane: pages of one variant are read side by side, each lane
                 // still one database job at a time, and a busy lane refuses as for a host.
-                let lane = hosts.lanes.leastBusy()
-                try hosts.lanes.admit(lane)
+                let lanes = hosts.lanes(readingFrom: position?.index)
+                let lane = lanes.leastBusy()
+                try lanes.admit(lane)
                 bytes = try await lane.run(work)
             } else {
                 bytes = try await host.renderSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls)
@@ -194,6 +195,7 @@ struct PageEndpoints: Sendable {
         }
         let stream = EventStream()
         // Reconnect quickly after a drop; the first line also gets the response under way.
+        try hosts.admitWatcher(stream, of: host, definition: definition, client: request.remoteAddress)
         stream.write(Array("retry: 2000\n\n".utf8))
         host.subscribe(stream, format: format, lastSeenID: lastSeen)
         access.closeWhenRevoked(stream, actor: actor)

@@ -9,7 +9,8 @@ import TablePages
 /// someone watches the page's variant (``/TablePages/PageDefinition/rereadsOnlyWhileWatched``: a
 /// variant kept unwatched re-runs when it is next shown or watched); each
 /// re-run publishes only the rows that changed (`QueryRowIdentity`), with the same replay and
-/// reset as every page. Unlisted: the index links to each query's form (``QueryPages``), which
+/// reset as every page. Each runs on the query lane (``/TablePages/PageDefinition/runsOnQueryLane``),
+/// never on the lanes table pages need while it waits for the runner's connection. Unlisted: the index links to each query's form (``QueryPages``), which
 /// links here.
 ///
 ///     LiveQueryPages.register(configuration.queries, runner: runner, onChange: postgresTables.onChange, in: &pages)
@@ -22,9 +23,13 @@ public enum LiveQueryPages {
     public static func pageName(of name: String) -> String { "queries/" + name }
 
     /// Registers a live page per query of `queries`, run by `runner`, re-run after each change
-    /// `onChange` reports that touches a table the query reads.
+    /// `onChange` reports that touches a table the query reads. At most `maxVariants` sets of
+    /// parameter values of one query are live at once, as ``registerSQL(runner:access:maxQueries:onChange:in:)``'s
+    /// queries: a new one drops the least recently used that nobody watches, and is answered 503
+    /// when each is watched.
     public static func register(
-        _ queries: [CannedQuery], runner: any QueryRunner, onChange: (@escaping @Sendable (ChangedTables) -> Void) -> Void, in registry: inout PageRegistry
+        _ queries: [CannedQuery], runner: any QueryRunner, maxVariants: Int = defaultMaxSQLQueries,
+        onChange: (@escaping @Sendable (ChangedTables) -> Void) -> Void, in registry: inout PageRegistry
     ) {
         let router = TableChangeRouter(interval: throttle)
         onChange { router.notify($0) }
@@ -52,7 +57,9 @@ public enum LiveQueryPages {
                     watch: router.watch()
                 )
             }
+            definition.maxVariants = maxVariants
             definition.rereadsOnlyWhileWatched = true
+            definition.runsOnQueryLane = true
             registry.register(definition)
         }
     }
@@ -111,6 +118,7 @@ public enum LiveQueryPages {
         }
         definition.maxVariants = maxQueries
         definition.rereadsOnlyWhileWatched = true
+        definition.runsOnQueryLane = true
         registry.register(definition)
     }
 }
