@@ -38,7 +38,6 @@ typedef struct tp_daemon_settings {
     unsigned int thread_pool_size;
     unsigned int connection_limit;
     unsigned int connection_timeout;  // seconds
-    unsigned int per_ip_connection_limit;
     size_t connection_memory_limit;   // bytes
     int listen_backlog;
 } tp_daemon_settings;
@@ -67,9 +66,6 @@ tp_start_daemon(const tp_daemon_settings *s,
     }
     if (s->connection_timeout > 0) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout, NULL };
-    }
-    if (s->per_ip_connection_limit > 0) {
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit, NULL };
     }
     if (s->connection_memory_limit > 0) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL };

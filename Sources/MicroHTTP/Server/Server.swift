@@ -75,8 +75,6 @@ public final class Server: Sendable {
                 thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_limit: UInt32(clamping: max(1, configuration.connectionLimit)),
                 connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
-                // Counted by ConnectionsPerClient instead, which can exempt trusted proxies.
-                per_ip_connection_limit: 0,
                 connection_memory_limit: core.connectionMemoryLimit,
                 listen_backlog: 1024
             )
