@@ -47,6 +47,20 @@ struct ForwardedClientTests {
         #expect(request.clientKey == "192.0.2.1")
     }
 
+    @Test("Connections per client: counted by /64, trusted proxies exempt, a closed one gives its place back")
+    func connectionsPerClient() throws {
+        let counts = ConnectionsPerClient(limit: 2, trusted: Self.trusted)
+        let first = counts.opened(PeerAddress(text: "2001:db8:1:2::1"))
+        #expect(first.admitted && first.key != nil)
+        #expect(counts.opened(PeerAddress(text: "2001:db8:1:2:ffff::2")).admitted)
+        #expect(!counts.opened(PeerAddress(text: "2001:db8:1:2::3")).admitted)
+        #expect(counts.opened(PeerAddress(text: "2001:db8:1:3::1")).admitted)
+        for _ in 0..<10 { #expect(counts.opened(Self.proxy) == (key: nil, admitted: true)) }
+        counts.closed(try #require(first.key))
+        #expect(counts.opened(PeerAddress(text: "2001:db8:1:2::3")).admitted)
+        #expect(ConnectionsPerClient(limit: 0, trusted: []).opened(PeerAddress(text: "192.0.2.1")) == (key: nil, admitted: true))
+    }
+
     @Test("The right-most address that is not a trusted proxy is the client; untrusted peers' headers are ignored")
     func rightMostUntrusted() {
         #expect(Self.client(["X-Forwarded-For": "203.0.113.9"]).address == PeerAddress(text: "203.0.113.9"))
