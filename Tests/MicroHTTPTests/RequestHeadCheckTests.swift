@@ -61,6 +61,8 @@ struct RequestHeadCheckTests {
         "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\u{0}.evil.example\r\n\r\n",
         "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Note: a\u{0}b\r\n\r\n",
         "GET /hello\u{0}/../secret HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /hello?q=a\u{0}b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /hello?q=a\rb HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
         // Bare LF and bare CR as line ends.
         "GET /hello HTTP/1.1\nHost: 127.0.0.1\n\n",
         "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\nX-Note: a\r\n\r\n",

@@ -24,6 +24,8 @@ final class ConnectionWatch: Sendable {
         /// The current request target's length up to its first NUL, as libmicrohttpd first saw it
         /// (``RequestHeadCheck`` compares it with where the target really ends).
         var targetLength: Int?
+        /// The current request target, query included, has a control character before any NUL.
+        var targetHasControl = false
     }
 
     /// The connection's socket; valid while the watch is registered with ``ReceiveDeadlines``.

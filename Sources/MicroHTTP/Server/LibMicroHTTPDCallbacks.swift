@@ -24,11 +24,15 @@ func handleAccess(
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
         watch?.headReceived(at: .now)
-        let targetLength = watch?.state.withLock { state in
-            defer { state.targetLength = nil }
-            return state.targetLength
-        }
-        if let problem = RequestHeadCheck.problem(on: connection, url: url, targetLength: targetLength, version: version) {
+        let (targetLength, targetHasControl) = watch?.state.withLock { state in
+            defer {
+                state.targetLength = nil
+                state.targetHasControl = false
+            }
+            return (state.targetLength, state.targetHasControl)
+        } ?? (nil, false)
+        if let problem = targetHasControl ? HTTPError(400, "The request target has a control character.")
+            : RequestHeadCheck.problem(on: connection, url: url, targetLength: targetLength, version: version) {
             // Answered before the body: libmicrohttpd then closes the connection, so no byte after
             // this head is read as a request of its own.
             context.state.withLock { $0.phase = .answered }
@@ -220,12 +224,18 @@ private func connectionWatch(of connection: OpaquePointer) -> ConnectionWatch? {
 }
 
 /// Called by libmicrohttpd with each request target before it cuts the target at `?`: records its
-/// length up to the first NUL, so that the head check can tell a target cut short by a NUL byte.
+/// length up to the first NUL, so that the head check can tell a target cut short by a NUL byte,
+/// and whether it holds a control character (in the query too, which libmicrohttpd then splits).
 /// Returns NULL: its result would become the access handler's request state.
 func noteRequestTarget(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let uri, let connection, let watch = connectionWatch(of: connection) else { return nil }
     let length = strlen(uri)
-    watch.state.withLock { $0.targetLength = length }
+    let bytes = UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self)
+    let hasControl = (0..<length).contains { bytes[$0] < 0x20 || bytes[$0] == 0x7f }
+    watch.state.withLock {
+        $0.targetLength = length
+        $0.targetHasControl = hasControl
+    }
     return nil
 }
 
