@@ -9,7 +9,7 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postgresql postgresql-client
+TEST_APT_PACKAGES := $(APT_PACKAGES) curl chromium chromium-driver sqlite3 postgresql postgresql-client nginx-light
 PYTHON ?= python3
 # Pinned: a new schemathesis or hypothesis release must not change what CI runs unannounced, and
 # Tests/EndToEnd/test_datasette_api.py compares answers with this Datasette's.

@@ -5,7 +5,8 @@
 # event streams on each instance (reached at its container's address) and one through the balancer
 # all receive the patch of a to-do toggled through the balancer, and of a row changed with `psql`
 # inside the database's container; a stream moving from one instance to the other with
-# Last-Event-ID is replayed what it missed; the instance the balancer uses, killed with SIGKILL, is failed
+# Last-Event-ID is replayed what it missed; 1,000 browsers behind the balancer (distinct
+# X-Forwarded-For) all get streams, and get them again within 2 s of all closing; the instance the balancer uses, killed with SIGKILL, is failed
 # over: reads and writes through the balancer go on, and nothing acknowledged is lost.
 #
 # It uses the image container-test.sh built (TABLEPAGES_IMAGE, default
@@ -160,6 +161,51 @@ replayed=$(awk '$1 == "id:" { print $2 }' "$work/moved.events" | tr '\n' ' ')
   || fail "instance B replayed ids '$replayed' after $seen, but published '$published' after it"
 say "ok: a stream moving from instance A to B with Last-Event-ID $seen was replayed the change it missed"
 
+# 1,000 browsers behind the balancer, each named by the X-Forwarded-For nginx passes on (it appends
+# this host's address on the compose network, a private one the instances trust, so each browser is
+# the address it sent): every stream is admitted (one client would get 256 at most), and when all
+# close and reconnect at once, every one is admitted again within 2 s.
+python3 - "$(address balancer)" <<'PY' || fail "1,000 browsers' streams through the balancer"
+import resource, selectors, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (8192, max(8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1])))
+host, browsers = sys.argv[1], 1000
+def open_streams(indices):
+    selector, pending, statuses = selectors.DefaultSelector(), {}, {}
+    for i in indices:
+        sock = socket.create_connection((host, 8080), timeout=10)
+        sock.sendall(f"GET /pages/todo/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\nX-Forwarded-For: 198.51.{i // 250}.{i % 250 + 1}\r\n\r\n".encode())
+        sock.setblocking(False)
+        pending[sock] = (i, b"")
+        selector.register(sock, selectors.EVENT_READ)
+    deadline = time.monotonic() + 30
+    while pending and time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=1):
+            i, head = pending[key.fileobj]
+            data = key.fileobj.recv(4096)
+            head += data
+            if b"\r\n" in head or not data:
+                selector.unregister(key.fileobj)
+                del pending[key.fileobj]
+                statuses[i] = (key.fileobj, int(head.split()[1]) if head.startswith(b"HTTP/1.1 ") else None)
+            else:
+                pending[key.fileobj] = (i, head)
+    assert not pending, f"{len(pending)} streams got no answer in 30 s"
+    return statuses
+first = open_streams(range(browsers))
+refused = [i for i, (_, status) in first.items() if status != 200]
+assert not refused, f"{len(refused)} of {browsers} streams refused: {sorted({first[i][1] for i in refused}, key=str)}"
+for sock, _ in first.values(): sock.close()
+closed, remaining, admitted = time.monotonic(), list(range(browsers)), []
+while remaining and time.monotonic() - closed < 2:
+    again = open_streams(remaining)
+    remaining = [i for i, (_, status) in again.items() if status != 200]
+    admitted += [sock for sock, status in again.values() if status == 200]
+    for sock, status in again.values():
+        if status != 200: sock.close()
+assert not remaining, f"{len(remaining)} of {browsers} still refused 2 s after all closed"
+print(f"== ok: {browsers} browsers' streams admitted through the balancer, and again {time.monotonic() - closed:.2f} s after all closed")
+for sock in admitted: sock.close()
+PY
 # Failover: the instance the balancer sends this client to, killed outright; the balancer goes on
 # with the other, and writes are kept.
 case $via in

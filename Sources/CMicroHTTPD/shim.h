@@ -38,10 +38,13 @@ typedef struct tp_daemon_settings {
     unsigned int thread_pool_size;
     unsigned int connection_limit;
     unsigned int connection_timeout;  // seconds
-    unsigned int per_ip_connection_limit;
     size_t connection_memory_limit;   // bytes
     int listen_backlog;
 } tp_daemon_settings;
+
+/// libmicrohttpd's URI log callback: called with the request target before libmicrohttpd cuts
+/// it at `?`; what it returns becomes the request's context pointer.
+typedef void *(*tp_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
 /// Starts a daemon with every option passed through MHD_OPTION_ARRAY, so no variadic call crosses into Swift.
 static inline struct MHD_Daemon *
@@ -50,9 +53,10 @@ tp_start_daemon(const tp_daemon_settings *s,
                 MHD_AccessHandlerCallback handler, void *handler_cls,
                 MHD_RequestCompletedCallback completed, void *completed_cls,
                 MHD_NotifyConnectionCallback notify_connection,
-                tp_unescape_callback unescape)
+                tp_unescape_callback unescape,
+                tp_uri_log_callback uri_log)
 {
-    struct MHD_OptionItem options[15];
+    struct MHD_OptionItem options[16];
     int n = 0;
     if (s->thread_pool_size > 1) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size, NULL };
@@ -62,9 +66,6 @@ tp_start_daemon(const tp_daemon_settings *s,
     }
     if (s->connection_timeout > 0) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout, NULL };
-    }
-    if (s->per_ip_connection_limit > 0) {
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit, NULL };
     }
     if (s->connection_memory_limit > 0) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL };
@@ -79,6 +80,7 @@ tp_start_daemon(const tp_daemon_settings *s,
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, completed_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)unescape, NULL };
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, handler_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(s->flags, s->port, accept_policy, handler_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
@@ -90,6 +92,14 @@ static inline uint16_t tp_daemon_port(struct MHD_Daemon *daemon)
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
+
+/// poll()'s "peer closed its end" event: Linux's POLLRDHUP, which glibc declares only under
+/// _GNU_SOURCE (0 elsewhere: hang-ups are then seen as POLLHUP only).
+#if defined(__linux__)
+#define TP_POLL_PEER_CLOSED 0x2000
+#else
+#define TP_POLL_PEER_CLOSED 0
+#endif
 
 /// The number of connections the daemon holds open right now.
 static inline unsigned int tp_daemon_connection_count(struct MHD_Daemon *daemon)

@@ -89,8 +89,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most connections open at once (default: the open-file hard limit less 512 for database, files and sockets, at most 100,000; the soft limit is raised to match at start, and reaching the limit is logged as a warning).")
     var connectionLimit = ServerConfiguration().connectionLimit
 
-    @Option(help: "Most connections from one client address (0: no limit).")
+    @Option(help: "Most connections from one client address, or one IPv6 /64 (0: no limit). Counted by the socket's peer before any header is read: a --trusted-proxy is exempt (only --connection-limit bounds it).")
     var perClientConnectionLimit = 1_000
+
+    @Option(help: "A reverse proxy, as an address or CIDR range (10.0.0.0/8, fd00::/8), whose X-Forwarded-For / Forwarded and X-Forwarded-Proto are believed: its requests count as the client it names (the right-most address that is not a trusted proxy) in the access log, the sign-in limiter, --max-streams-per-client and live queries' per-client bounds, and its https makes the session cookie Secure. Repeatable; default none.")
+    var trustedProxy: [String] = []
+
+    @Flag(help: "Mark the session cookie Secure on every sign-in (the site is served over TLS by something in front that does not send X-Forwarded-Proto).")
+    var secureCookies = false
 
     @Option(help: "Seconds an idle connection is kept open (0: forever).")
     var connectionTimeout = 60
@@ -98,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a client may take to send a whole request, however slowly it trickles (0: no limit); late ones are disconnected or get 408.")
     var requestTimeout = 30
 
-    @Option(help: "Most live event streams from one client address; more get 429 (0: no limit).")
+    @Option(help: "Most live event streams from one client (one IPv6 /64; behind a --trusted-proxy, the client it names); more get 429 (0: no limit).")
     var maxStreamsPerClient = ServerConfiguration().maxStreamsPerClient
 
     @Option(help: "Bytes of memory each connection may use for its request head and buffers (min 6144; default 7680: request heads up to about 6.1 KB, 4.5 KB with a 1 KB cookie, 2.8 KB in 55 short fields, 431 beyond; an idle live subscriber costs about 9.5 KiB in all, 0.5 KiB more per 512 bytes; 16384 takes heads up to about 13.2-14.9 KB at about 14.4 KiB per subscriber).")
@@ -230,6 +236,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard perClientConnectionLimit >= 0, connectionTimeout >= 0 else {
             throw ValidationError("--per-client-connection-limit and --connection-timeout must not be negative.")
         }
+        for range in trustedProxy where AddressRange(range) == nil {
+            throw ValidationError("--trusted-proxy \(range) is not an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, fd00::/8, 127.0.0.1).")
+        }
         guard requestTimeout >= 0, maxStreamsPerClient >= 0 else {
             throw ValidationError("--request-timeout and --max-streams-per-client must not be negative.")
         }
@@ -285,6 +294,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionTimeout = connectionTimeout
         configuration.requestTimeout = .seconds(requestTimeout)
         configuration.maxStreamsPerClient = maxStreamsPerClient
+        configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
         configuration.maxBodySize = maxBodySize
         configuration.connectionMemoryLimit = connectionMemoryLimit
         configuration.heartbeatInterval = .seconds(heartbeatInterval)
@@ -337,6 +347,7 @@ struct ServeCommand: AsyncParsableCommand {
         let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
         var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
         access.signInLimiterSize = signInLimiterSize
+        access.secureCookies = secureCookies
         do {
             let store = try credentials.open()
             if rotateSecret { _ = try store.rotateSessionSecret() }

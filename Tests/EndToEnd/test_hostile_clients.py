@@ -204,3 +204,37 @@ def test_a_request_line_with_hundreds_of_query_arguments_is_refused_and_the_serv
         assert process.poll() is None
     finally:
         stop_server(process)
+
+
+FRAMING_ATTACKS = {
+    # Issue 29, item 10: each was accepted by ec9b4ee.
+    "obs-fold hides Transfer-Encoding (204, and the pipelined request ran)":
+        b"POST /pages/todo/rows/todo-1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 17\r\n"
+        b"Transfer-Encoding: gzip,\r\n chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    "Transfer-Encoding: identity without a length (hung)":
+        b"POST /pages/todo/rows/todo-1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: identity\r\n\r\n{}",
+    "NUL in Host": b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\x00.evil.example\r\n\r\n",
+    "NUL in the path": b"GET /healthz\x00/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    "bare LF line ends": b"GET /healthz HTTP/1.1\nHost: 127.0.0.1\n\n",
+    "bare CR inside a line": b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\rX-Injected: 1\r\n\r\n",
+}
+
+
+def test_framing_attacks_get_400_and_nothing_after_them_runs(tmp_path):
+    process, base = start_server(tmp_path, "--request-timeout", "5")
+    try:
+        for name, raw in FRAMING_ATTACKS.items():
+            with socket.create_connection(("127.0.0.1", port_of(base)), timeout=8) as connection:
+                connection.sendall(raw)
+                reply = b""
+                started = time.monotonic()
+                while chunk := connection.recv(65536):
+                    reply += chunk
+                assert time.monotonic() - started < 4, f"{name}: the server held the connection"
+            assert reply.startswith(b"HTTP/1.1 400 "), f"{name}: {reply[:200]!r}"
+            assert reply.count(b"HTTP/1.1 ") == 1, f"{name}: a second answer: {reply!r}"
+        # The server goes on, and a well-formed head still passes.
+        status, _ = timed_get(base + "/healthz")
+        assert status == 200
+    finally:
+        stop_server(process)

@@ -65,6 +65,47 @@ struct EventStreamTests {
         }
     }
 
+    /// Issue 29: a sleeping stream whose client closed held its slot until the next heartbeat (15 s
+    /// by default), so a client that reconnected got 429. Its socket is polled now: the slot is
+    /// free within the hang-up check's half second, with no heartbeat due for a minute.
+    @Test func aClosedStreamFreesItsSlotWithinASecondWithoutAHeartbeat() async throws {
+        let box = StreamBox()
+        try await withServer(testRouter(streams: box), configure: {
+            $0.maxStreamsPerClient = 1
+            $0.heartbeatInterval = .seconds(60)
+        }) { server in
+            for round in 1...3 {
+                let connection = try await TestConnection(port: server.port)
+                #expect(try await connection.openStream("/events").status == 200, "round \(round)")
+                #expect(await eventually { server.openStreamCount == 1 })
+                // Asleep: nothing to send.
+                try await Task.sleep(for: .milliseconds(100))
+                connection.close()
+                let closed = ContinuousClock.now
+                #expect(await eventually(timeout: .seconds(10)) { server.openStreamCount == 0 })
+                #expect(ContinuousClock.now - closed < .milliseconds(1_500), "round \(round): \(ContinuousClock.now - closed)")
+            }
+            #expect(box.terminationCount == 3)
+        }
+    }
+
+    /// Many sleeping streams whose clients all leave at once are all freed by one round or two.
+    @Test func manyClosedStreamsAreFreedTogether() async throws {
+        try await withServer(testRouter(), configure: { $0.heartbeatInterval = .seconds(60) }) { server in
+            var connections: [TestConnection] = []
+            for _ in 0..<200 {
+                let connection = try await TestConnection(port: server.port)
+                #expect(try await connection.openStream("/events").status == 200)
+                connections.append(connection)
+            }
+            #expect(await eventually { server.openStreamCount == 200 })
+            for connection in connections { connection.close() }
+            let closed = ContinuousClock.now
+            #expect(await eventually(timeout: .seconds(10)) { server.openStreamCount == 0 })
+            #expect(ContinuousClock.now - closed < .seconds(2))
+        }
+    }
+
     @Test func noticesAClientThatWentAway() async throws {
         let box = StreamBox()
         try await withServer(testRouter(streams: box), configure: { $0.heartbeatInterval = .milliseconds(100) }) { server in

@@ -22,7 +22,12 @@ public struct Request: Sendable {
     public var cookies: [String: String]
     /// The request body; empty when there was none.
     public var body: [UInt8]
-    /// The peer's address, e.g. `127.0.0.1` or `::1`, when known.
+    /// Whether the request reached the site over TLS, as a trusted proxy said
+    /// (``ServerConfiguration/trustedProxies``): its `X-Forwarded-Proto: https` or `Forwarded: proto=https`.
+    public var isSecure: Bool = false
+
+    /// The client's address, e.g. `127.0.0.1` or `::1`, when known: the socket's peer, or the
+    /// client a trusted proxy names (``ServerConfiguration/trustedProxies``).
     public var remoteAddress: String? {
         get {
             switch remote {
@@ -31,6 +36,21 @@ public struct Request: Sendable {
             }
         }
         set { remote = .text(newValue) }
+    }
+
+    /// What per-client limits count by: ``remoteAddress`` for IPv4, its /64 for IPv6
+    /// (`2001:db8:1:2::/64`), as one subscriber holds a whole /64; nil when the address is unknown.
+    public var clientKey: String? {
+        switch remote {
+        case .socket(let address): address.clientKeyText
+        case .text(let text): text.flatMap { PeerAddress(text: $0) }?.clientKeyText ?? text
+        }
+    }
+
+    /// The client's address as bytes, when the server took it from the connection.
+    var clientAddress: PeerAddress? {
+        if case .socket(let address) = remote { return address }
+        return nil
     }
 
     /// Where ``remoteAddress`` comes from: the server keeps the peer's raw address and formats it
@@ -62,7 +82,7 @@ public struct Request: Sendable {
     /// The server's initializer: the peer's address stays raw until asked for.
     init(
         method: HTTPMethod, path: String, pathSegments: [String], queryItems: [(name: String, value: String)],
-        headers: HTTPHeaders, cookies: [String: String], body: [UInt8], peer: PeerAddress?
+        headers: HTTPHeaders, cookies: [String: String], body: [UInt8], client: ForwardedClient
     ) {
         self.method = method
         self.path = path
@@ -72,7 +92,8 @@ public struct Request: Sendable {
         self.headers = headers
         self.cookies = cookies
         self.body = body
-        self.remote = peer.map { .socket($0) } ?? .text(nil)
+        self.remote = client.address.map { .socket($0) } ?? .text(nil)
+        self.isSecure = client.isSecure
     }
 
     /// The query items by name; where a name repeats, the last value wins.

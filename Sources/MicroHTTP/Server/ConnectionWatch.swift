@@ -21,14 +21,22 @@ final class ConnectionWatch: Sendable {
         /// The deadline passed while the body was arriving: the access handler answers 408 to the next
         /// body bytes, and the sweeper disconnects on its next round if none come.
         var isOverdue = false
+        /// The current request target's length up to its first NUL, as libmicrohttpd first saw it
+        /// (``RequestHeadCheck`` compares it with where the target really ends).
+        var targetLength: Int?
+        /// The current request target, query included, has a control character before any NUL.
+        var targetHasControl = false
     }
 
     /// The connection's socket; valid while the watch is registered with ``ReceiveDeadlines``.
     let descriptor: Int32
     let state: Mutex<State>
+    /// The key ``ConnectionsPerClient`` counted the connection under, if it did.
+    let countedClient: PeerAddress?
 
-    init(descriptor: Int32, openedAt: ContinuousClock.Instant) {
+    init(descriptor: Int32, openedAt: ContinuousClock.Instant, countedClient: PeerAddress? = nil) {
         self.descriptor = descriptor
+        self.countedClient = countedClient
         state = Mutex(State(phase: .receiving(since: openedAt)))
     }
 

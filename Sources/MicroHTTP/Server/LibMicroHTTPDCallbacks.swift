@@ -24,7 +24,15 @@ func handleAccess(
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         core.inFlightCount.add(1, ordering: .relaxed)
         watch?.headReceived(at: .now)
-        if let problem = RequestHeadCheck.problem(on: connection, version: version) {
+        let (targetLength, targetHasControl) = watch?.state.withLock { state in
+            defer {
+                state.targetLength = nil
+                state.targetHasControl = false
+            }
+            return (state.targetLength, state.targetHasControl)
+        } ?? (nil, false)
+        if let problem = targetHasControl ? HTTPError(400, "The request target has a control character.")
+            : RequestHeadCheck.problem(on: connection, url: url, targetLength: targetLength, version: version) {
             // Answered before the body: libmicrohttpd then closes the connection, so no byte after
             // this head is read as a request of its own.
             context.state.withLock { $0.phase = .answered }
@@ -118,7 +126,7 @@ func handleAccess(
     } else {
         switch RequestParser.parse(
             connection: connection, method: methodValue, path: path, body: body,
-            connectionMemoryLimit: core.connectionMemoryLimit
+            connectionMemoryLimit: core.connectionMemoryLimit, trustedProxies: core.configuration.trustedProxies
         ) {
         case .success(let parsed):
             request = parsed
@@ -190,12 +198,22 @@ func handleConnectionNotice(
     guard let cls, let connection, let socketContext else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     if event == .CONNECTION_NOTIFY_STARTED {
-        let watch = core.deadlines.opened(descriptor: tp_connection_fd(connection))
+        let descriptor = tp_connection_fd(connection)
+        let peer = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
+        let (counted, admitted) = core.connectionsPerClient.opened(peer)
+        let watch = core.deadlines.opened(descriptor: descriptor, countedClient: counted)
         socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
         core.connectionOpened(openCount: core.deadlines.count)
+        if !admitted {
+            // Over its limit: the event thread's first read sees the end of the stream and closes
+            // the connection, as libmicrohttpd's own per-address limit would have at accept.
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+            core.warnRateLimited("a client reached --per-client-connection-limit \(core.configuration.perClientConnectionLimit): its new connections are closed at once")
+        }
     } else if let stored = socketContext.pointee {
         let watch = Unmanaged<ConnectionWatch>.fromOpaque(stored).takeRetainedValue()
         socketContext.pointee = nil
+        if let counted = watch.countedClient { core.connectionsPerClient.closed(counted) }
         core.deadlines.closed(watch)
     }
 }
@@ -203,6 +221,22 @@ func handleConnectionNotice(
 /// The connection's ``ConnectionWatch``, stored by ``handleConnectionNotice(_:_:_:_:)``.
 private func connectionWatch(of connection: OpaquePointer) -> ConnectionWatch? {
     tp_connection_socket_context(connection).map { Unmanaged<ConnectionWatch>.fromOpaque($0).takeUnretainedValue() }
+}
+
+/// Called by libmicrohttpd with each request target before it cuts the target at `?`: records its
+/// length up to the first NUL, so that the head check can tell a target cut short by a NUL byte,
+/// and whether it holds a control character (in the query too, which libmicrohttpd then splits).
+/// Returns NULL: its result would become the access handler's request state.
+func noteRequestTarget(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let uri, let connection, let watch = connectionWatch(of: connection) else { return nil }
+    let length = strlen(uri)
+    let bytes = UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self)
+    let hasControl = (0..<length).contains { bytes[$0] < 0x20 || bytes[$0] == 0x7f }
+    watch.state.withLock {
+        $0.targetLength = length
+        $0.targetHasControl = hasControl
+    }
+    return nil
 }
 
 /// Leaves URLs as sent: the router decodes each path segment itself, so an encoded `/` (`%2F`) stays

@@ -48,8 +48,8 @@ final class ReceiveDeadlines: Sendable {
     var count: Int { registry.withLock { $0.watches.count } }
 
     /// Starts watching a connection libmicrohttpd just accepted.
-    func opened(descriptor: Int32) -> ConnectionWatch {
-        let watch = ConnectionWatch(descriptor: descriptor, openedAt: .now)
+    func opened(descriptor: Int32, countedClient: PeerAddress? = nil) -> ConnectionWatch {
+        let watch = ConnectionWatch(descriptor: descriptor, openedAt: .now, countedClient: countedClient)
         registry.withLock { $0.watches[ObjectIdentifier(watch)] = watch }
         return watch
     }

@@ -8,7 +8,7 @@ enum RequestParser {
 
     /// Parses the request; `connectionMemoryLimit` is the daemon's per-connection pool size, which
     /// must still have room for the response head after holding the request's.
-    static func parse(connection: OpaquePointer, method: HTTPMethod, path: String, body: [UInt8], connectionMemoryLimit: Int) -> Result<Request, HTTPError> {
+    static func parse(connection: OpaquePointer, method: HTTPMethod, path: String, body: [UInt8], connectionMemoryLimit: Int, trustedProxies: [AddressRange] = []) -> Result<Request, HTTPError> {
         guard let segments = pathSegments(of: path) else {
             return .failure(HTTPError(400, "The path has a malformed percent-escape."))
         }
@@ -44,7 +44,8 @@ enum RequestParser {
         let peer = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
         return .success(Request(
             method: method, path: path, pathSegments: segments, queryItems: queryItems,
-            headers: headers, cookies: cookies, body: body, peer: peer
+            headers: headers, cookies: cookies, body: body,
+            client: ForwardedClient.resolve(peer: peer, headers: headers, trusted: trustedProxies)
         ))
     }
 

@@ -20,6 +20,7 @@ public final class Server: Sendable {
     private struct Running {
         var daemon: DaemonHandle
         var heartbeat: RepeatingTimer
+        var hangupCheck: RepeatingTimer
         var deadlineSweeper: RepeatingTimer?
         var port: Int
     }
@@ -74,11 +75,10 @@ public final class Server: Sendable {
                 thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_limit: UInt32(clamping: max(1, configuration.connectionLimit)),
                 connection_timeout: UInt32(max(0, configuration.connectionTimeout)),
-                per_ip_connection_limit: UInt32(max(0, configuration.perClientConnectionLimit)),
                 connection_memory_limit: core.connectionMemoryLimit,
                 listen_backlog: 1024
             )
-            return tp_start_daemon(&settings, handleAcceptPolicy, handleAccess, coreRef, handleCompletion, coreRef, handleConnectionNotice, keepPercentEscapes)
+            return tp_start_daemon(&settings, handleAcceptPolicy, handleAccess, coreRef, handleCompletion, coreRef, handleConnectionNotice, keepPercentEscapes, noteRequestTarget)
         }
         guard let daemon else {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not allowed)")
@@ -88,6 +88,9 @@ public final class Server: Sendable {
         let heartbeat = RepeatingTimer(label: "microhttp.heartbeat", every: core.configuration.heartbeatInterval) { [core] in
             core.streams.sendHeartbeats()
         }
+        let hangupCheck = RepeatingTimer(label: "microhttp.hangups", every: StreamRegistry.hangupCheckInterval) { [core] in
+            core.streams.closeVanished()
+        }
         let deadlineSweeper = core.deadlines.timeout > .zero ? RepeatingTimer(label: "microhttp.deadlines", every: core.deadlines.sweepInterval) { [core] in
             let disconnected = core.deadlines.sweep()
             if disconnected > 0 {
@@ -95,7 +98,7 @@ public final class Server: Sendable {
             }
         } : nil
         running.withLock {
-            $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, deadlineSweeper: deadlineSweeper, port: port)
+            $0 = Running(daemon: DaemonHandle(pointer: daemon), heartbeat: heartbeat, hangupCheck: hangupCheck, deadlineSweeper: deadlineSweeper, port: port)
         }
         core.logger.notice("listening on http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port) with \(configuration.threads) threads, up to \(configuration.connectionLimit) connections (open-file limit \(fileLimit))")
     }
@@ -110,6 +113,7 @@ public final class Server: Sendable {
         core.logger.notice("shutting down: \(core.inFlightCount.load(ordering: .relaxed)) requests in flight, \(core.streams.count) streams open")
         core.isShuttingDown.store(true, ordering: .releasing)
         state.heartbeat.cancel()
+        state.hangupCheck.cancel()
         state.deadlineSweeper?.cancel()
         // No MHD_quiesce_daemon: on an epoll daemon with its own threads it races the threads'
         // own removal of the listening socket from their epoll sets, and libmicrohttpd (0.9.75)

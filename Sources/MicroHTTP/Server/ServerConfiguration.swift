@@ -16,8 +16,15 @@ public struct ServerConfiguration: Sendable {
     /// (19,488 where 20,000 files are allowed): every connection is a descriptor, and a page may
     /// have tens of thousands of live subscribers. The soft limit is raised to match at start.
     public var connectionLimit: Int = ServerConfiguration.defaultConnectionLimit(openFileHardLimit: ProcessInfoLite.openFileHardLimit)
-    /// Connections one client address may hold at once; 0 means no limit.
+    /// Connections one client address (one IPv6 /64) may hold at once; 0 means no limit. Counted
+    /// when a connection opens, before any header is read, so by the socket's peer: a trusted proxy
+    /// (``trustedProxies``) is exempt, and only ``connectionLimit`` bounds its connections.
     public var perClientConnectionLimit: Int = 1_000
+    /// Reverse proxies whose forwarding headers (`X-Forwarded-For`, `Forwarded`,
+    /// `X-Forwarded-Proto`) are believed; empty (the default) believes none. Requests from these
+    /// addresses count as coming from the client the proxy names: in ``Request/remoteAddress``,
+    /// the access log, and every per-client limit but the connection limit above.
+    public var trustedProxies: [AddressRange] = []
     /// Seconds a connection may sit idle (no request bytes) before it is closed; 0 means never.
     /// Event streams are exempt: their heartbeats find dead peers instead.
     public var connectionTimeout: Int = 60
@@ -28,7 +35,8 @@ public struct ServerConfiguration: Sendable {
     /// are exempt.
     public var requestTimeout: Duration = .seconds(30)
     /// Event streams one client address may hold open at once; past it, a stream request is
-    /// answered `429`. 0 means no limit. Behind a reverse proxy every client has the proxy's address.
+    /// answered `429`. 0 means no limit. Counted per IPv6 /64, and by the client a trusted proxy
+    /// names (``trustedProxies``).
     public var maxStreamsPerClient: Int = 256
     /// Bytes of memory each connection may use for its request line, headers and buffers
     /// (libmicrohttpd's per-connection memory pool), at least ``minimumConnectionMemoryLimit``.

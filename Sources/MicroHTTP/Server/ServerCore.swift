@@ -12,6 +12,7 @@ final class ServerCore: Sendable {
     let streams = StreamRegistry()
     let deadlines: ReceiveDeadlines
     let inFlightCount = Atomic<Int>(0)
+    let connectionsPerClient: ConnectionsPerClient
     /// Set when shutdown begins: from then on nothing may suspend a connection, because
     /// libmicrohttpd aborts the process if the daemon stops with a connection suspended.
     let isShuttingDown = Atomic<Bool>(false)
@@ -35,6 +36,7 @@ final class ServerCore: Sendable {
         )
         self.timesRequests = requestLog.isEnabled || configuration.observer != nil
         self.deadlines = ReceiveDeadlines(timeout: configuration.requestTimeout)
+        self.connectionsPerClient = ConnectionsPerClient(limit: configuration.perClientConnectionLimit, trusted: configuration.trustedProxies)
     }
 
     /// When the last rate-limited warning was logged, so that a server at its limit says so every
@@ -125,7 +127,8 @@ final class ServerCore: Sendable {
             // Header fields changed after it was prepared: built per request like `.bytes`.
             mhdResponse = Self.makeResponse(copying: prepared.body)
         case .stream(let stream):
-            let client = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
+            // Counted by the client a trusted proxy names, not by the proxy.
+            let client = (request?.clientAddress ?? tp_connection_client_address(connection).flatMap { PeerAddress($0) })?.clientKey
             guard streams.add(stream, client: client, limit: configuration.maxStreamsPerClient) else {
                 // Ends the stream at once, so its owner lets go of it too.
                 stream.detach()
@@ -133,7 +136,7 @@ final class ServerCore: Sendable {
                 refusal.route = response.route
                 return queue(refusal, on: connection, for: request, context: context, method: method, path: path)
             }
-            stream.attach(to: ConnectionHandle(pointer: connection))
+            stream.attach(to: ConnectionHandle(pointer: connection), descriptor: tp_connection_fd(connection))
             context.state.withLock { $0.isStream = true }
             // The registry is left by the stream itself when it ends (no handler per stream).
             if let observer = configuration.observer {

@@ -14,21 +14,32 @@ import Darwin
 public enum TerminationSignal {
     /// Suspends until the process receives SIGINT or SIGTERM, and returns its name.
     public static func wait() async -> String {
-        let pending = Mutex<CheckedContinuation<String, Never>?>(nil)
+        // The signal that came, until someone waits for it; then who waits.
+        let state = Mutex<(received: String?, waiting: CheckedContinuation<String, Never>?)>((nil, nil))
         var sources: [any DispatchSourceSignal] = []
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             // The default action would end the process before the source could see the signal.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                pending.withLock { $0.take() }?.resume(returning: name)
+                let waiting = state.withLock { state in
+                    if state.received == nil { state.received = name }
+                    defer { state.waiting = nil }
+                    return state.waiting
+                }
+                waiting?.resume(returning: name)
             }
+            // Started at once: an ignored signal is lost, so none may arrive between SIG_IGN and
+            // the source (a client that stops the server right after it starts sends one then).
+            source.resume()
             sources.append(source)
         }
-        // Sources start only once the continuation is stored, so no signal can arrive to find none.
         let name = await withCheckedContinuation { continuation in
-            pending.withLock { $0 = continuation }
-            for source in sources { source.resume() }
+            let early = state.withLock { state in
+                if state.received == nil { state.waiting = continuation }
+                return state.received
+            }
+            if let early { continuation.resume(returning: early) }
         }
         for source in sources { source.cancel() }
         return name

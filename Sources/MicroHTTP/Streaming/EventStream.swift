@@ -20,7 +20,12 @@ public final class EventStream: Sendable {
         var offsetInFirstChunk = 0
         var bufferedByteCount = 0
         var connection: ConnectionHandle?
+        /// The connection's socket, valid while the connection is suspended (libmicrohttpd
+        /// closes no suspended connection), for ``StreamRegistry/closeVanished()``.
+        var descriptor: Int32 = -1
         var isSuspended = false
+        /// The client closed its end while the stream slept: the next read ends the connection.
+        var isPeerGone = false
         var isFinished = false
         var isClosed = false
         var terminationHandlers: [@Sendable () -> Void] = []
@@ -163,15 +168,44 @@ public final class EventStream: Sendable {
         }
     }
 
-    func attach(to connection: ConnectionHandle) {
-        state.withLock { $0.connection = connection }
+    func attach(to connection: ConnectionHandle, descriptor: Int32 = -1) {
+        state.withLock {
+            $0.connection = connection
+            $0.descriptor = descriptor
+        }
     }
+
+    /// The socket of the stream's connection while it sleeps, or nil when it is awake or gone.
+    /// The descriptor is checked again by ``peerWentAway()`` under the lock, so a connection that
+    /// woke (and may have closed) meanwhile is never touched.
+    var sleepingDescriptor: Int32? {
+        state.withLock { state in
+            state.isSuspended && !state.isClosed && state.connection != nil && state.descriptor >= 0 ? state.descriptor : nil
+        }
+    }
+
+    /// The client closed the connection while the stream slept: wakes the connection so that
+    /// libmicrohttpd ends it now, which frees the stream's slot, rather than at the next
+    /// heartbeat. Does nothing when the connection woke meanwhile (it then finds the close itself).
+    func peerWentAway() {
+        state.withLock { state in
+            guard state.isSuspended, !state.isClosed, let connection = state.connection else { return }
+            state.isPeerGone = true
+            state.isSuspended = false
+            connection.resume()
+        }
+    }
+
+    /// What ``read(into:)`` returns for a stream whose client went away: libmicrohttpd's
+    /// `MHD_CONTENT_READER_END_WITH_ERROR`, which closes the connection without a last chunk.
+    static let abortedRead = -2
 
     /// Copies up to `capacity` buffered bytes into `buffer`. With nothing to send it suspends the
     /// connection and returns 0 — returning 0 without suspending would make libmicrohttpd poll in a
-    /// busy loop — or returns nil once the stream has finished.
+    /// busy loop — or returns nil once the stream has finished, ``abortedRead`` once its client went away.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         state.withLock { state in
+            if state.isPeerGone { return Self.abortedRead }
             guard state.bufferedByteCount > 0 else {
                 if state.isFinished || state.isClosed { return nil }
                 if let connection = state.connection, !state.isSuspended {

@@ -1,4 +1,8 @@
+import CMicroHTTPD
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The server's open event streams, for heartbeats, for ending them all on shutdown, and for the
 /// cap on streams per client address.
@@ -48,6 +52,34 @@ final class StreamRegistry: Sendable {
     func sendHeartbeats() {
         for stream in snapshot() { stream.comment("heartbeat") }
     }
+
+    /// Ends the sleeping streams whose clients closed their connections; returns how many.
+    ///
+    /// A suspended connection is not watched by libmicrohttpd, so a client that leaves while its
+    /// stream sleeps would hold its slot (and its per-client count) until the next heartbeat finds
+    /// the socket dead. One `poll` over every sleeping stream's socket, without waiting, sees the
+    /// peer's FIN (`POLLRDHUP`) or a reset; the server calls this every ``hangupCheckInterval``.
+    /// Thousands of streams cost one system call and one lock per stream.
+    @discardableResult
+    func closeVanished() -> Int {
+        var sleeping: [(stream: EventStream, descriptor: Int32)] = []
+        for stream in snapshot() {
+            if let descriptor = stream.sleepingDescriptor { sleeping.append((stream, descriptor)) }
+        }
+        guard !sleeping.isEmpty else { return 0 }
+        var descriptors = sleeping.map { pollfd(fd: $0.descriptor, events: Int16(TP_POLL_PEER_CLOSED), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return 0 }
+        var closed = 0
+        for (index, entry) in sleeping.enumerated() where descriptors[index].revents & Int16(TP_POLL_PEER_CLOSED | POLLHUP | POLLERR) != 0 {
+            entry.stream.peerWentAway()
+            closed += 1
+        }
+        return closed
+    }
+
+    /// How often ``closeVanished()`` runs: a stream's slot is free at most this long after its
+    /// client left.
+    static let hangupCheckInterval = Duration.milliseconds(500)
 
     func finishAll() {
         for stream in snapshot() { stream.finish() }

@@ -30,6 +30,9 @@ public struct AccessSettings: Sendable {
     /// Bytes of client addresses the sign-in limiter keeps (about 128 each); past it, new addresses
     /// share one limit; 1 MiB by default.
     public var signInLimiterSize: Int
+    /// Marks the session cookie `Secure` on every sign-in (`--secure-cookies`); without it, only
+    /// sign-ins that a trusted proxy says came over TLS get it (`Request.isSecure`).
+    public var secureCookies = false
     /// The wall clock sessions are issued and expire by, and sign-in attempts are limited by; tests set their own.
     var now: @Sendable () -> Date = Date.init
 

@@ -48,9 +48,10 @@ struct SessionCookie: Equatable, Sendable {
     }
 
     /// `Set-Cookie` for this session: HttpOnly (scripts cannot read it), SameSite=Lax (other
-    /// sites' forms do not carry it), for the whole site, until `lifetime` ends.
-    func setCookieHeader(signedWith secret: SessionSecret, lifetime: Duration) -> String {
-        Self.name + "=" + value(signedWith: secret) + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + String(lifetime.components.seconds)
+    /// sites' forms do not carry it), for the whole site, until `lifetime` ends; `Secure` (sent
+    /// over TLS only) when `secure`.
+    func setCookieHeader(signedWith secret: SessionSecret, lifetime: Duration, secure: Bool = false) -> String {
+        Self.name + "=" + value(signedWith: secret) + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + String(lifetime.components.seconds) + (secure ? "; Secure" : "")
     }
 
     /// `Set-Cookie` that removes the session cookie.

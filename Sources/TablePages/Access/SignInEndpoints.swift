@@ -37,7 +37,9 @@ struct SignInEndpoints: Sendable {
             return .error(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated. Use the link the server printed most recently.", for: request)
         }
         var response = Response.redirect(to: "/")
-        response.headers["Set-Cookie"] = SessionCookie.new(now: access.settings.now()).setCookieHeader(signedWith: secret, lifetime: access.settings.sessionLifetime)
+        response.headers["Set-Cookie"] = SessionCookie.new(now: access.settings.now()).setCookieHeader(
+            signedWith: secret, lifetime: access.settings.sessionLifetime, secure: request.isSecure || access.settings.secureCookies
+        )
         response.headers["Cache-Control"] = "no-store"
         // The link's token must not travel on in a Referer header.
         response.headers["Referrer-Policy"] = "no-referrer"
