@@ -14,7 +14,7 @@ import TableStorePostgres
 /// their name is written. A name is judged by all its overloads in every schema: a name one of
 /// whose functions is refused is refused.
 ///
-///     if let name = try await PostgresFunctionRule.refused(inPlanOf: sql, binds: binds, on: connection, logger: logger) { … }
+///     if let name = try await PostgresFunctionRule.refused(inPlan: json, on: connection, logger: logger) { … }
 enum PostgresFunctionRule {
     /// Volatile functions that only read or compute: they change nothing and leave nothing behind.
     static let allowedVolatile = [
@@ -55,13 +55,12 @@ enum PostgresFunctionRule {
         ORDER BY 1
         """
 
-    /// The first function `sql` (a query, its `:name`s numbered and bound to `binds`) would call
-    /// that is refused, from its plan, or nil. Planning runs none of the query's volatile calls.
-    static func refused(inPlanOf sql: String, binds: PostgresBindings, on connection: PostgresConnection, logger: Logger) async throws -> String? {
-        let plan = try await connection.allRows(PostgresQuery(unsafeSQL: "EXPLAIN (VERBOSE, FORMAT JSON) " + sql, binds: binds), logger: logger)
-        guard let row = plan.first, case .text(let json)? = try PostgresQueryValues.values(of: row).first,
-            let calls = PostgresPlanCalls.names(inPlan: json)
-        else { throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.") }
+    /// The first function a query would call that is refused, from its plan `json`
+    /// (``PostgresPlanText``), or nil. Planning runs none of the query's volatile calls.
+    static func refused(inPlan json: String, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+        guard let calls = PostgresPlanCalls.names(inPlan: json) else {
+            throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
+        }
         var names = PostgresBindings(capacity: 5)
         names.append(calls.functions.sorted())
         names.append(calls.operators.sorted())

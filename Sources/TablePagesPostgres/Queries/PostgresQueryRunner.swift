@@ -42,8 +42,8 @@ final class PostgresQueryRunner: QueryRunner {
 
     func run(_ sql: String, parameters: [String: String]) throws -> QueryResult {
         let (limits, logger, namespace) = (limits, logger, namespace)
-        return try answer(sql, values: parameters) { connection, numbered, binds in
-            let tables = try await Self.tables(read: numbered, binds: binds, sql: sql, namespace: namespace, on: connection, logger: logger)
+        return try answer(sql, values: parameters) { connection, numbered, binds, plan in
+            let tables = try await Self.tables(read: numbered, plan: plan, sql: sql, namespace: namespace, on: connection, logger: logger)
             let started = DispatchTime.now()
             // Read as the rows arrive, each refused by PostgreSQL past the byte limit.
             let sized = PostgresQuery(unsafeSQL: PostgresBoundedRows.sized(numbered, bytes: limits.bytes), binds: binds)
@@ -64,7 +64,7 @@ final class PostgresQueryRunner: QueryRunner {
     /// syntax, the names, the types and the read-only rule (`FOR UPDATE`) are all checked.
     func check(_ sql: String) throws {
         let logger = logger
-        _ = try answer(sql, values: nil) { connection, numbered, binds in
+        _ = try answer(sql, values: nil) { connection, numbered, binds, _ in
             try await connection.allRows(PostgresQuery(unsafeSQL: Self.describing(numbered) ?? numbered, binds: binds), logger: logger).count
         }
     }
@@ -72,11 +72,12 @@ final class PostgresQueryRunner: QueryRunner {
     /// What ``run(_:parameters:)`` and ``check(_:)`` share: `sql` refused before it is sent
     /// (``refusal(of:)``), or limited (``limited(_:rows:)``), its `:name`s numbered and bound to
     /// the text `values` has for each (empty text when it has none; NULL when `values` is nil),
-    /// then `body` with the numbered SQL and its bindings, when this runner's turn comes, inside
-    /// the read-only transaction, waiting at most ``answerWait`` for it.
+    /// then `body` with the numbered SQL, its bindings and its plan (``PostgresPlanText``; nil for
+    /// an `EXPLAIN`), when this runner's turn comes, inside the read-only transaction, once the
+    /// plan's functions passed ``PostgresFunctionRule``, waiting at most ``answerWait`` for it.
     private func answer<T: Sendable>(
         _ sql: String, values: [String: String]?,
-        _ body: @escaping @Sendable (PostgresConnection, _ numbered: String, PostgresBindings) async throws -> T
+        _ body: @escaping @Sendable (PostgresConnection, _ numbered: String, PostgresBindings, _ plan: String?) async throws -> T
     ) throws -> T {
         if let refusal = Self.refusal(of: sql) { throw QueryRefusal(refusal) }
         let (numbered, names) = SQLParameterNames.numbered(Self.limited(sql, rows: limits.rows))
@@ -88,30 +89,28 @@ final class PostgresQueryRunner: QueryRunner {
         defer { turn.signal() }
         // An EXPLAIN's statement is judged by its own plan.
         let judged = if case .explains(let inner) = PostgresExplainStatement(sql: numbered) { inner } else { numbered }
-        return try inReadOnlyTransaction { [answerWait, logger, binds] connection in
+        return try inReadOnlyTransaction { [answerWait, logger, binds, limits] connection in
             try connection.blockingAnswer(within: answerWait, logger: logger) {
-                if let name = try await PostgresFunctionRule.refused(inPlanOf: judged, binds: binds, on: connection, logger: logger) {
+                let plan = try await PostgresPlanText.explain(judged, binds: binds, byteLimit: limits.bytes, on: connection, logger: logger)
+                if let name = try await PostgresFunctionRule.refused(inPlan: plan, on: connection, logger: logger) {
                     throw QueryRefusal(PostgresFunctionRule.message(refusing: name))
                 }
-                return try await body(connection, numbered, binds)
+                // The plan of the query itself; an EXPLAIN's is of the statement it explains.
+                return try await body(connection, numbered, binds, judged == numbered ? plan : nil)
             }
         }
     }
 
-    /// The tables the limited query `numbered` (of the visitor's `sql`) reads, as
+    /// The tables the limited query `numbered` (of the visitor's `sql`), whose plan is `plan`, reads, as
     /// ``PostgresPlanRelations/tableName(schema:name:namespace:)`` names them: those its plan
     /// scans and, for a partition, the tables it is a partition of (a write through the
     /// partitioned table notifies that one). Nil when that cannot be told: `EXPLAIN` (which has
-    /// no plan of its own to explain), or a function of a schema other than PostgreSQL's own
+    /// no plan of its own to explain, so `plan` is nil), or a function of a schema other than PostgreSQL's own
     /// named in `sql`, which may read tables that no plan shows.
     static func tables(
-        read numbered: String, binds: PostgresBindings, sql: String, namespace: String, on connection: PostgresConnection, logger: Logger
+        read numbered: String, plan: String?, sql: String, namespace: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> Set<String>? {
-        guard firstWord(of: numbered) != "explain" else { return nil }
-        let plan = try await connection.allRows(PostgresQuery(unsafeSQL: "EXPLAIN (VERBOSE, FORMAT JSON) " + numbered, binds: binds), logger: logger)
-        guard let row = plan.first, case .text(let json)? = try PostgresQueryValues.values(of: row).first,
-            let relations = PostgresPlanRelations.relations(inPlan: json)
-        else { return nil }
+        guard firstWord(of: numbered) != "explain", let plan, let relations = PostgresPlanRelations.relations(inPlan: plan) else { return nil }
         // As written (a quoted name keeps its case) and lowercased (as PostgreSQL folds one unquoted).
         let written = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
         let words = Set(written + written.map { $0.lowercased() })
