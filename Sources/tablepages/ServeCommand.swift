@@ -169,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "With --database: who may run their own read-only SQL at /-/sql (and, for SQLite, Datasette's /{database}.json?sql=): anyone, signed-in or off.",
-        discussion: "The SQL runs read-only (SQLite: a read-only connection; PostgreSQL: a READ ONLY transaction, rolled back) under --query-time-limit, --sql-row-limit and --sql-result-size; statements that would write, ATTACH, PRAGMA settings and functions that touch files or change settings are refused (400).",
+        discussion: "The SQL runs read-only (SQLite: a read-only connection; PostgreSQL: a READ ONLY transaction, rolled back) under --query-time-limit, --sql-row-limit and --sql-result-size; statements that would write, ATTACH, PRAGMA settings and functions that touch files or change settings are refused (400). On SQLite, LIKE and GLOB patterns are at most 100 bytes (one match costs the pattern's length times the text's, in a call the time limit cannot stop), and SQLite may hold at most 32 times --sql-result-size (at least 256 MiB) in the whole process.",
         valueName: "who"
     ))
     var sql: QueryAccess = .anyone

@@ -200,6 +200,7 @@ final class SQLiteBoundedFunctions: @unchecked Sendable {
             switch sqlite3_step(statement) {
             case SQLITE_ROW: sqlite3_result_value(context, sqlite3_column_value(statement, 0))
             case SQLITE_TOOBIG: sqlite3_result_error_toobig(context)
+            case SQLITE_NOMEM: sqlite3_result_error_nomem(context)
             default: sqlite3_result_error(context, sqlite3_errmsg(formatter), -1)
             }
         }

@@ -20,6 +20,21 @@ final class SQLiteQueryRunner: QueryRunner {
     /// stop a call (a 400 kB text and a 1,000-byte pattern: 0.5 s of CPU).
     static let likePatternLength: Int32 = 100
 
+    /// The most memory SQLite may hold in the whole process while the SQL page is served: 32
+    /// times the size limit, at least 256 MiB. A row is made whole before it is read, and SQLite
+    /// checks its time limit only between loops, so a row of many values each within
+    /// `SQLITE_LIMIT_LENGTH` (`randomblob(8000000)` a hundred times: 800 MB) is stopped only by
+    /// this; the table pages' connections hold a few MB each.
+    static func heapLimit(for bytes: Int) -> Int {
+        max(32 * bytes, 256 << 20)
+    }
+
+    /// Sets SQLite's hard heap limit to `bytes`, unless one at least as high is set.
+    private static func limitHeap(to bytes: Int) {
+        let current = sqlite3_hard_heap_limit64(-1)
+        if current == 0 || current < Int64(bytes) { sqlite3_hard_heap_limit64(Int64(bytes)) }
+    }
+
     let limits: QueryLimits
     private let queue: DatabaseQueue
     private let authorizer = QueryAuthorizer()
@@ -47,6 +62,7 @@ final class SQLiteQueryRunner: QueryRunner {
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         self.limits = limits
+        Self.limitHeap(to: Self.heapLimit(for: limits.bytes))
     }
 
     /// Runs `sql`, binding each named parameter SQLite finds in it (`:name`, also `@name` and
@@ -110,6 +126,10 @@ final class SQLiteQueryRunner: QueryRunner {
             var result = limiter.result
             result.tables = tables
             return result
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOMEM {
+            throw QueryRefusal(
+                "This query needed more memory than SQLite may hold (\(QueryLimits.describe(bytes: Self.heapLimit(for: limits.bytes))) for the whole server, 32 times --sql-result-size): select fewer or shorter columns."
+            )
         } catch let error as DatabaseError where error.resultCode == .SQLITE_TOOBIG {
             throw QueryRefusal(
                 "A value is larger than the size limit (\(QueryLimits.describe(bytes: limits.bytes)), --sql-result-size): SQLite stopped at \(error.message ?? "it")."

@@ -15,13 +15,16 @@ enum PostgresBoundedRows {
     static let marker = "TablePages: a row of "
 
     /// `limited` (a ``PostgresQueryRunner/limited(_:rows:)`` query, its parameters numbered) as a
-    /// query whose rows PostgreSQL checks before sending: a row whose stored size
-    /// (`pg_column_size`, which counts a computed value at its length) or text form
-    /// (`octet_length(row::text)`: a compressed or toasted value counts as what is sent) passes
-    /// `bytes` raises an error that names it (``marker``). The check depends on each row, so the
-    /// planner cannot fold it to an error before the first row. `EXPLAIN` stays as it is.
-    static func sized(_ limited: String, bytes: Int) -> String {
-        guard PostgresQueryRunner.firstWord(of: limited) != "explain" else { return limited }
+    /// query whose rows PostgreSQL checks before sending, nil for `EXPLAIN` (which cannot be a
+    /// subquery): a row whose stored size (`pg_column_size`, which counts a computed value at
+    /// its length) or text form (`octet_length(row::text)`: a compressed or toasted value counts
+    /// as what is sent) passes `bytes` raises an error that says so (``marker``). The check
+    /// depends on each row, so the planner cannot fold it into an error before the first row.
+    ///
+    /// The rows that fit are not summed here: a running sum (a window) in the same query made
+    /// PostgreSQL 15 read every row up to the row limit before sending the first.
+    static func sized(_ limited: String, bytes: Int) -> String? {
+        guard PostgresQueryRunner.firstWord(of: limited) != "explain" else { return nil }
         func refusal(_ size: String) -> String {
             "('\(marker)' || \(size) || ' bytes is larger than the size limit')::pg_catalog.int4 = 0"
         }
@@ -36,16 +39,16 @@ enum PostgresBoundedRows {
     /// (``/TablePagesDatabase/QueryResultLimiter``). The rows are taken on the event loop as they
     /// arrive (postgres-nio's `onRow`, which never waits for a consumer's demand: see
     /// `PostgresConnection.allRows`); the first that does not fit stops the reading, and the
-    /// rest of the answer is drained by postgres-nio without being kept. A row PostgreSQL
-    /// refused as too large ends the result there (truncated), or is refused when it is the first.
-    /// - Throws: ``/TablePagesDatabase/QueryRefusal`` for a first row larger than the limit;
+    /// rest of the answer is drained by postgres-nio without being kept (PostgreSQL runs on up to
+    /// the row limit or the time limit, `statement_timeout`). A row PostgreSQL refused as too
+    /// large ends the result there (truncated), or is refused when no row was kept.
+    /// - Throws: ``/TablePagesDatabase/QueryRefusal`` for a row larger than the limit and none kept;
     ///   PostgreSQL's errors otherwise.
     static func read(_ query: PostgresQuery, limits: QueryLimits, on connection: PostgresConnection, logger: Logger) async throws -> QueryResult {
         let limiter = Mutex(QueryResultLimiter(limits: limits, columns: []))
-        // Set when this reader stopped the rows itself, with what stopped them (nil: the limit):
-        // postgres-nio then ends the query as cancelled (PSQLError.queryCancelled), whatever the
-        // row handler threw.
-        let stopped = Mutex<(Bool, (any Error)?)>((false, nil))
+        // Why the handler stopped the reading: postgres-nio may fail the query with its own
+        // "cancelled" instead of the handler's error.
+        let stopped = Mutex<QueryRefusal??>(nil)
         do {
             _ = try await connection.query(query, logger: logger) { row in
                 do {
@@ -54,21 +57,34 @@ enum PostgresBoundedRows {
                         guard try limiter.mayFit(rawBytes: row.reduce(0) { $0 + ($1.bytes?.readableBytes ?? 0) }) else { return false }
                         return try limiter.admit(PostgresQueryValues.values(of: row))
                     }
-                    if !more { stopped.withLock { $0 = (true, nil) } }
-                } catch {
-                    stopped.withLock { $0 = (true, error) }
+                    if !more {
+                        stopped.withLock { $0 = .some(nil) }
+                        throw Stop()
+                    }
+                } catch let refusal as QueryRefusal {
+                    stopped.withLock { $0 = refusal }
+                    throw refusal
                 }
-                if stopped.withLock({ $0.0 }) { throw Stop() }
             }.get()
-        } catch _ where stopped.withLock({ $0.0 }) {
-            if let error = stopped.withLock({ $0.1 }) { throw error }
         } catch let error as PSQLError where error.serverInfo?[.message]?.contains(marker) == true {
+            // postgres-nio may drop the rows that came with the error: then no row is kept, and
+            // the row refused need not be the first.
             let none = limiter.withLock { $0.result.rows.isEmpty }
-            if none { throw QueryResultLimiter.rowTooLarge(limits.bytes) }
+            if none {
+                throw QueryRefusal(
+                    "A row is larger than the size limit (\(QueryLimits.describe(bytes: limits.bytes)), --sql-result-size): PostgreSQL stopped before sending it. Select fewer or shorter columns, e.g. left(x, 1000) or length(x)."
+                )
+            }
             return limiter.withLock { limiter in
                 var result = limiter.result
                 result.truncated = true
                 return result
+            }
+        } catch {
+            switch stopped.withLock({ $0 }) {
+            case .none: throw error
+            case .some(.some(let refusal)): throw refusal
+            case .some(.none): break
             }
         }
         return limiter.withLock { $0.result }

@@ -46,7 +46,7 @@ final class PostgresQueryRunner: QueryRunner {
             let tables = try await Self.tables(read: numbered, plan: plan, sql: sql, namespace: namespace, on: connection, logger: logger)
             let started = DispatchTime.now()
             // Read as the rows arrive, each refused by PostgreSQL past the byte limit.
-            let sized = PostgresQuery(unsafeSQL: PostgresBoundedRows.sized(numbered, bytes: limits.bytes), binds: binds)
+            let sized = PostgresQuery(unsafeSQL: PostgresBoundedRows.sized(numbered, bytes: limits.bytes) ?? numbered, binds: binds)
             var result = try await PostgresBoundedRows.read(sized, limits: limits, on: connection, logger: logger)
             result.tables = tables
             if result.rows.isEmpty, let describing = Self.describing(numbered) {
