@@ -4,16 +4,14 @@
 listed on the index under its own URL, answers its own rows there as HTML and JSON, and the built-in
 pages keep answering theirs. And the SQL page does not tell a visitor where the file is on disk."""
 import json
-import re
 import sqlite3
-import urllib.error
 import urllib.parse
-import urllib.request
 from html import unescape
 
 import pytest
 
 from conftest import start_server, stop_server
+from test_database_names import get, index_links
 
 RESERVED = ["-/sql", "queries/top", "queries~2Ftop", "-/events"]
 
@@ -36,20 +34,6 @@ def site(tmp_path_factory):
     process, base = start_server(directory, "--database", path, "--config", str(directory / "site.json"))
     yield base, path
     stop_server(process)
-
-
-def get(base, path):
-    try:
-        with urllib.request.urlopen(base + path, timeout=30) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-
-
-def index_links(base):
-    status, html = get(base, "/")
-    assert status == 200
-    return {unescape(m.group(2)): unescape(m.group(1)) for m in re.finditer(r'<li><a href="([^"]+)"><strong>([^<]*)</strong>', html)}
 
 
 @pytest.mark.parametrize("name", RESERVED)
