@@ -193,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most queries of the SQL page live at once (its \"Watch live\" pages, each re-run on every change while watched), and most parameter values of each canned query's live page; past it a new one drops the least recently used that nobody watches, or is answered 503 when each is watched.")
     var sqlLiveQueries = LiveQueryPages.defaultMaxSQLQueries
 
-    @Option(help: "Bytes one answer of the SQL page may hold, as its widest format (JSON, HTML, CSV) writes the values (a zero byte is 6: \\u0000); it says it was truncated before the row that passes it, and refuses (400) a first row that does. Also the most bytes of any one value while a query runs: SQLite stops a larger string or blob at once, PostgreSQL refuses to send a larger row.")
+    @Option(help: "Bytes one answer of the SQL page may hold, as its formats write the values (text counts as its JSON and its HTML together, which a live page holds both of: a zero byte is 7, \\u0000 and itself); it says it was truncated before the row that passes it, and refuses (400) a first row that does. Also the most bytes of any one value while a query runs: SQLite stops a larger string or blob at once, PostgreSQL refuses to send a larger row.")
     var sqlResultSize = QueryLimits.defaultBytes
 
     @Flag(help: "Let anonymous clients write, without signing in: only for demos on a trusted network.")

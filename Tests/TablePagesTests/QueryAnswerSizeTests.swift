@@ -50,9 +50,9 @@ import Testing
         }
     }
 
-    @Test func zeroBytesCountAsTheSixByteEscapesJSONWritesForThem() {
-        #expect(QueryAnswerSize.of(.blob(Data(count: 1000))) == 6 * 1000 + 2)
-        #expect(QueryAnswerSize.of(.text(String(repeating: "\"", count: 10))) == 62)
+    @Test func zeroBytesCountAsTheSixByteEscapesJSONWritesForThemAndTheHTMLBesides() {
+        #expect(QueryAnswerSize.of(.blob(Data(count: 1000))) == 6 * 1000 + 1000 + 2)
+        #expect(QueryAnswerSize.of(.text(String(repeating: "\"", count: 10))) == 20 + 60 + 2)
         #expect(QueryAnswerSize.of(.blob(Data([0xff, 0xfe, 0xfd]))) == 4 + 32)
     }
 }

@@ -2,21 +2,21 @@ import Escaping
 import Foundation
 import TableStore
 
-/// How many bytes a query's value takes in the largest of the SQL page's answers, which is what
-/// ``QueryLimits/bytes`` bounds: text as the longer of its JSON and its HTML escaping (up to 6
-/// bytes per byte: `"` is `&quot;`, a control character `\u0001`), a blob as the longest of its
-/// JSON (as text when it is UTF-8, else base64), its CSV hex and its escaping as text, numbers as
-/// the most digits they print. Each cell also counts ``cellEnvelope`` and its column's name (the
-/// `_shape=objects` JSON repeats it on every row).
+/// How many bytes a query's value takes in the SQL page's answers, which is what
+/// ``QueryLimits/bytes`` bounds: text as its JSON and its HTML escaping together (a live query's
+/// page holds both; up to 6 bytes per byte each: `"` is `&quot;`, a control character `\u0001`),
+/// a blob as the longest of that, its JSON as base64 and its CSV hex, numbers as the most digits
+/// they print. Each cell also counts ``cellEnvelope`` and its column's name (the `_shape=objects`
+/// JSON repeats it on every row).
 ///
-///     QueryAnswerSize.cell(.text("a\"b"), column: "name") // 10 + 6 + 48 bytes
+///     QueryAnswerSize.cell(.text("a\"b"), column: "name") // 12 + 8 + 48 bytes
 public enum QueryAnswerSize {
     /// Bytes each cell takes besides its value and its column's name, in the widest answer: the
     /// HTML's `<td class="tp-sql-number">`…`</td>` (31), or JSON's quotes, `: ` and `, `; and
     /// its row's (`<tr>`…`</tr>`, `[`…`], `), every row having a cell.
     public static let cellEnvelope = 48
 
-    /// Bytes of `value` in the answer that encodes it longest.
+    /// Bytes of `value` in the SQL page's answers (JSON and HTML together for text).
     public static func of(_ value: SQLValue) -> Int {
         switch value {
         case .null, .bool: 5
@@ -33,13 +33,13 @@ public enum QueryAnswerSize {
         return of(value) + column.withUTF8(escaped) + cellEnvelope
     }
 
-    /// Bytes of text (or bytes read as text) escaped for JSON or HTML, whichever is longer, and quoted.
+    /// Bytes of text (or bytes read as text) escaped for JSON and for HTML, together, and quoted.
     private static func escaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var json = ByteCount()
         var html = ByteCount()
         JSONEscaping.escape(bytes, into: &json)
         HTMLEscaping.escape(bytes, into: &html)
-        return max(json.count, html.count) + 2
+        return json.count + html.count + 2
     }
 }
 

@@ -12,8 +12,8 @@ public struct QueryLimits: Sendable, Equatable {
 
     /// Most rows one query answers; it is marked truncated beyond.
     public var rows = QueryLimits.defaultRows
-    /// Most bytes of cells one query answers, as the longest of its encodings takes them
-    /// (``QueryAnswerSize``); it is marked truncated before the row that passes it (refused when
+    /// Most bytes of cells one query answers, as its encodings take them (``QueryAnswerSize``:
+    /// text as its JSON and HTML together, which a live query's page holds both of); it is marked truncated before the row that passes it (refused when
     /// that is the first row). Also the most bytes of any one value while the query runs:
     /// SQLite's `SQLITE_LIMIT_LENGTH` on the SQL page's connection, PostgreSQL's rows are refused
     /// past it before they are sent.
