@@ -1,4 +1,6 @@
 import Foundation
+import HostileTextSupport
+import PropertyBased
 import MicroHTTP
 import Synchronization
 @testable import TablePages
@@ -21,6 +23,20 @@ import Testing
         #expect(content[1].rawValue == content[0].rawValue + "-1")
         // The same content has the same id on every run.
         #expect(QueryRowIdentity.ids(of: repeated) == content)
+    }
+
+    @Test func aLongFirstValueIsNoRowsIdAndEveryIdIsShortAndUnique() async {
+        // A 3 kB blob as the key made each row's id 6.6 kB, written several times per row.
+        let blobs: [[SQLValue]] = (0..<4).map { [.blob(Data(repeating: UInt8($0), count: 3_323))] }
+        let ids = QueryRowIdentity.ids(of: blobs)
+        #expect(Set(ids).count == 4 && ids.allSatisfy { $0.rawValue.hasPrefix("c") && $0.rawValue.utf8.count < 40 })
+        await propertyCheckFailingOnThrow(input: Gen.int(in: 0...3).array(of: 0...12), Gen.int(in: 0...400)) { picks, length in
+            let values: [SQLValue] = [.null, .integer(7), .text(String(repeating: "x", count: length)), .blob(Data(count: length))]
+            let rows = picks.map { [values[$0], .integer(Int64($0))] }
+            let ids = QueryRowIdentity.ids(of: rows)
+            #expect(Set(ids).count == rows.count)
+            #expect(ids.allSatisfy { $0.rawValue.utf8.count <= QueryRowIdentity.longestKey + 1 })
+        }
     }
 
     @Test func theSQLPageIsLiveOnePageOfBoundedVariantsEachASQLAndItsParameters() throws {

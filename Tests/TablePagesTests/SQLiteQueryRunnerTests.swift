@@ -54,9 +54,11 @@ import Testing
         #expect(result.rows.count == 7 && result.truncated)
         #expect(try runner.run("SELECT id FROM orders LIMIT 7", parameters: [:]).truncated == false)
         limits.rows = 1000
-        // A row of `id, note` is 172 bytes as the answers write it: (24 + 6 + 48) for the
-        // number and (36 + 10 + 48) for the two-byte blob, base64 in JSON (column names as JSON and HTML).
-        limits.bytes = 1750
+        // A row of `id, note` is 590 bytes as the answers write it: (24 + 6 + 48) for the
+        // number and (36 + 10 + 48) for the two-byte blob, base64 in JSON (column names as JSON and
+        // HTML), and a live page's links to the row, for the row and for its blob shown as its size
+        // (2 × (3 × 27 + 128) for the SQL's 27 bytes).
+        limits.bytes = 6_000
         let small = try SQLiteQueryRunner(path: database.path, limits: limits)
         let bounded = try small.run("SELECT id, note FROM orders", parameters: [:])
         #expect(bounded.truncated && bounded.rows.count == 10)

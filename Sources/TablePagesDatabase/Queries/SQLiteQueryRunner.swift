@@ -116,7 +116,7 @@ final class SQLiteQueryRunner: QueryRunner {
         for name in names { arguments[String(name.dropFirst())] = parameters[String(name.dropFirst())] ?? "" }
         do {
             try statement.setArguments(StatementArguments(arguments))
-            var limiter = QueryResultLimiter(limits: limits, columns: statement.columnNames)
+            var limiter = QueryResultLimiter(limits: limits, columns: statement.columnNames, rowLinkBytes: QueryResultLimiter.linkBytes(sql: sql, parameters: parameters))
             let cursor = try Row.fetchCursor(statement)
             while let row = try cursor.next() {
                 // The sizes first: a zeroblob is only made when its bytes are read.

@@ -9,7 +9,7 @@ import TableStore
 /// limit; and PostgreSQL itself refuses to send a row larger than the limit (``sized(_:bytes:)``),
 /// since postgres-nio holds a whole row in memory before it hands it over.
 ///
-///     let result = try await PostgresBoundedRows.read(query, limits: limits, on: connection, logger: logger)
+///     let result = try await PostgresBoundedRows.read(query, limits: limits, rowLinkBytes: 0, on: connection, logger: logger)
 enum PostgresBoundedRows {
     /// The start of the error PostgreSQL raises for a row larger than the limit.
     static let marker = "TablePages: a row of "
@@ -36,7 +36,7 @@ enum PostgresBoundedRows {
     }
 
     /// Runs `query` (a ``sized(_:bytes:)`` one) and keeps its rows while they fit `limits`
-    /// (``/TablePagesDatabase/QueryResultLimiter``). The rows are taken on the event loop as they
+    /// (``/TablePagesDatabase/QueryResultLimiter``, with each row's links of `rowLinkBytes`). The rows are taken on the event loop as they
     /// arrive (postgres-nio's `onRow`, which never waits for a consumer's demand: see
     /// `PostgresConnection.allRows`); the first that does not fit stops the reading, and the
     /// rest of the answer is drained by postgres-nio without being kept (PostgreSQL runs on up to
@@ -44,8 +44,8 @@ enum PostgresBoundedRows {
     /// large ends the result there (truncated), or is refused when no row was kept.
     /// - Throws: ``/TablePagesDatabase/QueryRefusal`` for a row larger than the limit and none kept;
     ///   PostgreSQL's errors otherwise.
-    static func read(_ query: PostgresQuery, limits: QueryLimits, on connection: PostgresConnection, logger: Logger) async throws -> QueryResult {
-        let limiter = Mutex(QueryResultLimiter(limits: limits, columns: []))
+    static func read(_ query: PostgresQuery, limits: QueryLimits, rowLinkBytes: Int, on connection: PostgresConnection, logger: Logger) async throws -> QueryResult {
+        let limiter = Mutex(QueryResultLimiter(limits: limits, columns: [], rowLinkBytes: rowLinkBytes))
         // Why the handler stopped the reading: postgres-nio may fail the query with its own
         // "cancelled" instead of the handler's error.
         let stopped = Mutex<QueryRefusal??>(nil)

@@ -47,7 +47,7 @@ final class PostgresQueryRunner: QueryRunner {
             let started = DispatchTime.now()
             // Read as the rows arrive, each refused by PostgreSQL past the byte limit.
             let sized = PostgresQuery(unsafeSQL: PostgresBoundedRows.sized(numbered, bytes: limits.bytes) ?? numbered, binds: binds)
-            var result = try await PostgresBoundedRows.read(sized, limits: limits, on: connection, logger: logger)
+            var result = try await PostgresBoundedRows.read(sized, limits: limits, rowLinkBytes: QueryResultLimiter.linkBytes(sql: sql, parameters: parameters), on: connection, logger: logger)
             result.tables = tables
             if result.rows.isEmpty, let describing = Self.describing(numbered) {
                 let row = try await connection.allRows(PostgresQuery(unsafeSQL: describing, binds: binds), logger: logger).first
