@@ -93,7 +93,8 @@ struct ReadinessTests {
                 let client = try await TestConnection(port: server.port)
                 #expect(try await client.request("GET", "/readyz").status == 200)
                 let lane = try #require(site.hosts.lanes.lanes.first)
-                async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=2000&n=1")
+                // 4 s: on a loaded machine the page may have run a while before the lane is seen busy.
+                async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=4000&n=1")
                 #expect(await eventually { lane.pending >= 1 })
                 let clock = ContinuousClock()
                 let start = clock.now
@@ -107,7 +108,7 @@ struct ReadinessTests {
                 #expect(lane.pending <= 3)
                 #expect(try await client.request("GET", "/healthz").status == 200)
                 #expect(try await slow.status == 200)
-                #expect(await eventually { (try? await client.request("GET", "/readyz").status) == 200 })
+                #expect(await eventually(timeout: .seconds(10)) { (try? await client.request("GET", "/readyz").status) == 200 })
             }
         }
     }
