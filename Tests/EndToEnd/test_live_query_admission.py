@@ -20,7 +20,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import start_server, stop_server
+from conftest import reader_url, start_server, stop_server
 from test_journeys_database_tools import make_orders
 from test_shared_events import Stream
 from test_sql_page import get
@@ -72,7 +72,8 @@ def shop(request, tmp_path):
     cluster = request.getfixturevalue("postgres_cluster")
     url = fresh_database(cluster, "pg_live_admission")
     copy_orders_to_postgres(database, url)
-    process, base = start_server(tmp_path, "--database", url, "--watch")
+    # Visitors' SQL as a role that can only read (--sql-url), as it must run.
+    process, base = start_server(tmp_path, "--database", url, "--watch", "--sql-url", reader_url(url))
     yield "postgresql", base
     stop_server(process)
     drop_database(cluster, "pg_live_admission")
