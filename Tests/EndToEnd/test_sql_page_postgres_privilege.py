@@ -129,11 +129,25 @@ REPRODUCTIONS = [
     ("explain (\"analyze\") select pg_try_advisory_lock(1)", "options must be plain words"),
     ("explain (U&\"\\0061nalyze\") select pg_try_advisory_lock(1)", "options must be plain words"),
     ("explain (/* */ analyze) select pg_try_advisory_lock(1)", "options must be plain words"),
+    # Where no plan prints the call (found by the property test after the merge): a VALUES list, a
+    # LIMIT or OFFSET expression, a window frame's offset. PostgreSQL's text of the query as a view
+    # (PostgresQueryDependencies) shows them.
+    ("values (pg_terminate_backend({sentinel}))", "pg_terminate_backend"),
+    ("values (1), (U&\"pg\\005ftry\\005fadvisory\\005flock\"(7)::int)", "pg_try_advisory_lock"),
+    ("select 1 limit case when pg_terminate_backend({sentinel}) then 1 else 1 end", "pg_terminate_backend"),
+    ("select 1 offset (case when pg_notify('tablepages', 'x') is null then 0 else 0 end)", "pg_notify"),
+    ("select sum(k) over (rows between pg_try_advisory_lock(7)::int preceding and current row) from generate_series(1, 3) k", "pg_try_advisory_lock"),
 ]
 
 
 def assert_left_alone(url, before, sentinel_session):
     after = cluster_state(url)
+    # A lock TablePages' own reads hold for a moment (a live page's re-read beside the check) is
+    # not one a query left: only a lock that is still there a second later counts.
+    deadline = time.monotonic() + 1
+    while after["sql_locks"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+        after = cluster_state(url)
     assert after["advisory"] == 0 and after["sql_locks"] == 0, after
     assert after["slots"] == 0 and after["stats_reset"] == before["stats_reset"], (before, after)
     assert after["wal_file"] == before["wal_file"] and after["settings"] == before["settings"], (before, after)

@@ -14,7 +14,7 @@ import TableStorePostgres
 /// their name is written. A name is judged by all its overloads in every schema: a name one of
 /// whose functions is refused is refused.
 ///
-///     if let name = try await PostgresFunctionRule.refused(inPlan: json, on: connection, logger: logger) { … }
+///     if let name = try await PostgresFunctionRule.refused(inPlan: json, calling: parsed, on: connection, logger: logger) { … }
 enum PostgresFunctionRule {
     /// Volatile functions that only read or compute: they change nothing and leave nothing behind.
     static let allowedVolatile = [
@@ -56,15 +56,17 @@ enum PostgresFunctionRule {
         """
 
     /// The first function a query would call that is refused, from its plan `json`
-    /// (``PostgresPlanText``), or nil. Planning runs none of the query's volatile calls.
-    static func refused(inPlan json: String, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+    /// (``PostgresPlanText``) and its calls as PostgreSQL parsed it (`parsed`:
+    /// ``PostgresQueryDependencies``, which also sees what no plan prints), or nil. Planning runs
+    /// none of the query's volatile calls.
+    static func refused(inPlan json: String, calling parsed: PostgresPlanCalls = PostgresPlanCalls(), on connection: PostgresConnection, logger: Logger) async throws -> String? {
         guard let calls = PostgresPlanCalls.names(inPlan: json) else {
             throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
         }
         var names = PostgresBindings(capacity: 5)
-        names.append(calls.functions.sorted())
-        names.append(calls.operators.sorted())
-        names.append(calls.types.sorted())
+        names.append(calls.functions.union(parsed.functions).sorted())
+        names.append(calls.operators.union(parsed.operators).sorted())
+        names.append(calls.types.union(parsed.types).sorted())
         names.append(allowedVolatile)
         names.append(refusedReaders)
         let refused = try await connection.allRows(PostgresQuery(unsafeSQL: judgement, binds: names), logger: logger)

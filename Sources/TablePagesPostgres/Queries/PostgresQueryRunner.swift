@@ -89,10 +89,15 @@ final class PostgresQueryRunner: QueryRunner {
         defer { turn.signal() }
         // An EXPLAIN's statement is judged by its own plan.
         let judged = if case .explains(let inner) = PostgresExplainStatement(sql: numbered) { inner } else { numbered }
-        return try inReadOnlyTransaction { [answerWait, logger, binds, limits] connection in
+        return try inReadOnlyTransaction { [answerWait, logger, limits] connection in
+            // Before the read-only transaction: a temporary view cannot be made in one.
+            try connection.blockingAnswer(within: answerWait, logger: logger) {
+                try await PostgresQueryDependencies.calls(of: judged, timeLimit: limits.time, on: connection, logger: logger)
+            }
+        } _: { [answerWait, logger, binds, limits] connection, parsed in
             try connection.blockingAnswer(within: answerWait, logger: logger) {
                 let plan = try await PostgresPlanText.explain(judged, binds: binds, byteLimit: limits.bytes, on: connection, logger: logger)
-                if let name = try await PostgresFunctionRule.refused(inPlan: plan, on: connection, logger: logger) {
+                if let name = try await PostgresFunctionRule.refused(inPlan: plan, calling: parsed, on: connection, logger: logger) {
                     throw QueryRefusal(PostgresFunctionRule.message(refusing: name))
                 }
                 // The plan of the query itself; an EXPLAIN's is of the statement it explains.
@@ -149,10 +154,13 @@ final class PostgresQueryRunner: QueryRunner {
     /// How long one statement may wait for its answer before its connection is given up.
     private var answerWait: Duration { (limits.time ?? .seconds(30)) + .seconds(5) }
 
-    /// Runs `body` on a leased connection inside `BEGIN READ ONLY` … `ROLLBACK`, then `DISCARD
-    /// ALL`: what a query left in the session (an advisory lock, a setting, a prepared statement, a
-    /// temporary table) is gone before the connection is lent again; one that cannot be reset is closed.
-    private func inReadOnlyTransaction<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    /// Runs `prepare` on a leased connection, then `body` with what it made inside `BEGIN READ
+    /// ONLY` … `ROLLBACK`, then `DISCARD ALL`: what a query left in the session (an advisory lock,
+    /// a setting, a prepared statement, a temporary table or view) is gone before the connection is
+    /// lent again; one that cannot be reset is closed.
+    private func inReadOnlyTransaction<P: Sendable, T: Sendable>(
+        _ prepare: (PostgresConnection) throws -> P, _ body: (PostgresConnection, P) throws -> T
+    ) throws -> T {
         let lease: PostgresLease
         do {
             lease = try PostgresLease(client: client, timeout: .seconds(10))
@@ -167,11 +175,12 @@ final class PostgresQueryRunner: QueryRunner {
             }
         }
         do {
+            let prepared = try prepare(connection)
             try execute("BEGIN TRANSACTION READ ONLY")
             if let limit = limits.time {
                 try execute("SET LOCAL statement_timeout = \(StatementTimeout.milliseconds(limit))")
             }
-            let value = try body(connection)
+            let value = try body(connection, prepared)
             try execute("ROLLBACK")
             try execute("DISCARD ALL")
             return value
