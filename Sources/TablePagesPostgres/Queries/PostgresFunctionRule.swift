@@ -61,7 +61,7 @@ enum PostgresFunctionRule {
     /// none of the query's volatile calls.
     static func refused(inPlan json: String, calling parsed: PostgresPlanCalls = PostgresPlanCalls(), on connection: PostgresConnection, logger: Logger) async throws -> String? {
         guard let calls = PostgresPlanCalls.names(inPlan: json) else {
-            throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
+            throw PostgresPlanText.unreadable
         }
         var names = PostgresBindings(capacity: 5)
         names.append(calls.functions.union(parsed.functions).sorted())

@@ -11,13 +11,16 @@ import TablePagesDatabase
 ///
 ///     let json = try await PostgresPlanText.explain(sql, binds: binds, byteLimit: limits.bytes, on: connection, logger: logger)
 enum PostgresPlanText {
+    /// The refusal of a query whose plan is not one: its calls cannot be judged.
+    static let unreadable = QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
+
     /// The plan of `sql` (its `:name`s numbered and bound to `binds`).
     /// - Throws: ``/TablePagesDatabase/QueryRefusal`` when the plan is larger than `byteLimit` or
     ///   cannot be read; PostgreSQL's errors.
     static func explain(_ sql: String, binds: PostgresBindings, byteLimit: Int, on connection: PostgresConnection, logger: Logger) async throws -> String {
         let rows = try await connection.allRows(PostgresQuery(unsafeSQL: "EXPLAIN (VERBOSE, FORMAT JSON) " + sql, binds: binds), logger: logger)
         guard let row = rows.first, let cell = row.first else {
-            throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
+            throw unreadable
         }
         let size = cell.bytes?.readableBytes ?? 0
         guard size <= byteLimit else {
@@ -28,7 +31,7 @@ enum PostgresPlanText {
             )
         }
         guard case .text(let json)? = try PostgresQueryValues.values(of: row).first else {
-            throw QueryRefusal("This query's plan could not be read, so the functions it calls could not be checked.")
+            throw unreadable
         }
         return json
     }
