@@ -1,7 +1,7 @@
 /// The server-side instance of one table (one page variant): it asks its delegate tree for
 /// content, collects batch updates into changesets and carries out people's actions — what
-/// IGListKit calls the adapter between a list's data and its view (it was named `TableView`,
-/// though it shows nothing: the renderers and the browser do).
+/// IGListKit calls the adapter between a list's data and its view (though it shows nothing: the
+/// renderers and the browser do).
 ///
 /// A table and its delegate tree live in one isolation domain (an actor, or a lock-protected
 /// host); different tables are independent and render in parallel.
