@@ -45,6 +45,25 @@ struct ForwardedClientTests {
         #expect(request.clientKey == "2001:db8:1:2::/64")
         request.remoteAddress = "192.0.2.1"
         #expect(request.clientKey == "192.0.2.1")
+        for (address, key) in [("::ffff:192.0.2.1", "192.0.2.1"), ("2001:DB8:0:0:1::1", "2001:db8::/64"),
+                                ("[2001:db8:1:2::3%eth0]", "2001:db8:1:2::/64"), ("not an address", "not an address")] {
+            request.remoteAddress = address
+            #expect(request.clientKey == key, "\(address)")
+        }
+    }
+
+    @Test("Two IPv6 addresses share a client key exactly when their first 64 bits are equal")
+    func clientKeysOfAnyTwoAddresses() async {
+        // Networks from a few values, so that two addresses often share one; hosts from any.
+        let address = zip(Gen<UInt16>.value(in: 1...2).array(of: 4), Gen<UInt16>.value().array(of: 4)).map { $0 + $1 }
+        await propertyCheckFailingOnThrow(input: address, address) { left, right in
+            let key = { (groups: [UInt16]) in
+                Request(method: .get, path: "/", pathSegments: [], remoteAddress: groups.map { String($0, radix: 16) }.joined(separator: ":")).clientKey
+            }
+            let sameHost = Array(left.prefix(4) + right.suffix(4))
+            #expect(key(left) == key(sameHost))
+            #expect((key(left) == key(right)) == (left.prefix(4) == right.prefix(4)))
+        }
     }
 
     @Test("Connections per client: counted by /64, trusted proxies exempt, a closed one gives its place back")

@@ -38,7 +38,11 @@ struct PeerAddress: Sendable, Hashable {
     /// Parses a numeric IPv4 or IPv6 address (`192.0.2.1`, `2001:db8::1`); nil for anything else.
     init?(text: some StringProtocol) {
         var bytes: (UInt64, UInt64) = (0, 0)
-        let text = String(text)
+        // Brackets (`[::1]`, as in a URL) and a zone (`fe80::1%eth0`) are not part of the address.
+        var trimmed = Substring(text)
+        if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { trimmed = trimmed.dropFirst().dropLast() }
+        if let percent = trimmed.firstIndex(of: "%") { trimmed = trimmed[..<percent] }
+        let text = String(trimmed)
         // inet_pton reads a C string: text with a NUL in it would be read only up to the NUL.
         guard !text.isEmpty, text.utf8.count <= 45, !text.utf8.contains(0) else { return nil }
         let family: Int32 = text.contains(":") ? AF_INET6 : AF_INET

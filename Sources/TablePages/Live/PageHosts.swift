@@ -96,7 +96,7 @@ final class PageHosts: Sendable {
         (position ?? 0) > 0 ? positionalLanes : lanes
     }
 
-    /// Counts `stream` as `client` watching `host`'s variant, until it ends, when `definition`
+    /// Counts `stream` as `client` (a `Request.clientKey`) watching `host`'s variant, until it ends, when `definition`
     /// runs on the query lane (a live query's re-runs are what a watcher costs).
     /// - Throws: 429 past ``LiveSettings/maxWatchedQueriesPerClient``.
     func admitWatcher(_ stream: EventStream, of host: PageHost, definition: PageDefinition, client: String?) throws(HTTPError) {

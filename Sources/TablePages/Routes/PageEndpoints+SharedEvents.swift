@@ -54,7 +54,7 @@ extension PageEndpoints {
                 // Subscribed at once, not after the last page's host is made: a host nobody
                 // watches may be dropped to make room for a later page's (past the variants a
                 // page keeps), and a dropped host's patches would reach no one, silently.
-                try hosts.admitWatcher(stream, of: context.host, definition: context.definition, client: request.remoteAddress)
+                try hosts.admitWatcher(stream, of: context.host, definition: context.definition, client: request.clientKey)
                 context.host.subscribe(stream, format: format, lastSeenID: page.lastSeen, tag: tag)
                 followed += 1
             } catch {

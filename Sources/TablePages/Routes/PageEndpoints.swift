@@ -195,7 +195,7 @@ struct PageEndpoints: Sendable {
         }
         let stream = EventStream()
         // Reconnect quickly after a drop; the first line also gets the response under way.
-        try hosts.admitWatcher(stream, of: host, definition: definition, client: request.remoteAddress)
+        try hosts.admitWatcher(stream, of: host, definition: definition, client: request.clientKey)
         stream.write(Array("retry: 2000\n\n".utf8))
         host.subscribe(stream, format: format, lastSeenID: lastSeen)
         access.closeWhenRevoked(stream, actor: actor)
