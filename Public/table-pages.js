@@ -304,17 +304,93 @@
     applyHeights(next);
     // Every class of the form: "tk-move tk-move-down" is the down button, not the row's first move.
     const formSelector = focusClass?.split(" ").filter(Boolean).map((name) => CSS.escape(name)).join(".");
-    if (formSelector) next.querySelector(`form.${formSelector} button`)?.focus({ preventScroll: true });
+    if (formSelector) {
+      // A text field gets its focus and caret back; anything else focuses the form's button.
+      const field = focused.name && focused.matches(textFields) ? next.querySelector(`form.${formSelector} [name="${CSS.escape(focused.name)}"]`) : null;
+      (field ?? next.querySelector(`form.${formSelector} button`))?.focus({ preventScroll: true });
+      if (field?.matches(textFields)) field.setSelectionRange(field.value.length, field.value.length);
+    }
     const newHeight = next.getBoundingClientRect().height;
     if (oldHeight && Math.abs(newHeight - oldHeight) > 1 && next.animate) {
       next.animate([{ height: `${oldHeight}px` }, { height: `${newHeight}px` }], { duration: 180, easing: "ease-out" });
     }
   }
 
+  // A row someone is typing in (a text field of it holds text not yet sent) is
+  // not replaced under them: the latest patch of it waits, and the row says it changed meanwhile,
+  // with a button that shows the new version. The patch is applied when they leave the row with
+  // nothing left typed, or once their form is sent (the patch of their own write waits too).
+  const waitingRows = new Map();
+  const textFields = "input:not([type=hidden], [type=checkbox], [type=radio], [type=submit], [type=button]), textarea";
+  function isBeingEdited(row) {
+    return [...row.querySelectorAll(textFields)].some((field) => field.value !== field.defaultValue);
+  }
+
+  function replaceRow(id, html) {
+    const old = rowElement(id);
+    if (old && isBeingEdited(old)) {
+      waitingRows.set(id, html);
+      markChangedElsewhere(old, id);
+      return;
+    }
+    waitingRows.delete(id);
+    replace(old, html);
+  }
+
+  function markChangedElsewhere(row, id) {
+    row.dataset.changedElsewhere = "true";
+    if (row.querySelector(".tk-changed-elsewhere")) return;
+    const note = document.createElement("p");
+    note.className = "tk-changed-elsewhere";
+    note.setAttribute("role", "status");
+    note.textContent = "Someone else changed this row meanwhile. ";
+    const show = document.createElement("button");
+    show.type = "button";
+    show.textContent = "Show their version";
+    show.addEventListener("click", () => settleRow(id, true));
+    note.append(show);
+    // Inside a cell: a row's children are its cells.
+    (row.querySelector(":scope > [role=cell]:last-child") ?? row).append(note);
+  }
+
+  function settleRow(id, discardTyped = false) {
+    if (!waitingRows.has(id)) return;
+    const row = rowElement(id);
+    if (row && !discardTyped && isBeingEdited(row)) return;
+    const html = waitingRows.get(id);
+    waitingRows.delete(id);
+    const hadFocus = row?.contains(document.activeElement);
+    replace(row, html);
+    if (hadFocus) focusRow(rowElement(id));
+  }
+
+  page.addEventListener("focusout", (event) => {
+    const row = event.target.closest?.(".tk-row");
+    if (!row?.dataset.changedElsewhere || row.contains(event.relatedTarget)) return;
+    settleRow(row.dataset.row);
+  });
+
+  // The focus of a row that moves, or of one deleted, stays with the row or goes to its neighbour,
+  // so a keyboard user does not fall back to the start of the page.
+  function focusRow(row, control) {
+    const target = control && row?.contains(control) ? control : (row ? controlsOf(row)[0] ?? row.querySelector("[tabindex]") : null);
+    target?.focus({ preventScroll: true });
+  }
+
+  function deleteRow(id) {
+    const row = rowElement(id);
+    if (!row) return;
+    waitingRows.delete(id);
+    const hadFocus = row.contains(document.activeElement);
+    const neighbour = row.nextElementSibling ?? row.previousElementSibling;
+    row.remove();
+    if (hadFocus) focusRow(neighbour);
+  }
+
   // The ops and events are PageContract.PatchOperation and PageContract.PatchEvent.
   function applyOp(op) {
     switch (op.op) {
-      case "replace": replace(rowElement(op.row), op.html); break;
+      case "replace": replaceRow(op.row, op.html); break;
       case "insert": {
         const container = rowsOf(op.section);
         const element = op.html && fragment(op.html);
@@ -323,18 +399,26 @@
         }
         break;
       }
-      case "delete": rowElement(op.row)?.remove(); break;
+      case "delete": deleteRow(op.row); break;
       case "move": {
         const element = rowElement(op.row);
         const container = rowsOf(op.section);
         if (!container) {
-          element?.remove();
+          if (element) deleteRow(op.row);
           break;
         }
         const partial = isPartial(op.section);
         if (element) {
+          // Moving an element takes the focus from it: give it back, caret and all.
+          const focused = element.contains(document.activeElement) ? document.activeElement : null;
+          const caret = focused && focused.matches(textFields) ? [focused.selectionStart, focused.selectionEnd] : null;
           // Moved past the loaded part: it is counted there, not shown.
-          if (!place(element, container, op, rowElement, partial)) element.remove();
+          if (!place(element, container, op, rowElement, partial)) {
+            deleteRow(op.row);
+          } else if (focused && document.activeElement !== focused) {
+            focused.focus({ preventScroll: true });
+            if (caret) focused.setSelectionRange(caret[0], caret[1]);
+          }
         } else if (partial) {
           // A row moved into the loaded part, which the patch does not carry: fetch the page.
           const target = position(op, container, rowElement, true);
@@ -599,6 +683,8 @@
       // Done: the form goes back to what the page gave it (an add form empty), so a second click
       // does not send the same text again. A patch may already have replaced it.
       if (form.isConnected) form.reset();
+      const row = form.closest(".tk-row");
+      if (row) settleRow(row.dataset.row);
       // A delegate that shows another page (a product's detail) names it; follow it as the
       // form's redirect would without JavaScript, but only within this site.
       const answer = await response.json().catch(() => null);
