@@ -1,14 +1,20 @@
 """Facets at Datasette's URLs: TablePages and Datasette 0.65.5 (from PyPI) serve the same files and
 must answer `facet_results` and `suggested_facets` alike — `_facet`, `_facet_date`, `_facet_array`,
 `_facet_size`, `_nofacet`, `_nosuggest`, foreign-key labels, chosen values and every link — on a
-shop-like file with indexed columns (datasette_shop.py) and on every table and column of the
-corpus of test_datasette_api.py (datasette_corpus.py). Links are compared without their host:
-each server writes its own."""
+shop-like file with indexed columns (datasette_shop.py), on every table and column of the
+corpus of test_datasette_api.py (datasette_corpus.py), and on arbitrary values (hypothesis).
+Links are compared without their host: each server writes its own."""
+import json
 import math
+import socket
 import sqlite3
+import subprocess
+import sys
+import time
 import urllib.parse
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import start_datasette, start_server, stop_server
 from datasette_corpus import build as build_corpus
@@ -147,3 +153,55 @@ def test_every_corpus_table_suggests_and_counts_every_column_as_datasette_does(s
             compare(servers, table, urllib.parse.urlencode([("_facet", column)]))
             compared += 1
     assert compared > 40
+
+
+# Arbitrary values, written into one table between requests: Datasette serves the file mutable
+# (it reads it anew at each request) and TablePages reads each Datasette-URL request anew.
+VALUES = st.one_of(st.none(), st.integers(-2**63, 2**63 - 1), st.floats(allow_nan=False, allow_infinity=False),
+                   st.text(max_size=8), st.sampled_from(["a", "b", "1", "2.5", ""]))
+DATES = st.one_of(st.none(), st.text(max_size=12), st.dates().map(str), st.datetimes().map(lambda d: d.isoformat(" ")),
+                  st.sampled_from(["2026-03-01", "2026-03-01 10:00", "2026-13-01", "2026-02-30"]))
+ARRAYS = st.one_of(st.none(), st.just(""), st.lists(st.one_of(st.text(max_size=4), st.sampled_from(["x", "y"]), st.integers(0, 3)), max_size=3).map(json.dumps),
+                   st.text(max_size=6), st.sampled_from(["['a']", "[1,]", '["a","a"]', "[]", "{}", '"x"']))
+
+
+@pytest.fixture(scope="module")
+def mutable_servers(tmp_path_factory):
+    import datasette
+    assert datasette.__version__ == DATASETTE_VERSION
+    directory = tmp_path_factory.mktemp("facets-hypothesis")
+    path = str(directory / "random.db")
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE r (id INTEGER PRIMARY KEY, v, d TEXT, a TEXT)")
+    ours, our_base = start_server(directory, "--database", path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    theirs = subprocess.Popen([sys.executable, "-m", "datasette", "serve", path, "-h", "127.0.0.1", "-p", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    their_base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if fetch(their_base, "/-/versions.json")[0] == 200:
+                break
+        except OSError:
+            pass
+        assert time.monotonic() < deadline and theirs.poll() is None, "Datasette did not start"
+        time.sleep(0.1)
+    yield our_base, their_base, path
+    theirs.terminate()
+    theirs.wait(timeout=10)
+    stop_server(ours)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(VALUES, DATES, ARRAYS), max_size=25),
+       query=st.sampled_from(["", "_facet=v", "_facet=v&_facet_size=2", "_facet_date=d", "_facet_array=a", "_facet=v&_facet=d&_facet_date=d&v=a"]))
+def test_arbitrary_values_facet_and_suggest_as_in_datasette(mutable_servers, rows, query):
+    our_base, their_base, path = mutable_servers
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM r")
+        db.executemany("INSERT INTO r (v, d, a) VALUES (?, ?, ?)", rows)
+    url = "/random/r.json" + ("?" + query if query else "")
+    assert facets_of(our_base, url) == facets_of(their_base, url), (url, rows)

@@ -34,7 +34,7 @@ extension DatabaseTableReader {
     func suggestedFacets(rowCount: Int, columns: [String]? = nil, size: Int = maxFacetValues, budget: Duration = suggestionBudget) -> [DatabaseFacet.Suggestion] {
         let excluded = Set((schema.key.count == 1 ? schema.key + schema.primaryKeyColumns : []) + query.hiddenColumns + (query.group.map { [$0] } ?? []))
         let candidates = columns ?? schema.columns.filter { !excluded.contains($0) }
-        guard rowCount > 1, !candidates.isEmpty else { return [] }
+        guard !candidates.isEmpty else { return [] }
         let kinds: [DatabaseFacet.Kind] = schema.dialect == .sqlite ? [.column, .date, .array] : [.column]
         let deadline = ContinuousClock.now + budget
         do {
