@@ -69,7 +69,8 @@ def test_column_menu_suggested_facet_and_a_rows_json(shop, browser, size):
     few = [column for column, count in distinct.items() if 2 <= count <= 30]
     assert few == ["customer", "status"]
     suggested = browser.find_element(By.CSS_SELECTOR, ".tk-db-suggested")
-    assert suggested.is_displayed() and suggested.text == "Suggested facets: " + ", ".join(few)
+    # Then, as Datasette suggests it, a date facet of the column that holds dates.
+    assert suggested.is_displayed() and suggested.text == "Suggested facets: " + ", ".join(few) + ", placed (date)"
 
     # The column menu, by mouse: it opens on its button, shows its links, and sorts descending.
     total = menu(browser, "total")
@@ -112,7 +113,7 @@ def test_column_menu_suggested_facet_and_a_rows_json(shop, browser, size):
     shown = sorted((item.find_element(By.CSS_SELECTOR, "a").text, int(item.find_element(By.CSS_SELECTOR, ".tk-db-facet-count").text))
                    for item in facet.find_elements(By.CSS_SELECTOR, "li"))
     assert shown == sorted(sqlite_rows(database, "SELECT status, count(*) FROM orders GROUP BY status"))
-    assert browser.find_element(By.CSS_SELECTOR, ".tk-db-suggested").text == "Suggested facets: customer"
+    assert browser.find_element(By.CSS_SELECTOR, ".tk-db-suggested").text == "Suggested facets: customer", "placed is hidden: no date facet"
     check_step(browser, "tools-3-faceted", size)
 
     # A row's own page shows every column, and its JSON link answers the row as JSON.

@@ -146,7 +146,7 @@ struct DatabaseExportTests {
                 Issue.record("facets is not an object of objects")
                 return
             }
-            #expect(kind.map(\.name) == ["values", "truncated"])
+            #expect(kind.map(\.name) == ["type", "values", "truncated"])
         }
     }
 

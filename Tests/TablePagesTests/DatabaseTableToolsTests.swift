@@ -67,8 +67,9 @@ struct DatabaseTableToolsTests {
 
     @Test func suggestedFacetsAreLinksThatAddTheirFacet() {
         let query = DatabaseTableQuery(variant: ["_sort": "name"], schema: Self.schema)
-        let html = DatabaseTableViewTests.html(DatabaseTableHeader(schema: Self.schema, query: query, rowCount: 5, facets: [], suggestedFacets: ["kind", "name"]))
-        #expect(html.contains(#"<p class="tk-db-suggested">Suggested facets: <a href="?_sort=name&amp;_facet=kind">kind</a>, <a href="?_sort=name&amp;_facet=name">name</a></p>"#))
+        let suggestions = [DatabaseFacet.Suggestion(column: "kind"), DatabaseFacet.Suggestion(column: "name"), DatabaseFacet.Suggestion(column: "name", kind: .date)]
+        let html = DatabaseTableViewTests.html(DatabaseTableHeader(schema: Self.schema, query: query, rowCount: 5, facets: [], suggestedFacets: suggestions))
+        #expect(html.contains(#"<p class="tk-db-suggested">Suggested facets: <a href="?_sort=name&amp;_facet=kind">kind</a>, <a href="?_sort=name&amp;_facet=name">name</a>, <a href="?_sort=name&amp;_facet_date=name">name (date)</a></p>"#))
         let none = DatabaseTableViewTests.html(DatabaseTableHeader(schema: Self.schema, query: query, rowCount: 5, facets: []))
         #expect(!none.contains("Suggested"))
     }
@@ -93,41 +94,70 @@ struct DatabaseTableToolsTests {
         try Self.withTable { _, store, schema in
             let plain = DatabaseTableQuery(variant: [:], schema: schema)
             let reader = DatabaseTableReader(store: store, schema: schema, query: plain)
-            #expect(reader.suggestedFacets(rowCount: 200, budget: Self.unhurried) == ["kind", "size"])
+            #expect(reader.suggestedFacets(rowCount: 200, budget: Self.unhurried).map(\.column) == ["kind", "size"])
             for column in schema.columns {
                 let distinct = try store.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT \(column)) FROM t")! }
-                #expect(reader.suggestedFacets(rowCount: 200, budget: Self.unhurried).contains(column) == (2...30).contains(distinct), "\(column): \(distinct)")
+                #expect(reader.suggestedFacets(rowCount: 200, budget: Self.unhurried).map(\.column).contains(column) == (2...30).contains(distinct), "\(column): \(distinct)")
             }
             var filtered = plain
             filtered.filters = [DatabaseFilter(column: "tag", comparison: .lt, value: "3")]
             filtered.facets = ["size"]
             let count = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t WHERE tag < 3")! }
-            #expect(DatabaseTableReader(store: store, schema: schema, query: filtered).suggestedFacets(rowCount: count, budget: Self.unhurried) == ["kind", "tag"],
+            #expect(DatabaseTableReader(store: store, schema: schema, query: filtered).suggestedFacets(rowCount: count, budget: Self.unhurried).map(\.column) == ["kind", "tag"],
                     "tag has 3 values among the filtered rows; size is a facet already")
             #expect(reader.suggestedFacets(rowCount: 200, budget: .zero).isEmpty, "past the budget: none, not a late page")
             #expect(reader.suggestedFacets(rowCount: 2, budget: Self.unhurried).isEmpty, "as many values as rows: nothing repeats")
         }
     }
 
-    @Test("A column's check stops at 31 distinct values and reads at most suggestionScanRows rows")
+    @Test("A column's checks read at most suggestionScanRows rows, in key order")
     func checkIsBounded() throws {
-        try Self.withTable { _, store, schema in
-            let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: [:], schema: schema))
-            let name = try store.snapshot { try reader.distinctValues(of: "name", in: $0) }
-            #expect(name == DatabaseTableReader.maxSuggestedValues + 1, "200 names counted up to 31")
-        }
         // The first suggestionScanRows rows hold one value, the ten after them ten others.
         let rows = DatabaseTableReader.suggestionScanRows
         let database = try TestDatabase { db in
             try db.execute(sql: "CREATE TABLE big (id INTEGER PRIMARY KEY, v INTEGER)")
-            try db.execute(sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO big SELECT i, CASE WHEN i <= ? THEN 0 ELSE i END FROM n", arguments: [rows + 10, rows])
+            try db.execute(sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO big SELECT i, CASE WHEN i <= ? THEN 0 ELSE i % 3 + 1 END FROM n", arguments: [rows + 10, rows])
         }
         defer { database.remove() }
         let store = try Store.openExisting(path: database.path, writable: false)
         let schema = try #require(try store.read { try DatabaseTableSchema.all(in: $0) }.first)
         let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: [:], schema: schema))
-        #expect(try store.snapshot { try reader.distinctValues(of: "v", in: $0) } == 1, "the rows past the bound are not read")
-        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT v) FROM big") } == 11)
+        #expect(reader.suggestedFacets(rowCount: rows + 10, budget: Self.unhurried).isEmpty, "the rows past the bound are not read: v has one value among the first")
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT v) FROM big") } == 4)
+    }
+
+    /// The issue-32 case: on a table larger than the sample with indexed columns, SQLite read a
+    /// column's sample from its index, in value order, where the first rows share one value: an
+    /// indexed `status` of 5 values looked like one (not suggested) and a `product_id` of 300
+    /// like 30 (suggested). The sample is read in key order, and a column is suggested by
+    /// Datasette's rule: `status` is, `product_id` is not.
+    @Test("Suggestions on indexed columns are Datasette's: status (5 values), not product_id (300)")
+    func indexedColumns() throws {
+        let database = try TestDatabase { db in
+            try db.execute(sql: "CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, product_id INTEGER, ordered_at TEXT, tags TEXT, numbers TEXT)")
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+                INSERT INTO orders SELECT i, CASE i % 5 WHEN 0 THEN 'pending' WHEN 1 THEN 'paid' WHEN 2 THEN 'shipped' WHEN 3 THEN 'delivered' ELSE 'cancelled' END,
+                  i % 300 + 1, printf('2026-03-%02d 10:00:00', i % 28 + 1), CASE WHEN i % 7 = 0 THEN NULL ELSE json_array('gift', 'red') END, json_array(i % 4) FROM n
+                """)
+            try db.execute(sql: "CREATE INDEX orders_status ON orders (status)")
+            try db.execute(sql: "CREATE INDEX orders_product ON orders (product_id)")
+        }
+        defer { database.remove() }
+        let store = try Store.openExisting(path: database.path, writable: false)
+        let schema = try #require(try store.read { try DatabaseTableSchema.all(in: $0) }.first)
+        let reader = DatabaseTableReader(store: store, schema: schema, query: DatabaseTableQuery(variant: [:], schema: schema))
+        let suggested = reader.suggestedFacets(rowCount: 100_000, budget: Self.unhurried)
+        #expect(suggested == [
+            DatabaseFacet.Suggestion(column: "status"), DatabaseFacet.Suggestion(column: "ordered_at"), DatabaseFacet.Suggestion(column: "numbers"),
+            DatabaseFacet.Suggestion(column: "ordered_at", kind: .date), DatabaseFacet.Suggestion(column: "tags", kind: .array),
+        ], "tags has one value (a column facet needs two); numbers holds arrays of numbers (no array facet)")
+        var faceted = DatabaseTableQuery(variant: [:], schema: schema)
+        faceted.dateFacets = ["ordered_at"]
+        faceted.facets = ["status"]
+        let others = DatabaseTableReader(store: store, schema: schema, query: faceted).suggestedFacets(rowCount: 100_000, budget: Self.unhurried)
+        #expect(others == [DatabaseFacet.Suggestion(column: "ordered_at"), DatabaseFacet.Suggestion(column: "numbers"), DatabaseFacet.Suggestion(column: "tags", kind: .array)],
+                "a facet asked for is not suggested again in its kind")
     }
 
     @Test("A page suggests facets, hides a column's values with _nocol, and its row page links to the row's JSON")

@@ -87,7 +87,7 @@ extension DatabaseTableHeader {
     /// `<form>` that adds a facet (`_facet`): a list of the columns not faceted yet, and the page's
     /// parameters hidden (its facets among them, so they stay). None when every column is faceted.
     private static func appendFacetForm(columns: [JSONValue], facets: [JSONValue], parameters: [(name: String, value: String)], into out: inout OutputBuffer) {
-        let faceted = Set(facets.compactMap { $0[Field.column]?.text })
+        let faceted = Set(facets.filter { Self.facetKind($0) == .column }.compactMap { $0[Field.column]?.text })
         let names = columns.compactMap { $0[Field.name]?.text }.filter { !faceted.contains($0) }
         guard !names.isEmpty else { return }
         out.append("<form class=\"tk-db-facet-add\" method=\"get\" aria-label=\"Count the values of a column\"><select name=\"")
@@ -139,7 +139,20 @@ extension DatabaseTableHeader {
         out.append("</p>")
     }
 
-    /// "Suggested facets: a, b", each a link that adds its facet.
+    /// A facet's or a suggestion's name as Datasette shows it: its column, with its kind after it
+    /// unless it counts the column's values (`ordered_at (date)`).
+    private static func facetTitle(_ facet: JSONValue) -> String {
+        let column = facet[Field.column]?.text ?? ""
+        let kind = facetKind(facet)
+        return kind == .column ? column : "\(column) (\(kind.rawValue))"
+    }
+
+    /// What a facet or a suggestion of the header's JSON counts.
+    private static func facetKind(_ facet: JSONValue) -> DatabaseFacet.Kind {
+        facet[Field.type]?.text.flatMap(DatabaseFacet.Kind.init(rawValue:)) ?? .column
+    }
+
+    /// "Suggested facets: a, b, c (date)", each a link that adds its facet.
     private static func appendSuggestedFacets(_ suggestions: [JSONValue], into out: inout OutputBuffer) {
         guard !suggestions.isEmpty else { return }
         out.append("<p class=\"tk-db-suggested\">Suggested facets: ")
@@ -148,7 +161,7 @@ extension DatabaseTableHeader {
             out.append("<a href=\"")
             out.appendEscapedHTML(suggestion[Field.href]?.text ?? "")
             out.append("\">")
-            out.appendEscapedHTML(suggestion[Field.column]?.text ?? "")
+            out.appendEscapedHTML(facetTitle(suggestion))
             out.append("</a>")
         }
         out.append("</p>")
@@ -161,14 +174,17 @@ extension DatabaseTableHeader {
         out.append("<div class=\"tk-db-facets\">")
         for facet in facets {
             let column = facet[Field.column]?.text ?? ""
+            let title = facetTitle(facet)
             out.append("<section class=\"tk-db-facet\" data-field=\"")
             out.appendEscapedHTML(column)
+            out.append("\" data-type=\"")
+            out.appendEscapedHTML(facetKind(facet).rawValue)
             out.append("\"><h2>")
-            out.appendEscapedHTML(column)
+            out.appendEscapedHTML(title)
             out.append(" <a class=\"tk-db-remove\" href=\"")
             out.appendEscapedHTML(facet[Field.href]?.text ?? "")
             out.append("\" aria-label=\"Remove the facet ")
-            out.appendEscapedHTML(column)
+            out.appendEscapedHTML(title)
             out.append("\">\u{2715}</a></h2><ul>")
             for value in facet[Field.values]?.elements ?? [] {
                 let label = value[Field.label]?.text ?? ""

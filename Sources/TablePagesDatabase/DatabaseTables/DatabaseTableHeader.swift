@@ -26,11 +26,13 @@ import TableKit
 ///   left out where it would change nothing or is not allowed: hiding a key column);
 /// - `filters`: `[{"column", "operator", "value", "description", "href"}]` (`href` removes it);
 /// - `search`: the words searched (`""` for none), only for a table with an FTS5 index;
-/// - `facets`: `[{"column", "truncated", "href", "values": [{"value", "label", "count", "selected", "href"}]}]`
-///   (a facet's `href` removes the facet, a value's adds or removes its filter; a blob's value
-///   has no `href`);
-/// - `suggestedFacets`: `[{"column", "href"}]`, columns with few distinct values
-///   (``DatabaseTableReader/suggestedFacets(rowCount:budget:)``), each `href` adding its facet;
+/// - `facets`: `[{"column", "type", "truncated", "href", "values": [{"value", "label", "count", "selected", "href"}]}]`
+///   (`type` is `column`, `date` or `array`; a facet's `href` removes the facet, a value's adds
+///   or removes its filter — `column__exact`, `column__date`, `column__arraycontains` — and a
+///   blob's value has no `href`; a value of a column with a foreign key has the referenced row's
+///   label as its `label`);
+/// - `suggestedFacets`: `[{"column", "type", "href"}]`, the facets worth adding
+///   (``DatabaseTableReader/suggestedFacets(rowCount:columns:size:budget:)``), each `href` adding its facet;
 /// - `exports`: `{"csv", "ndjson"}`, the page's rows as files, with its filters, search and sort;
 /// - `parameters`: `[{"name", "value"}]`, the page's own query parameters, which the forms keep.
 struct DatabaseTableHeader {
@@ -42,8 +44,8 @@ struct DatabaseTableHeader {
     let rowCount: Int
     /// The value counts of the page's facets, in the order asked.
     let facets: [DatabaseFacet]
-    /// The columns suggested as facets, in column order.
-    var suggestedFacets: [String] = []
+    /// The facets suggested, in Datasette's order.
+    var suggestedFacets: [DatabaseFacet.Suggestion] = []
     /// What the table holds, in the operator's words (a configuration file's `description`),
     /// shown under the page's title.
     var tableDescription: String?
@@ -63,11 +65,12 @@ struct DatabaseTableHeader {
             fields.append(CellField(name: Field.search, value: query.search ?? ""))
         }
         if !suggestedFacets.isEmpty {
-            fields.append(CellField(name: Field.suggestedFacets, value: suggestedFacets.joined(separator: ", "), json: .array(suggestedFacets.map { column in
+            fields.append(CellField(name: Field.suggestedFacets, value: suggestedFacets.map(\.column).joined(separator: ", "), json: .array(suggestedFacets.map { suggestion in
                 var faceted = query
-                faceted.facets.append(column)
+                faceted.setFacetColumns(faceted.facetColumns(suggestion.kind) + [suggestion.column], of: suggestion.kind)
                 return .object([
-                    JSONProperty(name: Field.column, value: .string(column)),
+                    JSONProperty(name: Field.column, value: .string(suggestion.column)),
+                    JSONProperty(name: Field.type, value: .string(suggestion.kind.rawValue)),
                     JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(faceted))),
                 ])
             })))
@@ -135,6 +138,7 @@ struct DatabaseTableHeader {
         static let `operator` = "operator"
         static let description = "description"
         static let truncated = "truncated"
+        static let type = "type"
         static let values = "values"
         static let label = "label"
         static let count = "count"
@@ -196,27 +200,43 @@ struct DatabaseTableHeader {
 
     private func facet(_ facet: DatabaseFacet) -> JSONValue {
         var withoutFacet = query
-        withoutFacet.facets.removeAll { $0 == facet.column }
+        withoutFacet.setFacetColumns(query.facetColumns(facet.kind).filter { $0 != facet.column }, of: facet.kind)
         return .object([
             JSONProperty(name: Field.column, value: .string(facet.column)),
+            JSONProperty(name: Field.type, value: .string(facet.kind.rawValue)),
             JSONProperty(name: Field.truncated, value: .bool(facet.isTruncated)),
             JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(withoutFacet))),
-            JSONProperty(name: Field.values, value: .array(facet.values.map { facetValue($0, column: facet.column) })),
+            JSONProperty(name: Field.values, value: .array(facet.values.map { facetValue($0, of: facet) })),
         ])
     }
 
-    private func facetValue(_ counted: DatabaseFacet.Value, column: String) -> JSONValue {
-        let shown = DatabaseRecordCell.field(column, counted.value)
+    private func facetValue(_ counted: DatabaseFacet.Value, of facet: DatabaseFacet) -> JSONValue {
+        let shown = DatabaseRecordCell.field(facet.column, counted.value)
+        // A referenced row's label reads better than its key ("Giant Lamp #17", not 17).
+        let label = counted.label.flatMap { $0 } ?? shown.value
         var members = [
             JSONProperty(name: Field.value, value: shown.json ?? .string(shown.value)),
-            JSONProperty(name: Field.label, value: .string(shown.value)),
+            JSONProperty(name: Field.label, value: .string(label)),
             JSONProperty(name: Field.count, value: .integer(Int64(counted.count))),
         ]
-        if let filter = Self.filter(column: column, matching: counted.value) {
-            let selected = query.filters.contains { Self.same($0, filter) }
+        if facet.kind == .column {
+            if let filter = Self.filter(column: facet.column, matching: counted.value) {
+                let selected = query.filters.contains { Self.same($0, filter) }
+                members.append(JSONProperty(name: Field.selected, value: .bool(selected)))
+                let next = selected ? query.removing(filter) : query.adding(filter)
+                members.append(JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))))
+            } else {
+                members.append(JSONProperty(name: Field.selected, value: .bool(false)))
+            }
+        } else if let text = Self.filterText(of: counted.value) {
+            // `column__date` and `column__arraycontains` filters, Datasette's, as its facets link them.
+            let selected = query.filters.contains { $0.column == facet.column && $0.comparison.rawValue == facet.kind.filterOperator && $0.value == text }
             members.append(JSONProperty(name: Field.selected, value: .bool(selected)))
-            let next = selected ? query.removing(filter) : query.adding(filter)
-            members.append(JSONProperty(name: Field.href, value: .string(DatasetteQuery.string(next))))
+            var next = query
+            if selected { next.filters.removeAll { $0.column == facet.column && $0.comparison.rawValue == facet.kind.filterOperator && $0.value == text } }
+            var parameters = DatasetteQuery.parameters(of: next)
+            if !selected { parameters.append(DatasetteQuery.Parameter(name: facet.column + "__" + facet.kind.filterOperator, value: text)) }
+            members.append(JSONProperty(name: Field.href, value: .string("?" + DatasetteQuery.encoded(parameters))))
         } else {
             members.append(JSONProperty(name: Field.selected, value: .bool(false)))
         }
@@ -226,7 +246,7 @@ struct DatabaseTableHeader {
     /// `/pages/{table}.csv?…`: the page's rows as a file, with its filters, search and sort.
     private func exportPath(extension fileExtension: String) -> String {
         var exported = query
-        exported.facets = []
+        for kind in DatabaseFacet.Kind.allCases { exported.setFacetColumns([], of: kind) }
         exported.group = nil
         // A file has every column: hiding one is for reading the page.
         exported.hiddenColumns = []
@@ -239,11 +259,19 @@ struct DatabaseTableHeader {
     static func filter(column: String, matching value: SQLValue) -> DatabaseFilter? {
         switch value {
         case .null: DatabaseFilter(column: column, comparison: .isnull, value: "1")
-        case .integer(let integer): DatabaseFilter(column: column, comparison: .exact, value: String(integer))
-        case .real(let double): DatabaseFilter(column: column, comparison: .exact, value: String(double))
-        case .text(let text): DatabaseFilter(column: column, comparison: .exact, value: text)
-        case .bool(let flag): DatabaseFilter(column: column, comparison: .exact, value: flag ? "true" : "false")
         case .blob: nil
+        default: filterText(of: value).map { DatabaseFilter(column: column, comparison: .exact, value: $0) }
+        }
+    }
+
+    /// A value as a filter's query text gives it; nil for NULL and blobs, which none does.
+    static func filterText(of value: SQLValue) -> String? {
+        switch value {
+        case .null, .blob: nil
+        case .integer(let integer): String(integer)
+        case .real(let double): String(double)
+        case .text(let text): text
+        case .bool(let flag): flag ? "true" : "false"
         }
     }
 

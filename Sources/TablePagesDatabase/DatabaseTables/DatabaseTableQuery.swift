@@ -19,7 +19,8 @@ import TablePages
 ///   `format`, `lastEventId`, or starting with `_`, are filtered with `__exact`.
 /// - `_search=words` (with `_searchmode=raw` for FTS5's own syntax), on a table with a full-text
 ///   index; `_facet=col`, repeatable, and `_facets=` (the list as one value; see
-///   ``facetListParameter``).
+///   ``facetListParameter``); `_facet_date=col` and `_facet_array=col` (SQLite tables), likewise
+///   repeatable, with `_facet_dates=` and `_facet_arrays=` for their lists.
 /// - `_nocol=col`, repeatable (Datasette's): the page leaves the column out of its rows and
 ///   column headers (not a key column, which names the rows; the row's own page shows every
 ///   column). A variant's own links carry two or more as `_nocols=` (a list like `_facets`).
@@ -46,6 +47,10 @@ struct DatabaseTableQuery: Sendable, Hashable {
     var rawSearch = false
     /// The columns whose value counts the page shows (`_facet`, repeatable), in the order asked.
     var facets: [String] = []
+    /// The columns whose values' dates the page counts (`_facet_date`, repeatable), in the order asked.
+    var dateFacets: [String] = []
+    /// The columns whose JSON arrays' items the page counts (`_facet_array`, repeatable), in the order asked.
+    var arrayFacets: [String] = []
     /// Whether JSON expands each value of a linked column as Datasette's `_labels=on` does:
     /// `{"value": 1599, "label": "Ida Meyer"}` (see ``DatabaseLinkedColumn``).
     var labels = false
@@ -66,6 +71,12 @@ struct DatabaseTableQuery: Sendable, Hashable {
     /// Two or more facets as one value (commas between names, `\` before a comma or backslash in
     /// a name): how a variant's own links carry a list that Datasette spells by repeating `_facet`.
     static let facetListParameter = "_facets"
+    /// The parameters of the date and array facets, and of their lists (written as
+    /// ``facetListParameter`` is).
+    private static let typedFacetParameters: [String: (kind: DatabaseFacet.Kind, isList: Bool)] = [
+        DatabaseFacet.Kind.date.parameter: (.date, false), DatabaseFacet.Kind.date.parameter + "s": (.date, true),
+        DatabaseFacet.Kind.array.parameter: (.array, false), DatabaseFacet.Kind.array.parameter + "s": (.array, true),
+    ]
     /// Datasette's parameter that leaves a column out of the rows (repeatable).
     static let hiddenColumnParameter = "_nocol"
     /// Two or more hidden columns as one value, written as ``facetListParameter`` is.
@@ -110,6 +121,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         var search: String?
         var rawSearch = false
         var facets: [String] = []
+        var typedFacets: [DatabaseFacet.Kind: [String]] = [:]
         var labels = false
         var hidden: Set<String> = []
         var filters: [FilterKey: Set<String>] = [:]
@@ -143,6 +155,13 @@ struct DatabaseTableQuery: Sendable, Hashable {
             case facetListParameter:
                 guard let names = facetNames(value) else { throw failure("_facets must list column names separated by commas, with \\ before a comma or backslash in a name.") }
                 for name in names { facets.append(try known(name, for: "a facet", in: schema)) }
+            case _ where typedFacetParameters[name] != nil:
+                guard let (kind, isList) = typedFacetParameters[name] else { continue }
+                guard schema.dialect == .sqlite else {
+                    throw failure("\(name) is not supported on PostgreSQL tables: count a column's values with _facet instead.")
+                }
+                guard let names = isList ? facetNames(value) : [value] else { throw failure("\(name) must list column names separated by commas, with \\ before a comma or backslash in a name.") }
+                for name in names { typedFacets[kind, default: []].append(try known(name, for: "a facet", in: schema)) }
             case hiddenColumnParameter:
                 hidden.insert(try hideable(value, in: schema))
             case hiddenColumnListParameter:
@@ -195,10 +214,35 @@ struct DatabaseTableQuery: Sendable, Hashable {
             result.search = search
             result.rawSearch = rawSearch
         }
-        var seen: Set<String> = []
-        result.facets = facets.filter { seen.insert($0).inserted }
+        result.facets = Self.once(facets)
+        result.dateFacets = Self.once(typedFacets[.date] ?? [])
+        result.arrayFacets = Self.once(typedFacets[.array] ?? [])
         result.hiddenColumns = schema.columns.filter(hidden.contains)
         return result
+    }
+
+    /// `names` without repeats, in their first order.
+    private static func once(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The columns of the facets of `kind`.
+    func facetColumns(_ kind: DatabaseFacet.Kind) -> [String] {
+        switch kind {
+        case .column: facets
+        case .date: dateFacets
+        case .array: arrayFacets
+        }
+    }
+
+    /// Makes `columns` the columns of the facets of `kind`.
+    mutating func setFacetColumns(_ columns: [String], of kind: DatabaseFacet.Kind) {
+        switch kind {
+        case .column: facets = columns
+        case .date: dateFacets = columns
+        case .array: arrayFacets = columns
+        }
     }
 
     /// A column and an operator: what a filter parameter's name says.
@@ -282,10 +326,13 @@ struct DatabaseTableQuery: Sendable, Hashable {
         } else if hiddenColumns.count > 1 {
             chosen[Self.hiddenColumnListParameter] = Self.facetList(hiddenColumns)
         }
-        if facets.count == 1 {
-            chosen[Self.facetParameter] = facets[0]
-        } else if facets.count > 1 {
-            chosen[Self.facetListParameter] = Self.facetList(facets)
+        for kind in DatabaseFacet.Kind.allCases {
+            let columns = facetColumns(kind)
+            if columns.count == 1 {
+                chosen[kind.parameter] = columns[0]
+            } else if columns.count > 1 {
+                chosen[kind == .column ? Self.facetListParameter : kind.parameter + "s"] = Self.facetList(columns)
+            }
         }
         return chosen
     }

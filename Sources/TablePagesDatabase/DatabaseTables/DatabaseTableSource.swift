@@ -14,16 +14,16 @@ final class DatabaseTableSource: PageSource {
     private var sections: [DatabaseSection]
     /// The value counts of the query's `_facet` columns, read with the window; the header shows them.
     private(set) var facets: [DatabaseFacet]
-    /// The columns the header suggests as facets (``DatabaseTableReader/suggestedFacets(rowCount:budget:)``),
+    /// The facets the header suggests (``DatabaseTableReader/suggestedFacets(rowCount:columns:size:budget:)``),
     /// found once, when the page's live table is made, and kept: a suggestion is a hint, and
     /// looking again at every change would cost each reload its budget.
-    let suggestedFacets: [String]
+    let suggestedFacets: [DatabaseFacet.Suggestion]
     /// What the table holds, from the configuration file, for the header
     /// (``DatabaseTableHeader/tableDescription``).
     let tableDescription: String?
 
     /// A source over sections already read.
-    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [String] = [], tableDescription: String? = nil) {
+    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [DatabaseFacet.Suggestion] = [], tableDescription: String? = nil) {
         self.reader = reader
         self.sections = sections
         self.facets = facets

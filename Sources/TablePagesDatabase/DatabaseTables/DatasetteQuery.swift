@@ -29,7 +29,8 @@ enum DatasetteQuery {
     static let hiddenColumn = "_nocol"
 
     /// The parameters that choose `query`, in a stable order: the sort (`_sort` or `_sort_desc`),
-    /// each filter (`column__operator=value`), the search (`_search`), each facet (`_facet`), each
+    /// each filter (`column__operator=value`), the search (`_search`), each facet (`_facet`, then
+    /// `_facet_date` and `_facet_array`), each
     /// hidden column (`_nocol`), then the grouping column (`group`, this project's own).
     static func parameters(of query: DatabaseTableQuery) -> [Parameter] {
         var parameters: [Parameter] = []
@@ -40,7 +41,9 @@ enum DatasetteQuery {
         if let words = query.search {
             parameters.append(Parameter(name: search, value: words))
         }
-        parameters += query.facets.map { Parameter(name: facet, value: $0) }
+        for kind in DatabaseFacet.Kind.allCases {
+            parameters += query.facetColumns(kind).map { Parameter(name: kind.parameter, value: $0) }
+        }
         parameters += query.hiddenColumns.map { Parameter(name: hiddenColumn, value: $0) }
         if let group = query.group {
             parameters.append(Parameter(name: DatabaseTableQuery.groupParameter, value: group))

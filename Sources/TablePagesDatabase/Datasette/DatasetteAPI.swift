@@ -111,11 +111,23 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return Self.error(error.message, status: 400)
         }
+        let facets: DatasetteFacets
+        do {
+            facets = try DatasetteFacets(request.queryItems, table: table, shape: parsed.shape)
+        } catch {
+            // Datasette hands SQLite's refusal of a facet's column on, under this heading.
+            return Self.error(error.message, status: 400, title: DatasetteFacets.errorTitle)
+        }
         let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
+        let facetResult: DatasetteFacets.Result
         do {
-            page = try await Self.inBackground { try reader.read(counting: parsed.shape == .arrays || parsed.shape == .objects) }
+            (page, facetResult) = try await Self.inBackground {
+                let page = try reader.read(counting: parsed.shape == .arrays || parsed.shape == .objects)
+                let counted = facets.counts ? try reader.read(facets, rowCount: page.count ?? 0) : DatasetteFacets.Result()
+                return (page, counted)
+            }
         } catch {
             return failure(error)
         }
@@ -125,7 +137,9 @@ public struct DatasetteAPI: Sendable {
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
             humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
-            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds
+            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
+            facets: facetResult,
+            facetLinks: DatasetteJSON.FacetLinks(origin: "http://" + (request.headers["Host"] ?? "localhost"), path: request.path, items: request.queryItems)
         )
         var response: Response = .json(DatasetteJSON.table(page, context: context))
         if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }
@@ -173,7 +187,7 @@ public struct DatasetteAPI: Sendable {
     private func failure(_ error: any Error) -> Response {
         switch error {
         case let refusal as DatasetteTableReader.Refusal:
-            return Self.error(refusal.message, status: 400)
+            return Self.error(refusal.message, status: 400, title: refusal.title)
         case let convertible as any HTTPErrorConvertible:
             let answer = convertible.httpError
             var response = Self.error(answer.message, status: answer.status)
@@ -207,8 +221,8 @@ public struct DatasetteAPI: Sendable {
         return items.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
-    private static func error(_ message: String, status: Int) -> Response {
-        .json(DatasetteJSON.error(message, status: status), status: status)
+    private static func error(_ message: String, status: Int, title: String? = nil) -> Response {
+        .json(DatasetteJSON.error(message, status: status, title: title), status: status)
     }
 
     /// Runs a blocking read on a dispatch thread: never on Swift's cooperative pool or an event thread.

@@ -19,6 +19,10 @@ enum DatasetteJSON {
         /// The columns `_labels` can expand (``DatasetteLabels/expandableColumns(of:)``).
         var expandable: [(column: String, otherTable: String, otherColumn: String, labelColumn: String?)] = []
         var milliseconds: Double
+        /// The facets counted and suggested (``DatasetteFacets``).
+        var facets = DatasetteFacets.Result()
+        /// Where the facets' links lead; nil for none.
+        var facetLinks: FacetLinks?
     }
 
     /// The table document in the request's shape.
@@ -91,7 +95,13 @@ enum DatasetteJSON {
             appendStrings(context.table.primaryKeys, to: &out)
             out.append(", \"units\": {}, \"query\": {\"sql\": ")
             out.appendJSONString(page.sql)
-            out.append(", \"params\": {}}, \"facet_results\": {}, \"suggested_facets\": [], \"next\": ")
+            out.append(", \"params\": {}}, ")
+            if let links = context.facetLinks {
+                appendFacets(context.facets, table: context.table, links: links, to: &out)
+            } else {
+                out.append("\"facet_results\": {}, \"suggested_facets\": []")
+            }
+            out.append(", \"next\": ")
             out.appendJSONString(page.next)
             out.append(", \"next_url\": ")
             out.appendJSONString(context.nextURL)
@@ -123,14 +133,17 @@ enum DatasetteJSON {
         return out.string
     }
 
-    /// Datasette's error object.
-    static func error(_ message: String, status: Int) -> String {
+    /// Datasette's error object; `title` is Datasette's heading of the error, such as `Invalid SQL`
+    /// for a query SQLite refused.
+    static func error(_ message: String, status: Int, title: String? = nil) -> String {
         var out = OutputBuffer(capacity: 128)
         out.append("{\"ok\": false, \"error\": ")
         out.appendJSONString(message)
         out.append(", \"status\": ")
         out.append(status)
-        out.append(", \"title\": null}")
+        out.append(", \"title\": ")
+        out.appendJSONString(title)
+        out.append("}")
         return out.string
     }
 

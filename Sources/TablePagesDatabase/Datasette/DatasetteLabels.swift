@@ -25,9 +25,15 @@ struct DatasetteLabels: Sendable {
     /// The label of each of `values` of `column` that references a row, read in one query.
     func labels(of column: String, values: [SQLValue], in table: DatasetteTable, runner: any SQLSession) throws -> [SQLValue: Label] {
         guard let link = table.schema.linkedColumns.first(where: { $0.column == column }) else { return [:] }
+        return try Self.labels(of: link, values: values, dialect: table.schema.dialect, runner: runner)
+    }
+
+    /// The label of each of `values` of `link`'s column that references a row, read in one
+    /// query: the row's label, or, when `link`'s table has no label column, the value's own text.
+    static func labels(of link: DatabaseLinkedColumn, values: [SQLValue], dialect: SQLDialect, runner: any SQLSession) throws -> [SQLValue: Label] {
         let found = link.labelColumn == nil
             ? [:]
-            : try DatabaseLabelReader(linked: [link], dialect: table.schema.dialect).labels(for: [values.map(DatabaseLabelReader.key)], in: runner)[0]
+            : try DatabaseLabelReader(linked: [link], dialect: dialect).labels(for: [values.map(DatabaseLabelReader.key)], in: runner)[0]
         var labels: [SQLValue: Label] = [:]
         for value in values {
             guard let key = DatabaseLinkedColumn.text(of: DatabaseLabelReader.key(value)) else { continue }

@@ -34,6 +34,8 @@ struct DatasetteTableReader: Sendable {
     /// A `_next` token or a filter that names nothing readable: a 400.
     struct Refusal: Error {
         let message: String
+        /// Datasette's heading of the error (`Invalid SQL` for what it hands on from SQLite).
+        var title: String? = nil
     }
 
     /// Reads the page, counting the filtered rows when `counting`.
@@ -82,6 +84,13 @@ struct DatasetteTableReader: Sendable {
             }
             return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
         }
+    }
+
+    /// Counts the facets `facets` asks for and finds the suggestions among the filtered rows,
+    /// `rowCount` of them.
+    func read(_ facets: DatasetteFacets, rowCount: Int) throws -> DatasetteFacets.Result {
+        let reader = DatabaseTableReader(database: database, schema: table.schema, query: try pageQuery())
+        return try facets.read(reader, rowCount: rowCount, table: table)
     }
 
     /// The filters and search as the page's query.

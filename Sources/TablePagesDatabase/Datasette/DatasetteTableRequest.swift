@@ -47,9 +47,9 @@ struct DatasetteTableRequest: Sendable {
         let message: String
     }
 
-    /// Parameters that Datasette reads and that leave the rows as they are (or that these pages
-    /// do not offer, such as `_facet`): never filters.
-    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
+    /// Parameters that Datasette reads and that leave the rows as they are (or that ``DatasetteFacets`` reads,
+    /// such as `_facet`): never filters.
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_date", "_facet_array", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
 
     /// Reads `items` for `table`.
     /// - Throws: ``Refusal`` for an unknown shape or column, a bad size, or two sorts.
