@@ -3,6 +3,7 @@ set to one of them, navigation that waits for the next document, the checks ever
 sideways scrolling of the page, the bar's items on screen, no console error) and a screenshot of
 each step under /tmp/tablepages-journeys (or $JOURNEY_SHOTS), to look at: a test cannot judge that a page
 looks right."""
+import importlib.util
 import os
 import re
 
@@ -14,6 +15,10 @@ from selenium.webdriver.common.by import By
 SIZES = [(1280, 900), (390, 844)]
 SIZE_IDS = ["desktop", "phone"]
 SHOTS = os.environ.get("JOURNEY_SHOTS", "/tmp/tablepages-journeys")
+
+# Located, not imported: the package's Python side wants Playwright, which these tests do not use.
+_AXE_PACKAGE = importlib.util.find_spec("axe_playwright_python")
+AXE = os.path.join(os.path.dirname(_AXE_PACKAGE.origin), "axe.min.js") if _AXE_PACKAGE else None
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +139,15 @@ def check_step(driver, name, size, expected_error=None):
 def live(driver):
     """Whether the page's live status says "live": its event stream is open."""
     return driver.execute_script("return document.querySelector('.tp-live')?.dataset.state") == "live"
+
+
+def serious_violations(browser):
+    """axe-core's violations of impact serious or critical on the page shown, as (rule, targets)."""
+    assert AXE, "axe-core is missing: pip install --no-deps axe-playwright-python==0.1.8 (make test-deps does)"
+    with open(AXE, encoding="utf-8") as file:
+        browser.execute_script(file.read() + "; return 1")
+    browser.set_script_timeout(60)
+    result = browser.execute_async_script("axe.run().then(arguments[0], (error) => arguments[0]({error: String(error)}))")
+    assert "error" not in result, result
+    return [(violation["id"], [node["target"] for node in violation["nodes"]][:5])
+            for violation in result["violations"] if violation["impact"] in ("serious", "critical")]

@@ -5,8 +5,6 @@ page, signed in and out. A database page's rows and cells are a table to assisti
 (computed roles `table`, `row`, `cell`, `columnheader`, as a screen reader gets them). The first
 Tab reaches "Skip to the table", which leads past the bar; from there Tab goes from row to row (one
 tab stop per row) and the arrow keys reach a row's other controls."""
-import importlib.util
-import os
 import sqlite3
 import urllib.parse
 
@@ -16,11 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import sign_in_url, start_server, stop_server, wait_until
-from journey import SIZE_IDS, SIZES, live, navigate, open_as, set_size, shot
+from journey import SIZE_IDS, SIZES, live, navigate, open_as, serious_violations, set_size, shot
 
-# Located, not imported: the package's Python side wants Playwright, which these tests do not use.
-_AXE_PACKAGE = importlib.util.find_spec("axe_playwright_python")
-AXE = os.path.join(os.path.dirname(_AXE_PACKAGE.origin), "axe.min.js") if _AXE_PACKAGE else None
 
 
 @pytest.fixture(scope="module")
@@ -37,18 +32,6 @@ def site(tmp_path_factory):
     yield base, sign_in_url(directory), database
     stop_server(process)
 
-
-
-def serious_violations(browser):
-    """axe-core's violations of impact serious or critical on the page shown, as (rule, targets)."""
-    assert AXE, "axe-core is missing: pip install --no-deps axe-playwright-python==0.1.8 (make test-deps does)"
-    with open(AXE, encoding="utf-8") as file:
-        browser.execute_script(file.read() + "; return 1")
-    browser.set_script_timeout(60)
-    result = browser.execute_async_script("axe.run().then(arguments[0], (error) => arguments[0]({error: String(error)}))")
-    assert "error" not in result, result
-    return [(violation["id"], [node["target"] for node in violation["nodes"]][:5])
-            for violation in result["violations"] if violation["impact"] in ("serious", "critical")]
 
 
 def pages_to_check(browser, base):

@@ -45,6 +45,7 @@ final class RecordingDelegate: CascadingBareTableDelegate {
     override func viewForHeader(inSection section: Int) -> TableCell? { log("viewForHeader", section); return Recorded.cell }
     override func viewForFooter(inSection section: Int) -> TableCell? { log("viewForFooter", section); return Recorded.cell }
     override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { log("shouldHighlightRow", indexPath); return false }
+    override func linkForRow(at indexPath: TableIndexPath) -> String? { log("linkForRow", indexPath); return "/recorded" }
     override func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { log("willSelectRow", indexPath); return Recorded.path }
     override func didSelectRow(at indexPath: TableIndexPath) { log("didSelectRow", indexPath) }
     override func willDeselectRow(at indexPath: TableIndexPath) -> TableIndexPath? { log("willDeselectRow", indexPath); return Recorded.path }
@@ -273,6 +274,7 @@ struct PropagationCase: Sendable, CustomTestStringConvertible {
         },
         .row("indentationLevelForRow", default: 0, implemented: 3) { $0.indentationLevelForRow(at: $1) },
         .row("shouldHighlightRow", default: true, implemented: false) { $0.shouldHighlightRow(at: $1) },
+        .row("linkForRow", default: String?.none, implemented: "/recorded") { $0.linkForRow(at: $1) },
         .row("didSelectRow", default: (), implemented: ()) { try $0.didSelectRow(at: $1) },
         .row("didDeselectRow", default: (), implemented: ()) { try $0.didDeselectRow(at: $1) },
         .row("editingStyleForRow", default: EditingStyle.none, implemented: .delete) { $0.editingStyleForRow(at: $1) },
@@ -381,6 +383,11 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     var highlight = true
     var selectionRedirect: ((TableIndexPath) -> TableIndexPath?)?
     var moveRedirect: ((TableIndexPath, TableIndexPath) -> TableIndexPath)?
+    /// The rows that are links, by row id: what ``linkForRow(at:)`` answers.
+    var links: [String: String] = [:]
+    /// Runs at the start of `didSelectRow` and `performAction`: to call the table context as a
+    /// delegate would.
+    var whileActing: ((FixtureDataSource) -> Void)?
     /// When set, every acting method throws it before changing anything, as a failed store write would.
     var failure: FixtureFailure?
     /// Runs inside an acting method before it throws ``failure``: to report updates first, or
@@ -418,7 +425,9 @@ final class FixtureDataSource: CascadingBareTableDelegate {
         guard let selectionRedirect else { return indexPath }
         return selectionRedirect(indexPath)
     }
+    override func linkForRow(at indexPath: TableIndexPath) -> String? { links[sections[indexPath.section].rows[indexPath.row].id] }
     override func didSelectRow(at indexPath: TableIndexPath) throws {
+        whileActing?(self)
         try failIfAsked()
         events.append("didSelect \(indexPath)")
     }
@@ -431,6 +440,7 @@ final class FixtureDataSource: CascadingBareTableDelegate {
     override func canMoveRow(at indexPath: TableIndexPath) -> Bool { movable }
     override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { actions }
     override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
+        whileActing?(self)
         try failIfAsked()
         events.append("action \(name) \(indexPath)")
     }

@@ -94,27 +94,26 @@ struct ExamplePagesTests {
         }
     }
 
-    @Test func selectingAProductLeadsToItsDetailPage() async throws {
+    @Test func aProductRowIsALinkToItsDetailPage() async throws {
         try await withExampleDatabase { file in
             try await withExampleSite(file: file) { server, _ in
                 let client = try await TestConnection(port: server.port)
-                let form = try await client.request(
-                    "POST", "/pages/products/rows/3/select?layout=sections",
-                    headers: [("Content-Type", "application/x-www-form-urlencoded")]
-                )
-                #expect(form.status == 303)
-                #expect(form.header("Location") == "/pages/product?id=3")
-                let script = try await client.request("POST", "/pages/products/rows/3/select", headers: [("Accept", "application/json")])
-                #expect(script.status == 200)
-                #expect(script.text.contains(#""location":"/pages/product?id=3""#))
+                for layout in ["list", "sections"] {
+                    let page = try await client.request("GET", "/pages/products?layout=\(layout)")
+                    #expect(page.text.contains(#"<a class="tk-cell tk-link" href="/pages/product?id=3">"#), "layout \(layout)")
+                    #expect(!page.text.contains("/pages/products/rows/3/select"), "a link, not a select form")
+                }
+                let json = try await client.request("GET", "/pages/products.json")
+                #expect(json.text.contains(#""link":"/pages/product?id=3""#))
+                // Selecting leads nowhere any more: the row is a link, not a selectable row.
+                #expect(try await client.request("POST", "/pages/products/rows/3/select").status == 409)
 
                 let detail = try PageJSON.decode(try await client.request("GET", "/pages/product.json?id=3").text)
                 #expect(detail.row("name")?.detail == "Decaf Colombia, 250 g")
                 #expect(detail.row("price")?.detail == "€8.90")
-                // Its "All products" row leads back.
-                let back = try await client.request("POST", "/pages/product/rows/all-products/select?id=3", headers: [("Accept", "application/json")])
-                #expect(back.text.contains(#""location":"/pages/products""#))
-                // A plain value row does nothing when selected.
+                // Its "All products" row is a link back.
+                let detailPage = try await client.request("GET", "/pages/product?id=3")
+                #expect(detailPage.text.contains(#"<a class="tk-cell tk-link" href="/pages/products">"#))
                 #expect(try await client.request("POST", "/pages/product/rows/price/select?id=3").status == 409)
             }
         }
@@ -139,18 +138,6 @@ struct ExamplePagesTests {
                 }
             }
         }
-    }
-
-    @Test func showLeadsOnlyToPathsOnThisSite() throws {
-        let table = TableAdapter(root: ListDataSource(models: [Probe(id: "a")]) { _, _ in .blank })
-        for outside in ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
-            table.show(outside)
-            #expect(table.shownLocation == nil, "\(outside) is not a path on this site")
-        }
-        table.show("/pages/product?id=3")
-        #expect(table.shownLocation == "/pages/product?id=3")
-        _ = try table.selectRow("a")
-        #expect(table.shownLocation == nil, "a selection that shows nothing clears the last location")
     }
 
     @Test func togglingATodoReplacesExactlyThatRowAndTheProgressSummary() async throws {
@@ -332,9 +319,4 @@ struct ExamplePagesTests {
             }
         }
     }
-}
-
-/// A model for TableKit-level checks.
-private struct Probe: Identifiable {
-    let id: String
 }

@@ -184,6 +184,8 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Routed to ``childDelegate(forRowAt:)``.
     open func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).shouldHighlightRow(at: indexPath) }
     /// Routed to ``childDelegate(forRowAt:)``.
+    open func linkForRow(at indexPath: TableIndexPath) -> String? { responder(forRowAt: indexPath).linkForRow(at: indexPath) }
+    /// Routed to ``childDelegate(forRowAt:)``.
     open func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { responder(forRowAt: indexPath).willSelectRow(at: indexPath) }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func didSelectRow(at indexPath: TableIndexPath) throws { try responder(forRowAt: indexPath).didSelectRow(at: indexPath) }

@@ -21,6 +21,8 @@ extension TableDelegate {
     public func viewForFooter(inSection section: Int) -> TableCell? { nil }
     /// Default: true, selectable.
     public func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { true }
+    /// Default: nil, no link.
+    public func linkForRow(at indexPath: TableIndexPath) -> String? { nil }
     /// Default: `indexPath`, the row asked for.
     public func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath? { indexPath }
     /// Default: does nothing.

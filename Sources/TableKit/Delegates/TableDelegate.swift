@@ -38,6 +38,10 @@ public protocol TableDelegate {
     func viewForFooter(inSection section: Int) -> TableCell?
     /// Whether the row reacts to selection (`shouldHighlightRowAt`).
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool
+    /// A path on this site (`/pages/product?id=3`) the row is a plain link to, for every viewer,
+    /// signed in or not: the cell is then an `<a href>` instead of a "select" button. Nil for
+    /// none. Anything but a path on this site is dropped, with a warning in the log.
+    func linkForRow(at indexPath: TableIndexPath) -> String?
     /// The row to select instead, or nil to veto (`willSelectRowAt`).
     func willSelectRow(at indexPath: TableIndexPath) -> TableIndexPath?
     /// The row was selected (`didSelectRowAt`).

@@ -25,6 +25,8 @@ public struct RowRecord: Hashable, Sendable {
     public var canMove: Bool
     /// The row's named actions.
     public var actions: [RowAction]
+    /// The path on this site the row is a link to (``TableDelegate/linkForRow(at:)``), or nil.
+    public var link: String?
 
     /// Creates a record.
     public init(
@@ -37,7 +39,8 @@ public struct RowRecord: Hashable, Sendable {
         editingStyle: EditingStyle = .none,
         deleteConfirmationTitle: String? = nil,
         canMove: Bool = false,
-        actions: [RowAction] = []
+        actions: [RowAction] = [],
+        link: String? = nil
     ) {
         self.id = id
         self.cell = cell
@@ -49,5 +52,6 @@ public struct RowRecord: Hashable, Sendable {
         self.deleteConfirmationTitle = deleteConfirmationTitle
         self.canMove = canMove
         self.actions = actions
+        self.link = link
     }
 }

@@ -127,13 +127,17 @@ struct HTMLEmitter: TableEmitter {
     }
 
     mutating func row(_ row: RowRecord, at indexPath: TableIndexPath, in section: SectionRecord, into out: inout OutputBuffer) {
-        let selectable = context.showsControls && row.isSelectable && row.editingStyle != .insert
+        // A link is for every viewer; a "select" button only for those who may act.
+        let wrap: CellWrap = row.link != nil ? .link
+            : context.showsControls && row.isSelectable && row.editingStyle != .insert ? .select : .none
         // Everything before the cell's content goes in one reservation: this runs for every row,
         // and appending piece by piece cost more than the bytes themselves (see ByteWriter).
         var maxCount = 256 + Self.maxHeightCount
             + PageContract.maxDOMIDPartCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.id.rawValue) + ByteWriter.maxEscapedCount(row.cell.reuseIdentifier)
-        if selectable {
-            maxCount += 192 + context.maxRowURLCount(row.id, suffix: PageContract.selectPath)
+        switch wrap {
+        case .select: maxCount += 192 + context.maxRowURLCount(row.id, suffix: PageContract.selectPath)
+        case .link: maxCount += 96 + ByteWriter.maxEscapedCount(row.link ?? "")
+        case .none: break
         }
         out.append(maxCount: maxCount) { out in
             out.write("<div id=\"row-")
@@ -150,27 +154,47 @@ struct HTMLEmitter: TableEmitter {
                 out.write("\"")
             }
             out.write(" role=\"row\">")
-            if selectable {
+            switch wrap {
+            case .select:
                 out.write("<div class=\"tk-select-cell\" role=\"cell\"><form class=\"tk-select\" method=\"post\" action=\"")
                 context.writeRowURL(row.id, suffix: PageContract.selectPath, into: &out)
                 out.write("\"><button type=\"submit\" class=\"tk-cell\">")
+            case .link:
+                out.write("<div class=\"tk-select-cell\" role=\"cell\"><a class=\"tk-cell tk-link\" href=\"")
+                out.writeEscapedHTML(row.link ?? "")
+                out.write("\">")
+            case .none:
+                break
             }
         }
-        if selectable {
-            kind(for: row.cell.reuseIdentifier).renderPlaced(row.cell.content, CellPlacement(context: context, row: row.id), &out)
-        } else {
+        if wrap == .none {
             appendStaticCell(row.cell, placement: CellPlacement(context: context, row: row.id), isTableCell: true, into: &out)
+        } else {
+            kind(for: row.cell.reuseIdentifier).renderPlaced(row.cell.content, CellPlacement(context: context, row: row.id), &out)
+        }
+        let close: StaticString = switch wrap {
+        case .select: "</button></form></div>"
+        case .link: "</a></div>"
+        case .none: ""
         }
         guard hasEditControls(row) else {
             // The usual row: close it in one append.
-            out.append(selectable ? "</button></form></div></div>" : "</div>")
+            out.append(maxCount: 32) { $0.write(close); $0.write("</div>") }
             return
         }
-        if selectable {
-            out.append("</button></form></div>")
-        }
+        out.append(close)
         appendEditControls(row, at: indexPath, in: section, into: &out)
         out.append("</div>")
+    }
+
+    /// What a row's cell is wrapped in.
+    private enum CellWrap {
+        /// A "select" button in a form.
+        case select
+        /// A link to the row's ``RowRecord/link``.
+        case link
+        /// Nothing: the cell alone.
+        case none
     }
 
     // MARK: Parts

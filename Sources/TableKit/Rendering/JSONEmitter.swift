@@ -138,8 +138,12 @@ struct JSONEmitter: TableEmitter {
             writeTextFields(content, into: &out)
         }
         appendOtherContentFields(content, into: &out, fields: fields)
-        let tailCount = 128 + ByteWriter.maxEscapedCount(row.deleteConfirmationTitle ?? "")
+        let tailCount = 128 + ByteWriter.maxEscapedCount(row.deleteConfirmationTitle ?? "") + ByteWriter.maxEscapedCount(row.link ?? "")
         out.append(maxCount: tailCount) { out in
+            if let link = row.link {
+                out.write(",\"link\":")
+                out.writeJSONString(link)
+            }
             if !row.isSelectable {
                 out.write(",\"selectable\":false")
             }
@@ -264,7 +268,7 @@ struct JSONEmitter: TableEmitter {
     /// a client reading `title` must get the display text whatever a provider names its values.
     private static let rowMembers: Set<String> = [
         "id", "kind", "height", "estimatedHeight", "indentationLevel", "title", "subtitle", "detail", "accessory",
-        "image", "badge", "fields", "selectable", "editingStyle", "deleteTitle", "movable", "actions",
+        "image", "badge", "fields", "link", "selectable", "editingStyle", "deleteTitle", "movable", "actions",
     ]
 
     /// Writes `value` as JSON, recursively.

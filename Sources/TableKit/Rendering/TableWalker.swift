@@ -49,7 +49,8 @@ struct TableWalker {
             let rowRecord = table.rowRecord(at: indexPath)
             emitter.row(rowRecord, at: indexPath, in: record, into: &out)
             last = rowRecord.id
-            template = uniform ? rowRecord : nil
+            // Links differ from row to row, and a template writes its own.
+            template = uniform && rowRecord.link == nil ? rowRecord : nil
         }
         var next: NextPage?
         if (limit != nil && end < record.rowCount) || afterWindow > 0 {

@@ -18,6 +18,8 @@ extension TableAdapter {
               let target = root.willSelectRow(at: indexPath),
               rowID(at: target) != nil else { return .vetoed }
         do {
+            isSelecting = true
+            defer { isSelecting = false }
             try performBatchUpdates { try root.didSelectRow(at: target) }
         } catch {
             // A selection that did not happen leads nowhere.

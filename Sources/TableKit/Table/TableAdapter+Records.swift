@@ -14,8 +14,14 @@ extension TableAdapter {
         if estimatedHeight == height || estimatedHeight == .automatic {
             estimatedHeight = nil
         }
+        let id = root.rowID(forRowAt: indexPath)
+        var link = root.linkForRow(at: indexPath)
+        if let location = link, !SitePath.isOnThisSite(location) {
+            onIgnoredAnswer?(.linkOffSite(location: location, row: id))
+            link = nil
+        }
         return RowRecord(
-            id: root.rowID(forRowAt: indexPath),
+            id: id,
             cell: root.cell(forRowAt: indexPath),
             height: height,
             estimatedHeight: estimatedHeight,
@@ -24,7 +30,8 @@ extension TableAdapter {
             editingStyle: editingStyle,
             deleteConfirmationTitle: editingStyle == .delete ? root.titleForDeleteConfirmationButtonForRow(at: indexPath) : nil,
             canMove: root.canMoveRow(at: indexPath),
-            actions: root.actionsForRow(at: indexPath)
+            actions: root.actionsForRow(at: indexPath),
+            link: link
         )
     }
 

@@ -94,12 +94,17 @@ extension TableAdapter: TableContext {
         record { $0.movedSections.append((section, newSection)) }
     }
 
-    /// Remembers a path on this site in ``shownLocation``; other addresses are ignored.
+    /// Remembers a path on this site in ``shownLocation`` while a selection is handled; anything
+    /// else is reported to ``onIgnoredAnswer`` and ignored.
     public func show(_ location: String) {
-        // "//host" and "/\host" are other sites to a browser.
-        let bytes = Array(location.utf8.prefix(2))
-        guard bytes.first == UInt8(ascii: "/"), bytes.count < 2 || (bytes[1] != UInt8(ascii: "/") && bytes[1] != UInt8(ascii: "\\")) else { return }
-        guard !location.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return }
+        guard isSelecting else {
+            onIgnoredAnswer?(.showOutsideSelection(location: location))
+            return
+        }
+        guard SitePath.isOnThisSite(location) else {
+            onIgnoredAnswer?(.showOffSite(location: location))
+            return
+        }
         shownLocation = location
     }
 

@@ -56,6 +56,11 @@ public final class TableAdapter {
     /// Where the last ``selectRow(_:)`` asked to lead the person who selected, through
     /// ``TableContext/show(_:)``; nil when it asked for nothing. The HTTP layer redirects there.
     public internal(set) var shownLocation: String?
+    /// Called with each delegate answer the table cannot honour (``IgnoredDelegateAnswer``), so
+    /// that it is logged, never dropped in silence; nil ignores them.
+    public var onIgnoredAnswer: ((IgnoredDelegateAnswer) -> Void)?
+    // Set while `didSelectRow` runs: the one time ``TableContext/show(_:)`` leads somewhere.
+    var isSelecting = false
 
     /// Creates a table over a delegate tree, prepares it and reads its initial state.
     ///

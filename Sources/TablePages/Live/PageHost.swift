@@ -79,7 +79,7 @@ public actor PageHost {
             versions = PageVersions(followsClock: followsClock, fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit))
             versions.beginRead(at: followsClock ? try source.readFromSource() : nil)
             try PageSourceMisplaced.check(made.root, page: variant.page)
-            table = definition.makeTable(root: made.root, version: versions.next())
+            table = IgnoredAnswerLog.shared.watching(definition.makeTable(root: made.root, version: versions.next()), page: variant.page, logger: logger)
             versions.endRead()
         } catch {
             if let token { definition.changes?.removeObserver(token) }
@@ -250,6 +250,8 @@ public actor PageHost {
         let positional = pager.positional
         if position != nil, positional == nil { return nil }
         let definition = definition
+        let logger = logger
+        let page = variant.page
         var context = renderContext
         if !controls { context.showsControls = false }
         let renderContext = context
@@ -261,7 +263,7 @@ public actor PageHost {
             } else {
                 try pager.root(ofRowsIn: id, after: after, limit: limit)
             }
-            let table = definition.makeRenderedOnceTable(root: root)
+            let table = IgnoredAnswerLog.shared.watching(definition.makeRenderedOnceTable(root: root), page: page, logger: logger)
             try TableRenderer(table: table, context: renderContext).renderSection(id, limit: limit, as: format, into: &out)
             return out.bytes
         }
@@ -313,7 +315,9 @@ public actor PageHost {
         var out = OutputBuffer()
         let renderContext = controls ? renderContext : readOnlyContext
         // A root may show the row in full, which its live table may not hold.
-        let detail = try source.root(ofRow: id).map { definition.makeRenderedOnceTable(root: $0) }
+        let detail = try source.root(ofRow: id).map {
+            IgnoredAnswerLog.shared.watching(definition.makeRenderedOnceTable(root: $0), page: variant.page, logger: logger)
+        }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
     }

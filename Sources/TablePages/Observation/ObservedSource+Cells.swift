@@ -16,8 +16,8 @@ extension ObservedSource {
     ///   - section: the identifier and header title of an item's section; one section for all by default.
     ///   - cell: what an item's row shows.
     ///   - select: what selecting an item's row does (usually a write to the store).
-    ///   - link: the page on this site that selecting an item's row leads to (after `select`),
-    ///     nil for none. Rows can be selected when there is a `select` or a `link`.
+    ///   - link: the page on this site an item's row is a plain link to, for every viewer (signed
+    ///     in or not), nil for none. Rows can be selected when there is a `select`.
     public convenience init<Store: ObservableStore, Item: Identifiable>(
         _ store: Store, fetch: @escaping (Store.Reader) throws -> [Item], local: ChangeFeed? = nil, kind: CellKind = .basic,
         section: @escaping (Item) -> (id: String, title: String?) = { _ in (id: "items", title: nil) },
@@ -101,10 +101,10 @@ private final class CellRow<Item: Identifiable>: ObservedRow<Item> {
     }
 
     override func cell(forRowAt indexPath: TableIndexPath) -> TableCell { TableCell(kind, cell(item)) }
-    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { select != nil || link?(item) != nil }
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { select != nil }
+    override func linkForRow(at indexPath: TableIndexPath) -> String? { link?(item) }
 
     override func didSelectRow(at indexPath: TableIndexPath) throws {
         try select?(item)
-        if let location = link?(item) { tableContext?.show(location) }
     }
 }

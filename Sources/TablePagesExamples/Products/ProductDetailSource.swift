@@ -29,7 +29,7 @@ final class ProductDetailSource: ObservedSource<Product?> {
     }
 }
 
-/// One line of a product's detail: a labelled value, or a link that selecting follows.
+/// One line of a product's detail: a labelled value, or a link to another page.
 private final class ProductFactRow: ObservedRow<ProductFact> {
     override func cell(forRowAt indexPath: TableIndexPath) -> TableCell {
         item.location == nil
@@ -37,11 +37,6 @@ private final class ProductFactRow: ObservedRow<ProductFact> {
             : TableCell(.basic, CellContent(title: item.label, accessory: .disclosureIndicator))
     }
 
-    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { item.location != nil }
-
-    override func didSelectRow(at indexPath: TableIndexPath) {
-        if let location = item.location {
-            tableContext?.show(location)
-        }
-    }
+    override func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }
+    override func linkForRow(at indexPath: TableIndexPath) -> String? { item.location }
 }

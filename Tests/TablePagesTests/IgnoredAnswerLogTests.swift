@@ -1,0 +1,38 @@
+import HTTPTestSupport
+import TableKit
+import TablePages
+import Testing
+
+@Suite("A delegate answer a page cannot honour is logged, once")
+struct IgnoredAnswerLogTests {
+    @Test("show() from a row action leads nowhere and says so once, whatever the number of tries")
+    func showFromARowActionWarnsOnce() async throws {
+        let log = LogRecorder()
+        var registry = PageRegistry()
+        registry.register(PageDefinition(name: "showing", title: "Showing") { _ in
+            CascadingRootTableDelegate(childDelegates: [StaticSection(id: "s", rows: [ShowingRow(id: "r", cell: .blank)])])
+        })
+        try await withSite(pages: registry, logger: log.logger(from: .warning)) { server, _ in
+            let client = try await TestConnection(port: server.port)
+            for _ in 0..<3 {
+                let answer = try await client.request("POST", "/pages/showing/rows/r/actions/open", headers: [("Accept", "application/json")])
+                #expect(answer.status == 200)
+                #expect(!answer.text.contains("location"), "the action leads nowhere")
+            }
+            let warnings = log.messages(at: .warning)
+            #expect(warnings.count == 1, "\(warnings)")
+            let line = try #require(warnings.first)
+            #expect(line.contains("page showing"))
+            #expect(line.contains("tableContext.show(\"/pages/elsewhere\")"))
+            #expect(line.contains("linkForRow(at:)"), "it says what to do instead")
+        }
+    }
+}
+
+/// A row whose "open" action asks to show another page, which only a selection may do.
+private final class ShowingRow: StaticRow {
+    override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] { [RowAction(name: "open", title: "Open")] }
+    override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) {
+        tableContext?.show("/pages/elsewhere")
+    }
+}
