@@ -143,14 +143,17 @@ def corpus_tables(path):
         return [(name, [row[1] for row in db.execute("SELECT * FROM pragma_table_info(?)", [name])]) for name in names]
 
 
-def test_every_corpus_table_suggests_and_counts_every_column_as_datasette_does(servers):
+def test_every_corpus_table_suggests_and_counts_every_column_and_its_dates_as_datasette_does(servers):
     if servers[0] != "corpus":
         pytest.skip("the corpus's tables")
     compared = 0
     for table, columns in corpus_tables(servers[3]):
         compare(servers, table, "")
         for column in columns:
-            compare(servers, table, urllib.parse.urlencode([("_facet", column)]))
+            # Not _facet_array: Datasette takes 2 s to answer its 400 for text that is not JSON
+            # (the shop's tests compare that answer).
+            for parameter in ["_facet", "_facet_date"]:
+                compare(servers, table, urllib.parse.urlencode([(parameter, column)]))
             compared += 1
     assert compared > 40
 

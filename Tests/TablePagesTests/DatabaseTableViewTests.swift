@@ -161,10 +161,16 @@ struct DatabaseTableViewTests {
                 query.filters = [DatabaseFilter(column: columns[0], comparison: .contains, value: values[0]), DatabaseFilter(column: columns[2], comparison: .exact, value: values[1])]
                 query.search = values[2]
                 query.facets = [columns[2]]
+                query.dateFacets = [columns[1]]
+                query.arrayFacets = [columns[0]]
                 query.group = columns[0]
-                let facet = DatabaseFacet(column: columns[2], values: values.map { .init(value: SQLValue.text($0), count: 1) }, isTruncated: false)
+                // A column facet whose values carry a referenced row's label, as hostile as a value.
+                let facet = DatabaseFacet(column: columns[2], values: values.map { .init(value: SQLValue.text($0), count: 1, label: .some($0)) }, isTruncated: false)
+                let dates = DatabaseFacet(column: columns[1], kind: .date, values: values.map { .init(value: SQLValue.text($0), count: 2) }, isTruncated: true)
+                let items = DatabaseFacet(column: columns[0], kind: .array, values: values.map { .init(value: SQLValue.text($0), count: 3) }, isTruncated: false)
                 // The operator's description of the table, as hostile as a value.
-                return DatabaseTableHeader(schema: schema, query: query, rowCount: 3, facets: [facet], tableDescription: values[1])
+                return DatabaseTableHeader(schema: schema, query: query, rowCount: 3, facets: [facet, dates, items],
+                                           suggestedFacets: [.init(column: columns[2], kind: .date), .init(column: columns[1], kind: .array)], tableDescription: values[1])
             }
             let hostile = Self.html(header(columns, values))
             let benign = Self.html(header(benignColumns, ["v0", "v1", "v2"]))
@@ -192,6 +198,13 @@ struct DatabaseTableViewTests {
             for column in columns {
                 #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array("data-field=\"".utf8) + ReferenceEscaping.html(column) + Array("\"".utf8)))
             }
+            // A date or array facet's values add Datasette's filter of their column, with the page kept.
+            let hrefs = Self.attributes(hostile, named: "href").map(Self.decodedQuery)
+            for value in values {
+                #expect(hrefs.contains { $0.last == DatasetteQuery.Parameter(name: columns[1] + "__date", value: value) && $0.contains(DatasetteQuery.Parameter(name: "_facet_date", value: columns[1])) })
+                #expect(hrefs.contains { $0.last == DatasetteQuery.Parameter(name: columns[0] + "__arraycontains", value: value) })
+            }
+            #expect(hrefs.contains { $0.contains(DatasetteQuery.Parameter(name: "_facet_date", value: columns[2])) }, "the suggested date facet adds itself")
             for value in values {
                 #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array(" value=\"".utf8) + ReferenceEscaping.html(value) + Array("\"".utf8)) || value.isEmpty)
             }

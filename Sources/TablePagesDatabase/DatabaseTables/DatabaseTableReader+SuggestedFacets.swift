@@ -22,9 +22,9 @@ extension DatabaseTableReader {
     /// - an array facet (SQLite) for a column whose values are all JSON arrays (or NULL or empty),
     ///   the first 100 non-empty ones arrays of strings only.
     ///
-    /// `columns` are the columns looked at (by default the page's: not the single key column,
-    /// whose values are all different, nor hidden ones or the group column); a column already
-    /// faceted in a kind is not suggested in it again.
+    /// `columns` are the columns looked at (by default the page's: not hidden ones nor the group
+    /// column); a single key column is not looked at for a column facet (its values are all
+    /// different), and a column already faceted in a kind is not suggested in it again.
     ///
     /// Bounded: each check reads at most the first ``suggestionScanRows`` of the page's rows in the
     /// key's order (not an index's, where the first rows would all share a value), all in one read
@@ -32,8 +32,10 @@ extension DatabaseTableReader {
     /// the suggestions. A column a check cannot read (a type PostgreSQL cannot compare, text that
     /// is not JSON) is not suggested; any other failure leaves no suggestions rather than a late page.
     func suggestedFacets(rowCount: Int, columns: [String]? = nil, size: Int = maxFacetValues, budget: Duration = suggestionBudget) -> [DatabaseFacet.Suggestion] {
-        let excluded = Set((schema.key.count == 1 ? schema.key + schema.primaryKeyColumns : []) + query.hiddenColumns + (query.group.map { [$0] } ?? []))
+        let excluded = Set(query.hiddenColumns + (query.group.map { [$0] } ?? []))
         let candidates = columns ?? schema.columns.filter { !excluded.contains($0) }
+        // A single key column's values are all different: never a column facet, and not worth a check.
+        let unique = Set(schema.key.count == 1 ? schema.key + schema.primaryKeyColumns : [])
         guard !candidates.isEmpty else { return [] }
         let kinds: [DatabaseFacet.Kind] = schema.dialect == .sqlite ? [.column, .date, .array] : [.column]
         let deadline = ContinuousClock.now + budget
@@ -42,7 +44,7 @@ extension DatabaseTableReader {
                 var suggested: [DatabaseFacet.Suggestion] = []
                 for kind in kinds {
                     let faceted = Set(query.facetColumns(kind))
-                    for column in candidates where !faceted.contains(column) {
+                    for column in candidates where !faceted.contains(column) && !(kind == .column && unique.contains(column)) {
                         guard ContinuousClock.now < deadline else { return suggested }
                         if try worthFacet(column, kind: kind, rowCount: rowCount, size: size, in: db) {
                             suggested.append(DatabaseFacet.Suggestion(column: column, kind: kind))
