@@ -54,7 +54,7 @@ def test_a_newcomer_sees_every_page_fit_the_screen(examples_site, browser, size)
 def test_signed_in_every_page_fits_the_screen(examples_site, browser, size):
     base, link = examples_site
     set_size(browser, size)
-    browser.get(link)
+    browser.get(link.new())
     visit_every_page(browser, base, size, "signed-in")
 
 
@@ -88,7 +88,8 @@ def test_a_newcomer_signs_in_sees_it_in_the_bar_and_signs_out(examples_site, bro
     check_step(browser, "signin-1-anonymous-index", size)
 
     # The link lands on the index, whose bar now says so and offers to sign out.
-    navigate(browser, lambda: browser.get(link))
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))
     assert urllib.parse.urlsplit(browser.current_url).path == "/"
     assert "Signed in" in bar_text(browser) and "Sign in to make changes" not in bar_text(browser)
     assert browser.find_element(By.CSS_SELECTOR, ".tp-bar .tp-signout button").is_displayed()
@@ -128,7 +129,8 @@ def test_only_pages_with_something_to_change_ask_to_sign_in(examples_site, brows
         assert ("Sign in to make changes" in bar_text(browser)) == offered, page
         check_step(browser, f"sign-in-offered-{page}", size)
     # Signed in, the pages without a sign-in prompt still have nothing to change: no forms that post.
-    navigate(browser, lambda: browser.get(link))
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))
     for page, offered in SIGN_IN_OFFERED.items():
         browser.get(f"{base}/pages/{page}")
         posting = browser.execute_script(
