@@ -14,7 +14,7 @@ struct SignInEndpoints: Sendable {
     let siteTitle: String
 
     /// What the refusals of a link that is good no more tell its holder to do.
-    static let newLinkAdvice = "Ask whoever runs the server for a new link: `tablepages secret link` prints one (and the server logs one when it starts)."
+    static let newLinkAdvice = "Ask whoever runs the server for a new link: the command \u{201C}tablepages secret link\u{201D} prints one (and the server logs one when it starts)."
 
     func register(on router: inout Router) {
         router.on(.get, Self.signInPath, resolving: signIn, use: { request, link in await claim(link, for: request) })
