@@ -48,6 +48,8 @@ def test_an_anonymous_browser_sees_no_controls_and_how_to_sign_in(site, browser)
     browser.get(base + "/pages/todo")
     browser.find_element(By.CSS_SELECTOR, "a.tp-signin").click()
     assert wait_until(lambda: "sign-in URL" in browser.find_element(By.TAG_NAME, "body").text, 5)
+    # ... and that each link signs in once, and how to get another.
+    assert "once" in browser.find_element(By.TAG_NAME, "body").text and "tablepages secret link" in browser.find_element(By.TAG_NAME, "body").text
     assert not any(cookie["name"] == "tablepages_session" for cookie in browser.get_cookies())
 
 

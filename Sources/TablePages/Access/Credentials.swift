@@ -124,7 +124,8 @@ final class Credentials: Sendable {
             return .schedule(after: max(.zero, Self.recheckInterval - since))
         }
         switch plan {
-        case .full: ready()
+        // Not on the event thread that asked: it only hands the wait over.
+        case .full: queue.async(execute: ready)
         case .joined: break
         case .schedule(let delay):
             let microseconds = Int(delay.components.seconds) * 1_000_000 + Int(delay.components.attoseconds / 1_000_000_000_000)
