@@ -181,10 +181,13 @@ say "ok: a request for another host name gets 421"
 # Anonymous clients may read but not write; the sign-in link the server logged gives a session.
 read -r status _ <<< "$(fetch -X POST "$URL/pages/checklist/rows/item-2/select")"
 [ "$status" = 401 ] || fail "an anonymous POST select got $status, not 401"
-link=$(podman logs "$CONTAINER" 2>&1 | grep -o 'http://[^ ]*/-/signin?token=[A-Za-z0-9_-]*' | tail -1)
+link=$(podman logs "$CONTAINER" 2>&1 | grep -o 'http://[^ ]*/-/signin?token=[A-Za-z0-9._-]*' | tail -1)
 [ -n "$link" ] || fail "the server logged no sign-in link: $(podman logs "$CONTAINER" 2>&1 | tail -5)"
 read -r status _ <<< "$(fetch -c "$work/cookies" "$URL/-/signin?${link#*\?}")"
 [ "$status" = 303 ] && grep -q tablepages_session "$work/cookies" || fail "the logged sign-in link did not sign in: $status"
+# A link signs in once.
+read -r status _ <<< "$(fetch "$URL/-/signin?${link#*\?}")"
+[ "$status" = 403 ] || fail "the logged sign-in link signed in a second time: $status"
 # Scripts write with an access token, made inside the container next to the server's credentials.
 token=$(podman exec "$CONTAINER" tablepages token create --name container-test --write | tail -1)
 bearer="Authorization: Bearer $token"
@@ -193,7 +196,7 @@ for _ in $(seq 1 30); do
   [ "$status" = 404 ] && break; sleep 0.1
 done
 [ "$status" = 404 ] || fail "the token from tablepages token create was not accepted: $status"
-say "ok: an anonymous write gets 401; the sign-in link in the container's log signs in; a token made with podman exec writes"
+say "ok: an anonymous write gets 401; the sign-in link in the container's log signs in, once; a token made with podman exec writes"
 
 curl -sN --max-time 20 -D "$work/sse.headers" "$URL/pages/checklist/events?format=json" > "$work/sse" &
 sse_pid=$!

@@ -21,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
               tablepages serve --port 0                 # any free port; the log says which
 
             Anyone may read; to change anything, open the sign-in link the server prints on startup \
-            (http://HOST:PORT/-/signin?token=…, printed unless --log-level is error or critical), or send \
+            (http://HOST:PORT/-/signin?token=…, printed unless --log-level is error or critical; it signs one \
+            browser in, once, and `tablepages secret link` prints another), or send \
             an access token from `tablepages token create` as Authorization: Bearer TOKEN.
             """
     )
@@ -201,10 +202,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialsOptions
 
+    @OptionGroup var signInLinks: SignInLinkOptions
+
     @Option(help: "Bytes of client addresses kept to limit wrong sign-in tokens (about 128 each; per address 10 at once, then 1 a second, 429 with Retry-After beyond); past it, new addresses share one limit.")
     var signInLimiterSize = AccessSettings.defaultSignInLimiterSize
 
-    @Flag(help: "Make a new session secret before starting: every browser is signed out and the old sign-in link stops working.")
+    @Flag(help: "Make a new session secret before starting: every browser is signed out and every sign-in link not used yet stops working.")
     var rotateSecret = false
 
     @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (--no-metrics: no /metrics, nothing counted).")
@@ -347,6 +350,7 @@ struct ServeCommand: AsyncParsableCommand {
         let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
         var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
         access.signInLimiterSize = signInLimiterSize
+        access.signInLinkLifetime = signInLinks.lifetime
         access.secureCookies = secureCookies
         do {
             let store = try credentials.open()

@@ -91,12 +91,40 @@ def server(tmp_path):
     stop_server(process)
 
 
-def sign_in_url(directory):
-    """The sign-in link the server running in `directory` printed last."""
+def logged_sign_in_url(directory):
+    """The sign-in link the server running in `directory` printed last (it signs in once)."""
     with open(os.path.join(directory, "server.log")) as text:
         found = re.findall(r"open: (http://\S+/-/signin\?token=\S+)", text.read())
     assert found, "the server printed no sign-in link"
     return found[-1]
+
+
+def new_sign_in_path(directory, *arguments):
+    """A new sign-in link's path from `tablepages secret link`, run in `directory` (so with the
+    credentials file a server started there uses), with `arguments` besides."""
+    output = subprocess.run([BINARY, "secret", "link", *arguments], cwd=directory, capture_output=True, text=True, timeout=30, check=True).stdout
+    path = output.strip().splitlines()[-1]
+    assert path.startswith("/-/signin?token="), output
+    return path
+
+
+def sign_in_url(directory):
+    """A new sign-in link for the server running in `directory`, at the address its log names:
+    each link signs in once, so every sign-in takes a link of its own."""
+    logged = logged_sign_in_url(directory)
+    return logged[:logged.index("/-/signin")] + new_sign_in_path(directory)
+
+
+class SignInLinks:
+    """Makes sign-in links for the server running in `directory`, one per sign-in (`new()`)."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.base = logged_sign_in_url(directory).split("/-/signin")[0]
+
+    def new(self):
+        """A link that has not signed in yet."""
+        return self.base + new_sign_in_path(self.directory)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -116,9 +144,9 @@ def sign_in(url):
 
 
 def session_headers(link, page_url):
-    """Signs in with `link` and returns what a script sends to write as that session: the cookie and
+    """Signs in with `link` (a URL, or `SignInLinks` to make one from) and returns what a script sends to write as that session: the cookie and
     the session's CSRF token, read from the `<meta name="csrf-token">` of the page at `page_url`."""
-    _, cookie = sign_in(link)
+    _, cookie = sign_in(link.new() if isinstance(link, SignInLinks) else link)
     with urllib.request.urlopen(urllib.request.Request(page_url, headers={"Cookie": cookie}), timeout=5) as response:
         found = re.search(r'<meta name="csrf-token" content="([^"]+)"', response.read().decode())
     assert found, "the signed-in page carries no CSRF token"
@@ -127,9 +155,10 @@ def session_headers(link, page_url):
 
 @pytest.fixture()
 def signed_in_server(tmp_path):
-    """A server with the example pages where only signed-in clients write; yields (base URL, sign-in link)."""
+    """A server with the example pages where only signed-in clients write; yields (base URL,
+    `SignInLinks` that make its sign-in links)."""
     process, base = start_server(tmp_path, anonymous_writes=False)
-    yield base, sign_in_url(tmp_path)
+    yield base, SignInLinks(tmp_path)
     stop_server(process)
 
 

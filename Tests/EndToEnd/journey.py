@@ -8,7 +8,7 @@ import os
 import re
 
 import pytest
-from conftest import console_errors, sign_in_url, start_server, stop_server, wait_until
+from conftest import SignInLinks, console_errors, start_server, stop_server, wait_until
 from selenium.webdriver.common.by import By
 
 # A laptop and a phone (an iPhone 12–15's CSS viewport).
@@ -24,10 +24,11 @@ AXE = os.path.join(os.path.dirname(_AXE_PACKAGE.origin), "axe.min.js") if _AXE_P
 @pytest.fixture(scope="module")
 def examples_site(tmp_path_factory):
     """The example pages as `tablepages serve` offers them (anonymous clients read, signed-in ones
-    write), one server per test file; yields (base URL, the sign-in link it printed)."""
+    write), one server per test file; yields (base URL, `SignInLinks` that make its sign-in links:
+    each signs in once)."""
     directory = tmp_path_factory.mktemp("journey")
     process, base = start_server(directory, anonymous_writes=False)
-    yield base, sign_in_url(directory)
+    yield base, SignInLinks(directory)
     stop_server(process)
 
 
@@ -43,11 +44,12 @@ def read_only_database_site(tmp_path_factory, name, make, *arguments):
     stop_server(process)
 
 
-def open_as(driver, size, sign_in_link=None):
-    """Sets the viewport to `size`, and signs in with `sign_in_link` when one is given."""
+def open_as(driver, size, sign_in_links=None):
+    """Sets the viewport to `size`, and signs in with a new link of `sign_in_links` (`SignInLinks`) when given."""
     set_size(driver, size)
-    if sign_in_link:
-        navigate(driver, lambda: driver.get(sign_in_link))
+    if sign_in_links:
+        link = sign_in_links.new()
+        navigate(driver, lambda: driver.get(link))
 
 
 def set_size(driver, size):

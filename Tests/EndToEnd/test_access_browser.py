@@ -11,10 +11,8 @@ from test_live_page import open_live, row_text
 
 @pytest.fixture()
 def site(signed_in_server):
-    """A server where only signed-in clients write; yields (base URL, the sign-in URL its log printed)."""
-    base, link = signed_in_server
-    # The printed URL names the address the server listens on; the test reaches it as `base`.
-    yield base, base + link[link.index("/-/signin"):]
+    """A server where only signed-in clients write; yields (base URL, `SignInLinks` for its sign-in links)."""
+    yield signed_in_server
 
 
 @pytest.fixture()
@@ -29,8 +27,9 @@ def page_text(browser):
     return browser.find_element(By.CSS_SELECTOR, ".tp-page").text
 
 
-def sign_in_browser(browser, url):
-    browser.get(url)
+def sign_in_browser(browser, links):
+    """Signs `browser` in with a new link of `links` (each link signs in once)."""
+    browser.get(links.new())
     assert any(cookie["name"] == "tablepages_session" for cookie in browser.get_cookies()), "no session cookie was set"
 
 
@@ -49,13 +48,15 @@ def test_an_anonymous_browser_sees_no_controls_and_how_to_sign_in(site, browser)
     browser.get(base + "/pages/todo")
     browser.find_element(By.CSS_SELECTOR, "a.tp-signin").click()
     assert wait_until(lambda: "sign-in URL" in browser.find_element(By.TAG_NAME, "body").text, 5)
+    # ... and that each link signs in once, and how to get another.
+    assert "once" in browser.find_element(By.TAG_NAME, "body").text and "tablepages secret link" in browser.find_element(By.TAG_NAME, "body").text
     assert not any(cookie["name"] == "tablepages_session" for cookie in browser.get_cookies())
 
 
 def test_a_signed_in_browser_toggles_a_todo_live_for_another_signed_in_browser(site, browser, second_browser):
-    base, sign_in_url = site
-    sign_in_browser(browser, sign_in_url)
-    sign_in_browser(second_browser, sign_in_url)
+    base, links = site
+    sign_in_browser(browser, links)
+    sign_in_browser(second_browser, links)
     open_live(browser, base + "/pages/todo")
     open_live(second_browser, base + "/pages/todo")
     assert "to do" in row_text(second_browser, "todo-3")
@@ -77,9 +78,9 @@ def add_todo(browser, title):
 
 
 def test_two_signed_in_browsers_see_only_their_own_rows_on_the_per_viewer_page(site, browser, second_browser):
-    base, sign_in_url = site
-    sign_in_browser(browser, sign_in_url)
-    sign_in_browser(second_browser, sign_in_url)
+    base, links = site
+    sign_in_browser(browser, links)
+    sign_in_browser(second_browser, links)
     open_live(browser, base + "/pages/mine")
     open_live(second_browser, base + "/pages/mine")
 

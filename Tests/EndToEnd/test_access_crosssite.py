@@ -153,18 +153,8 @@ def test_without_cors_no_response_carries_cors_headers(tmp_path):
         stop_server(process)
 
 
-def sign_in_url(directory):
-    """The sign-in link `tablepages serve` printed in its log."""
-    import os
-    import re
-    with open(os.path.join(directory, "server.log")) as log:
-        found = re.search(r"(http://\S+/-/signin\?token=[A-Za-z0-9_-]+)", log.read())
-    assert found, "the server printed no sign-in link"
-    return found.group(1)
-
-
 def test_a_signed_in_browser_writes_with_the_pages_csrf_token(tmp_path, browser):
-    from conftest import console_errors, wait_until
+    from conftest import console_errors, sign_in_url, wait_until
     from selenium.webdriver.common.by import By
     from test_live_page import open_live, row_text
 

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from conftest import BINARY, post, session_headers, sign_in, sign_in_url, start_server, stop_server, wait_until
+from conftest import BINARY, logged_sign_in_url, post, session_headers, sign_in, sign_in_url, start_server, stop_server, wait_until
 
 
 def request(method, url, body=None, headers=None, content_type="application/json"):
@@ -73,12 +73,13 @@ def test_anonymous_clients_read_but_their_writes_get_401_and_change_nothing(sign
 
 
 def test_the_printed_sign_in_link_gives_a_cookie_that_can_write_and_sign_out_ends_it(signed_in_server):
-    base, link = signed_in_server
+    base, links = signed_in_server
+    link = links.new()
     assert link.startswith(base + "/-/signin?token=")
     status, cookie = sign_in(link)
     assert status == 303 and cookie.startswith("tablepages_session=")
     # A script writing as a session sends its CSRF token too, as the page's script does.
-    signed_in = session_headers(link, base + "/pages/todo")
+    signed_in = session_headers(links, base + "/pages/todo")
     status, _, _ = request("POST", base + "/pages/todo/rows/todo-3/select", "{}", headers=signed_in)
     assert status == 200
     assert row_is_done(base, "todo-3")
@@ -183,8 +184,8 @@ def test_the_sign_in_link_is_printed_at_log_level_warning_and_help_says_so(tmp_p
         process = subprocess.Popen([BINARY, "serve", "--port", "0", "--log-level", "warning"], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
     try:
         assert wait_until(lambda: "/-/signin?token=" in open(log_path).read(), 20.0), open(log_path).read()
-        link = sign_in_url(tmp_path)
-        assert re.match(r"http://127\.0\.0\.1:\d+/-/signin\?token=[A-Za-z0-9_-]{43}$", link), link
+        link = logged_sign_in_url(tmp_path)
+        assert re.match(r"http://127\.0\.0\.1:\d+/-/signin\?token=[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{43}$", link), link
         assert sign_in(link)[0] == 303
     finally:
         stop_server(process)

@@ -13,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import sign_in_url, start_server, stop_server, wait_until
+from conftest import SignInLinks, start_server, stop_server, wait_until
 from journey import SIZE_IDS, SIZES, live, navigate, open_as, serious_violations, set_size, shot
 
 
@@ -21,7 +21,7 @@ from journey import SIZE_IDS, SIZES, live, navigate, open_as, serious_violations
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The examples and a writable database of orders on one server (anonymous clients read,
-    signed-in ones write); yields (base URL, the sign-in link, the database's path)."""
+    signed-in ones write); yields (base URL, `SignInLinks` for its sign-in links, the database's path)."""
     directory = tmp_path_factory.mktemp("journey-accessibility")
     database = directory / "shop.sqlite"
     with sqlite3.connect(database) as db:
@@ -29,7 +29,7 @@ def site(tmp_path_factory):
         db.executemany("INSERT INTO orders VALUES (?, ?, ?, ?)",
                        [(n, f"Customer {n}", n * 1.25, "gift wrap" if n % 3 else None) for n in range(1, 41)])
     process, base = start_server(directory, "--database", str(database), "--writable", "--examples", anonymous_writes=False)
-    yield base, sign_in_url(directory), database
+    yield base, SignInLinks(directory), database
     stop_server(process)
 
 

@@ -32,7 +32,8 @@ def test_a_list_that_says_add_has_an_add_form_that_adds(examples_site, browser, 
     browser.get(base + "/")
     summary = browser.find_element(By.CSS_SELECTOR, f".tp-pages a[href='/pages/{page}'] span").text
     assert "add" in summary.lower(), summary
-    navigate(browser, lambda: browser.get(link))
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))
     browser.get(base + f"/pages/{page}")
     assert wait_until(lambda: live(browser), 10)
     before = titles(browser, section)
@@ -49,7 +50,8 @@ def test_two_browsers_signed_in_with_the_link_see_what_mine_says(examples_site, 
     other = new_browser()
     try:
         for driver in (browser, other):
-            navigate(driver, lambda: driver.get(link))
+            new_link = link.new()
+            navigate(driver, lambda: driver.get(new_link))
             driver.get(base + "/pages/mine")
             assert wait_until(lambda: live(driver), 10)
         add(browser, "Only in the first browser")

@@ -3,8 +3,8 @@ phone's width: the index, every page it lists and every layout of each, then an 
 not exist and one that is malformed. Every page fits the screen (no sideways scrolling), its bar's
 items (site name, layouts, live status, sign-in) are on screen, no word is broken letter by letter,
 and nothing logs a console error; the error pages are laid out for the phone and carry the bar.
-Then the newcomer signs in with the link the server printed, sees that in the bar, and signs out
-with the bar's button."""
+Then the newcomer signs in with a sign-in link, sees that in the bar, signs out with the bar's
+button, and finds that the link, opened again, says it was used and how to get another."""
 import urllib.parse
 
 import pytest
@@ -54,7 +54,7 @@ def test_a_newcomer_sees_every_page_fit_the_screen(examples_site, browser, size)
 def test_signed_in_every_page_fits_the_screen(examples_site, browser, size):
     base, link = examples_site
     set_size(browser, size)
-    browser.get(link)
+    browser.get(link.new())
     visit_every_page(browser, base, size, "signed-in")
 
 
@@ -88,7 +88,8 @@ def test_a_newcomer_signs_in_sees_it_in_the_bar_and_signs_out(examples_site, bro
     check_step(browser, "signin-1-anonymous-index", size)
 
     # The link lands on the index, whose bar now says so and offers to sign out.
-    navigate(browser, lambda: browser.get(link))
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))
     assert urllib.parse.urlsplit(browser.current_url).path == "/"
     assert "Signed in" in bar_text(browser) and "Sign in to make changes" not in bar_text(browser)
     assert browser.find_element(By.CSS_SELECTOR, ".tp-bar .tp-signout button").is_displayed()
@@ -110,6 +111,14 @@ def test_a_newcomer_signs_in_sees_it_in_the_bar_and_signs_out(examples_site, bro
     assert "Sign in to make changes" in bar_text(browser)
     assert browser.find_elements(By.CSS_SELECTOR, ".tk-row form") == []
 
+    # The link again (from the history, or a copy in someone's log): it signed in once, so now a
+    # page says it was used and how to get another, and nobody is signed in.
+    navigate(browser, lambda: browser.get(new_link))
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert "This sign-in link was used already" in text and "tablepages secret link" in text, text
+    assert not any(cookie["name"] == "tablepages_session" for cookie in browser.get_cookies())
+    check_step(browser, "signin-5-used-link", size, expected_error="403")
+
 
 # Whether a signed-in person can change anything on the page (its own forms), so whether an
 # anonymous one is asked to sign in: People and the gallery only show.
@@ -128,7 +137,8 @@ def test_only_pages_with_something_to_change_ask_to_sign_in(examples_site, brows
         assert ("Sign in to make changes" in bar_text(browser)) == offered, page
         check_step(browser, f"sign-in-offered-{page}", size)
     # Signed in, the pages without a sign-in prompt still have nothing to change: no forms that post.
-    navigate(browser, lambda: browser.get(link))
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))
     for page, offered in SIGN_IN_OFFERED.items():
         browser.get(f"{base}/pages/{page}")
         posting = browser.execute_script(

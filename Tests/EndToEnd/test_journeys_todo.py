@@ -20,7 +20,8 @@ def rows_of(browser, section):
 def test_an_empty_list_reads_well_and_an_added_todo_clears_the_form(examples_site, browser, size):
     base, link = examples_site
     set_size(browser, size)
-    navigate(browser, lambda: browser.get(link))  # a new session: a list of its own, empty
+    new_link = link.new()
+    navigate(browser, lambda: browser.get(new_link))  # a new session: a list of its own, empty
     browser.get(base + "/pages/mine")
     assert wait_until(lambda: browser.execute_script("return document.querySelector('.tp-live').dataset.state") == "live", 10)
     assert rows_of(browser, "todos") == []

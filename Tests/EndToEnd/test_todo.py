@@ -15,7 +15,7 @@ def row_text(browser, row_id):
 
 def test_clicking_a_todo_ticks_it_and_updates_the_progress_without_reload(signed_in_server, browser):
     server, sign_in_link = signed_in_server
-    browser.get(sign_in_link)
+    browser.get(sign_in_link.new())
     open_live(browser, server + "/pages/todo")
     assert "to do" in row_text(browser, "todo-3")
     assert "2 of 8 done" in row_text(browser, "progress")

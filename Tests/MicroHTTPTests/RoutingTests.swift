@@ -1,6 +1,8 @@
+import Foundation
 import HostileTextSupport
 import MicroHTTP
 import PropertyBased
+import Synchronization
 import Testing
 
 @Suite("Routing and messages, without a socket")
@@ -98,6 +100,41 @@ struct RoutingTests {
         #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.headers["X-Finished"] == "yes")
         let later = await router.respond(to: Self.request(.post, "/later"))
         #expect(later.bodyBytes == Array("later".utf8) && later.headers["X-Finished"] == "yes")
+    }
+
+    @Test("A prerequisite holds a request back until it calls back, then every kind of route answers as it would have")
+    func prerequisiteRoutesAfterItsWait() async {
+        var router = Router()
+        router.immediate(.get, "/now") { _ in .text("now") }
+        router.on(.get, "/later") { _ in .text("later") }
+        router.on(.get, "/elsewhere", resolving: { _ -> FirstStep<Void> in .elsewhere { finish in finish(.success(.text("elsewhere"))) } }, use: { _, _ in .text("unused") })
+        let waited = Mutex(0)
+        // What the prerequisite waits for is known only once it was released: a request routed
+        // before the wait ends would see the old state.
+        let released = Mutex(false)
+        router.prerequisite = { request in
+            guard request.headers["X-Wait"] != nil else { return nil }
+            return { ready in
+                waited.withLock { $0 += 1 }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+                    released.withLock { $0 = true }
+                    ready()
+                }
+            }
+        }
+        router.finishing = { _, response in response.headers["X-Released"] = released.withLock { $0 } ? "yes" : "no" }
+        for path in ["/now", "/later", "/elsewhere"] {
+            released.withLock { $0 = false }
+            var request = Self.request(.get, path)
+            request.headers["X-Wait"] = "1"
+            #expect(router.immediateResponse(to: request) == nil, "\(path) waits")
+            let response = await router.respond(to: request)
+            #expect(response.bodyBytes == Array(path.dropFirst().utf8))
+            #expect(response.headers["X-Released"] == "yes", "\(path) was routed after the wait")
+        }
+        // Without the header: no wait, as before.
+        #expect(router.immediateResponse(to: Self.request(.get, "/now"))?.bodyBytes == Array("now".utf8))
+        #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.status == 404)
     }
 
     @Test func headersAreCaseInsensitive() {

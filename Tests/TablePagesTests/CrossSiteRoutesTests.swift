@@ -25,9 +25,9 @@ struct CrossSiteRoutesTests {
     }
 
     /// A session cookie from the site's own sign-in link.
-    static func signIn(_ site: Site) throws -> [String: String] {
-        let token = try #require(site.access.signInPath.split(separator: "=", maxSplits: 1).last.map(String.init))
-        let answer = try #require(site.router.immediateResponse(to: request(.get, "/-/signin", query: [("token", token)])))
+    static func signIn(_ site: Site) async throws -> [String: String] {
+        let token = try #require(site.access.makeSignInPath().split(separator: "=", maxSplits: 1).last.map(String.init))
+        let answer = await site.router.respond(to: request(.get, "/-/signin", query: [("token", token)]))
         let cookie = try #require(answer.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=", maxSplits: 1))
         return [String(cookie[0]): String(cookie[1])]
     }
@@ -59,7 +59,7 @@ struct CrossSiteRoutesTests {
     @Test("A signed-in browser's write needs its session's CSRF token: 403 without it or with another, 200 with it")
     func sessionWritesNeedTheToken() async throws {
         let site = Site(pages: TestPages.registry(), access: AccessSettings())
-        let cookies = try Self.signIn(site)
+        let cookies = try await Self.signIn(site)
         let actor = try #require(site.access.actor(for: Self.request(.get, "/", cookies: cookies)))
         let token = try #require(site.access.csrfToken(for: actor))
         let path = "/pages/items/rows/item-2/select"
@@ -86,7 +86,7 @@ struct CrossSiteRoutesTests {
     @Test("A signed-in viewer's page carries its CSRF token in the head, rendered or cached; other viewers' never do")
     func tokenInThePageHead() async throws {
         let site = Site(pages: TestPages.registry(), access: AccessSettings())
-        let cookies = try Self.signIn(site)
+        let cookies = try await Self.signIn(site)
         let actor = try #require(site.access.actor(for: Self.request(.get, "/", cookies: cookies)))
         let meta = "<meta name=\"csrf-token\" content=\"\(try #require(site.access.csrfToken(for: actor)))\">"
         let html: HTTPHeaders = ["Accept": "text/html"]
@@ -99,7 +99,7 @@ struct CrossSiteRoutesTests {
         _ = await site.router.respond(to: Self.request(.get, "/pages/items", headers: html))
         let anonymous = try #require(site.router.immediateResponse(to: Self.request(.get, "/pages/items", headers: html)))
         #expect(!Self.text(anonymous).contains("csrf-token"))
-        let otherCookies = try Self.signIn(site)
+        let otherCookies = try await Self.signIn(site)
         let other = try #require(site.router.immediateResponse(to: Self.request(.get, "/pages/items", headers: html, cookies: otherCookies)))
         #expect(!Self.text(other).contains(meta) && Self.text(other).contains("csrf-token"), "another session gets its own token")
         let json = await site.router.respond(to: Self.request(.get, "/pages/items.json", cookies: cookies))

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTestSupport
 import Logging
 import MicroHTTP
@@ -462,6 +463,8 @@ final class MemoryCredentialStore: CredentialStore {
     private struct State {
         var secret = SessionSecret.random().bytes
         var tokens: [String: StoredToken] = [:]
+        var usedNonces = UsedSignInNonces()
+        var tokenReads = 0
     }
 
     private let state = Mutex(State())
@@ -475,7 +478,15 @@ final class MemoryCredentialStore: CredentialStore {
         }
     }
 
-    func tokens() throws -> [StoredToken] { state.withLock { Array($0.tokens.values) } }
+    func tokens() throws -> [StoredToken] {
+        state.withLock { state in
+            state.tokenReads += 1
+            return Array(state.tokens.values)
+        }
+    }
+
+    /// How many times ``tokens()`` was read: the server's reads of the store.
+    var tokenReads: Int { state.withLock { $0.tokenReads } }
 
     func add(_ token: StoredToken) throws {
         try state.withLock { state in
@@ -486,6 +497,10 @@ final class MemoryCredentialStore: CredentialStore {
 
     func revokeToken(named name: String) throws -> Bool {
         state.withLock { $0.tokens.removeValue(forKey: name) != nil }
+    }
+
+    func claimSignInNonce(_ nonce: String, expires: Date, now: Date) throws -> Bool {
+        state.withLock { $0.usedNonces.claim(nonce, expires: expires, now: now) }
     }
 }
 

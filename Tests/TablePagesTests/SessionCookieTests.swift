@@ -49,12 +49,13 @@ struct SessionCookieTests {
         #expect(SessionCookie.verify(cookie.value(signedWith: secret), secret: secret, lifetime: Self.lifetime, now: now) == cookie)
     }
 
-    @Test("The sign-in token and CSRF tokens derive from the secret and change with it")
+    @Test("Sign-in links are signed by the secret and fail under another; CSRF tokens derive from the secret")
     func derivedTokensFollowTheSecret() {
         let secret = SessionSecret.random()
-        #expect(secret.isValidSignature(secret.signInToken, of: "signin"))
-        #expect(SessionSecret(bytes: secret.bytes).signInToken == secret.signInToken)
-        #expect(SessionSecret.random().signInToken != secret.signInToken)
+        let link = SignInLink.make(expires: Date() + 60)
+        #expect(SignInLink.verify(link.token(signedWith: secret), secret: SessionSecret(bytes: secret.bytes)) == link)
+        #expect(SignInLink.verify(link.token(signedWith: secret), secret: .random()) == nil)
+        #expect(SignInLink.make(expires: Date() + 60).nonce != link.nonce)
         #expect(secret.csrfToken(forSession: "a") != secret.csrfToken(forSession: "b"))
         #expect(secret.csrfToken(forSession: "a") == secret.signature(of: "csrf:a"))
     }

@@ -20,7 +20,8 @@ struct SignInLimiterTests {
         var settings = AccessSettings(signInBurst: 3, signInAttemptsPerSecond: 1)
         settings.now = clock.now
         let site = Site(pages: TestPages.registry(), access: settings)
-        let right = String(site.access.signInPath.split(separator: "=", maxSplits: 1)[1])
+        // Each link signs in once: a fresh one for each sign-in below.
+        let right = { String(site.access.makeSignInPath().split(separator: "=", maxSplits: 1)[1]) }
         let attacker = "192.0.2.7"
         for _ in 0..<3 {
             #expect(await site.router.respond(to: Self.signIn("wrong", from: attacker)).status == 403)
@@ -29,13 +30,13 @@ struct SignInLimiterTests {
         #expect(limited.status == 429)
         #expect(limited.headers["Retry-After"] == "1")
         // Refused before the token is looked at: a 429 tells nothing about it.
-        let rightButLimited = await site.router.respond(to: Self.signIn(right, from: attacker))
+        let rightButLimited = await site.router.respond(to: Self.signIn(right(), from: attacker))
         #expect(rightButLimited.status == 429 && rightButLimited.headers["Set-Cookie"] == nil)
         // Another address has its own limit.
-        #expect(await site.router.respond(to: Self.signIn(right, from: "198.51.100.1")).status == 303)
+        #expect(await site.router.respond(to: Self.signIn(right(), from: "198.51.100.1")).status == 303)
 
         clock.advance(by: 1)
-        let signedIn = await site.router.respond(to: Self.signIn(right, from: attacker))
+        let signedIn = await site.router.respond(to: Self.signIn(right(), from: attacker))
         #expect(signedIn.status == 303)
         #expect(signedIn.headers["Set-Cookie"]?.hasPrefix(SessionCookie.name + "=") == true)
         // The right token took nothing; one more wrong one empties the bucket again.

@@ -62,6 +62,13 @@ public struct Router: HTTPResponder {
     /// `Host` the site does not answer for), nil lets it through. Must be cheap and never block.
     public var admission: (@Sendable (Request) -> Response?)?
 
+    /// Checked after ``admission``, on the event thread: nil routes the request at once; a function
+    /// holds it back until that function calls back (from any thread), then routes it. For a
+    /// request that names something not known yet but perhaps about to be (say, an access token
+    /// created a moment ago, before credentials are re-read). Must be cheap and never block; the
+    /// function it returns must only hand the wait over.
+    public var prerequisite: (@Sendable (Request) -> (@Sendable (_ ready: @escaping @Sendable () -> Void) -> Void)?)?
+
     /// Adjusts every response the routes and the ``admission`` give (say, CORS headers), on
     /// whichever thread made it.
     public var finishing: (@Sendable (Request, inout Response) -> Void)?
@@ -152,6 +159,22 @@ public struct Router: HTTPResponder {
     /// bound to the route found and what its first step resolved.
     public func answer(to request: Request) -> HTTPAnswer {
         if let refusal = admission?(request) { return .now(finished(errorPage.apply(to: refusal), for: request)) }
+        if let wait = prerequisite?(request) {
+            return .elsewhere { [self] respond in
+                wait {
+                    switch routedAnswer(to: request) {
+                    case .now(let response): respond(response)
+                    case .later(let work): Task { respond(await work()) }
+                    case .elsewhere(let start): start(respond)
+                    }
+                }
+            }
+        }
+        return routedAnswer(to: request)
+    }
+
+    /// ``answer(to:)`` for an admitted request, whatever its ``prerequisite``.
+    private func routedAnswer(to request: Request) -> HTTPAnswer {
         let later: @Sendable () async throws -> Response
         let pattern: String
         switch resolve(request) {

@@ -85,9 +85,12 @@ public struct AccessControl: Sendable {
         try crossSite.check(request)
     }
 
-    /// The path of the sign-in link, with the secret that signs a browser in:
-    /// `/-/signin?token=…`. Put the site's address in front and show it to whoever runs the server.
-    public var signInPath: String { credentials.secret.signInPath }
+    /// A new sign-in link's path, `/-/signin?token=…`, that signs one browser in once, within
+    /// ``AccessSettings/signInLinkLifetime``. Put the site's address in front and show it to whoever
+    /// runs the server; each call makes another link.
+    public func makeSignInPath() -> String {
+        SignInLink.make(expires: settings.now() + Double(settings.signInLinkLifetime.components.seconds)).path(signedWith: credentials.secret)
+    }
 
     /// Logs the sign-in link for the site at `baseURL` (e.g. `http://127.0.0.1:8080`): how whoever
     /// runs the server signs a browser in. At `notice` unless `level` says otherwise.
@@ -96,7 +99,9 @@ public struct AccessControl: Sendable {
     ///     site.access.logSignInLink(at: "http://127.0.0.1:\(server.port)")
     public func logSignInLink(at baseURL: String, level: Logger.Level = .notice) {
         let writes = settings.anonymousWrites ? "anyone may write (anonymous writes are on); " : ""
-        logger.log(level: level, "\(writes)to sign in and make changes, open: \(baseURL)\(signInPath)")
+        let seconds = settings.signInLinkLifetime.components.seconds
+        let lifetime = seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+        logger.log(level: level, "\(writes)to sign in and make changes (the link signs in one browser, once, within \(lifetime)), open: \(baseURL)\(makeSignInPath())")
     }
 
     /// The CSRF token of `actor`'s session (what forms carry as `_csrf`); nil for a token's actor.
@@ -112,6 +117,12 @@ public struct AccessControl: Sendable {
     public func closeWhenRevoked(_ stream: EventStream, actor: Actor?) {
         guard let actor else { return }
         credentials.watch(stream, for: actor)
+    }
+
+    /// The wait before routing a request whose access token is not known yet (see
+    /// ``/MicroHTTP/Router/prerequisite``): the store is re-read first, so a token works at once.
+    func recheckUnknownToken(_ request: Request) -> (@Sendable (@escaping @Sendable () -> Void) -> Void)? {
+        Self.bearerToken(request).flatMap { credentials.recheck(forToken: $0) }
     }
 
     /// Re-reads the credentials store now, rather than at the next refresh (tests; the timer does it otherwise).

@@ -6,7 +6,7 @@ import Foundation
 ///     var access = AccessSettings()
 ///     access.credentials = try SQLiteCredentialStore(path: "tablepages-credentials.sqlite")
 ///     let site = Site(pages: pages, access: access)
-///     print("sign in: http://127.0.0.1:8080" + site.access.signInPath)
+///     print("sign in: http://127.0.0.1:8080" + site.access.makeSignInPath())
 public struct AccessSettings: Sendable {
     /// Lets anonymous clients write, for demos on a trusted network (`--anonymous-writes`).
     public var anonymousWrites: Bool
@@ -19,6 +19,9 @@ public struct AccessSettings: Sendable {
     public var credentials: (any CredentialStore)?
     /// How long a sign-in lasts (the session cookie's age limit); 30 days by default.
     public var sessionLifetime: Duration
+    /// How long a sign-in link signs in (each link signs in once); 15 minutes by default
+    /// (``SignInLink/defaultLifetime``, `--sign-in-link-lifetime`).
+    public var signInLinkLifetime: Duration = SignInLink.defaultLifetime
     /// How often the credentials are re-read from the store, so that a token revoked or a secret
     /// rotated by another process takes effect; half a second by default.
     public var refreshInterval: Duration

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the server keeps what must outlive it: the session secret and the access tokens' hashes.
+/// Where the server keeps what must outlive it: the session secret, the access tokens' hashes and
+/// the sign-in links used so far.
 ///
 /// The core has no database; `TablePagesDatabase` implements this over a SQLite file
 /// (`SQLiteCredentialStore`). Calls may block on I/O: ``AccessControl`` makes them at start and
@@ -16,6 +17,10 @@ public protocol CredentialStore: Sendable {
     func add(_ token: StoredToken) throws
     /// Deletes the token named `name`; false when there was none.
     func revokeToken(named name: String) throws -> Bool
+    /// Records that the sign-in link with `nonce` (``SignInLink/nonce``) was used: true the first
+    /// time, false when it was used before, by this process or any other sharing the store, so it
+    /// must be one atomic step. Keeps the record until `expires`, and drops records that expired by `now`.
+    func claimSignInNonce(_ nonce: String, expires: Date, now: Date) throws -> Bool
 }
 
 /// An access token as it is stored: never the token itself, only its SHA-256 hash.

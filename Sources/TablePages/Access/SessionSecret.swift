@@ -1,7 +1,7 @@
 import Crypto
 
-/// The server's signing key: 32 random bytes that sign session cookies, derive the sign-in token
-/// and the sessions' CSRF tokens. Kept in the ``CredentialStore`` so a restart keeps people signed in;
+/// The server's signing key: 32 random bytes that sign session cookies, sign the sign-in links
+/// (``SignInLink``) and derive the sessions' CSRF tokens. Kept in the ``CredentialStore`` so a restart keeps people signed in;
 /// rotating it signs everyone out.
 public struct SessionSecret: Sendable, Equatable {
     /// The key's bytes.
@@ -34,13 +34,6 @@ public struct SessionSecret: Sendable, Equatable {
         guard let code = Base64URL.decode(signature), code.count == SHA256.byteCount, Base64URL.encode(code) == signature else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Array(message.utf8), using: key)
     }
-
-    /// The secret of the sign-in link (`/-/signin?token=…`), derived from the secret so that it
-    /// lasts as long as the secret does and changes when it is rotated.
-    public var signInToken: String { signature(of: "signin") }
-
-    /// The path of the sign-in link: `/-/signin?token=` and ``signInToken``.
-    public var signInPath: String { SignInEndpoints.signInPath + "?token=" + signInToken }
 
     /// The CSRF token of the session `sessionID`: forms carry it as `_csrf`, scripts as `X-CSRF-Token`.
     public func csrfToken(forSession sessionID: String) -> String {

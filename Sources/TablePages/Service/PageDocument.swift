@@ -103,7 +103,9 @@ enum PageDocument {
         html += "<p>This address needs the secret of a sign-in URL. When the server starts, it prints one, "
         html += "<code>http://HOST:PORT" + PageContract.signInPath + "?token=…</code>, on its standard error "
         html += "(for a container, in its log: <code>docker logs CONTAINER</code>). Open that URL in this browser "
-        html += "to sign in; pages then show their controls.</p>"
+        html += "to sign in; pages then show their controls. Each link signs in one browser, once, within "
+        html += "a short time (15 minutes by default); <code>tablepages secret link</code>, run where the server runs, "
+        html += "prints another.</p>"
         html += "<p>Without signing in you can still read every public page: <a href=\"/\">the index</a>.</p></main>" + tail
         return document(Array(html.utf8), status: 401)
     }

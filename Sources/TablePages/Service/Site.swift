@@ -28,7 +28,7 @@ public struct Site: Sendable {
     /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
     /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
     /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
-    /// anyone may read and only actors (signed in at ``AccessControl/signInPath``, or with a token)
+    /// anyone may read and only actors (signed in with a link from ``AccessControl/makeSignInPath()``, or with a token)
     /// may write; each page's ``PageDefinition/access`` narrows it. `entries` are listed on the
     /// index after the pages.
     public init(
@@ -54,6 +54,8 @@ public struct Site: Sendable {
             return files.respond(to: file)
         }
         let accessControl = AccessControl(settings: access, logger: logger)
+        // A token `tablepages token create` printed a moment ago works on its first request.
+        router.prerequisite = { request in accessControl.recheckUnknownToken(request) }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         // Only the pages this viewer may read (a private page's name and summary are not for
         // everyone) that are listed.

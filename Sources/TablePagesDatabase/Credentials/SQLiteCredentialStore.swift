@@ -3,7 +3,8 @@ import GRDB
 import TablePages
 
 /// The server's credentials in a small SQLite file of their own (`tablepages-credentials.sqlite`
-/// by default): the session secret and the access tokens' hashes, never a token itself. The file is
+/// by default): the session secret, the access tokens' hashes (never a token itself) and the
+/// nonces of the sign-in links used and not expired yet. The file is
 /// created readable by its owner only (mode 0600). The server and the `tablepages token …` commands
 /// open it at the same time; SQLite's locking keeps them apart.
 public final class SQLiteCredentialStore: CredentialStore {
@@ -31,6 +32,8 @@ public final class SQLiteCredentialStore: CredentialStore {
                     name TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL UNIQUE, may_write INTEGER NOT NULL,
                     pages TEXT, created REAL NOT NULL
                 );
+                CREATE TABLE IF NOT EXISTS used_sign_in_links (nonce TEXT PRIMARY KEY NOT NULL, expires REAL NOT NULL);
+                CREATE INDEX IF NOT EXISTS used_sign_in_links_expires ON used_sign_in_links (expires);
                 """)
         }
     }
@@ -80,6 +83,24 @@ public final class SQLiteCredentialStore: CredentialStore {
             try db.execute(sql: "DELETE FROM access_tokens WHERE name = ?", arguments: [name])
             return db.changesCount > 0
         }
+    }
+
+    /// Records the sign-in link `nonce` as used until `expires`: true the first time, false after.
+    /// One write transaction, so two processes sharing the file never both get true.
+    public func claimSignInNonce(_ nonce: String, expires: Date, now: Date) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM used_sign_in_links WHERE expires <= ?", arguments: [now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO used_sign_in_links (nonce, expires) VALUES (?, ?)",
+                arguments: [nonce, expires.timeIntervalSince1970]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    /// The sign-in links recorded as used and not pruned yet (tests).
+    public func usedSignInLinkCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM used_sign_in_links") ?? 0 }
     }
 
     private static func storedSecret(_ db: Database) throws -> [UInt8]? {
