@@ -11,33 +11,27 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BINARY, post, sign_in_url, start_server, stop_server, wait_until
+from conftest import BINARY, SignInLinks, post, start_server, stop_server, wait_until
 from journey import SIZE_IDS, SIZES, check_step, live, navigate, set_size
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The example pages with writes for signed-in clients only; yields (base URL, sign-in link,
-    a write token for the other client)."""
+    """The example pages with writes for signed-in clients only; yields (base URL, its sign-in
+    links, a write token for the other client)."""
     directory = tmp_path_factory.mktemp("editing")
     process, base = start_server(directory, anonymous_writes=False)
     done = subprocess.run([BINARY, "token", "create", "--name", "other", "--write"], cwd=directory,
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
-    yield base, sign_in_url(directory), done.stdout.strip().splitlines()[-1]
+    yield base, SignInLinks(directory), done.stdout.strip().splitlines()[-1]
     stop_server(process)
 
 
 def as_other(base, token, path, **fields):
     """POSTs `fields` as the other client (a script with a write token); returns the status."""
     body = urllib.parse.urlencode(fields)
-    headers = {"Authorization": f"Bearer {token}"}
-    # A token made while the server runs is read within the store's refresh.
-    for _ in range(20):
-        status, _text = post(base + path, body, "application/x-www-form-urlencoded", headers)
-        if status != 401:
-            return status
-        wait_until(lambda: False, 0.1)
+    status, _text = post(base + path, body, "application/x-www-form-urlencoded", {"Authorization": f"Bearer {token}"})
     return status
 
 
@@ -59,10 +53,10 @@ def state(browser, row):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_patch_waits_while_a_person_types_in_the_row(site, browser, size):
-    base, link, token = site
+    base, links, token = site
     row, next_row = ("todo-3", "todo-4") if size == SIZES[0] else ("todo-5", "todo-6")
     set_size(browser, size)
-    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(links.new()))
     browser.get(base + "/pages/todo")
     assert wait_until(lambda: live(browser), 10)
 
@@ -110,9 +104,9 @@ def test_a_patch_waits_while_a_person_types_in_the_row(site, browser, size):
 
 
 def test_a_row_deleted_under_the_focus_gives_it_to_its_neighbour(site, browser):
-    base, link, token = site
+    base, links, token = site
     set_size(browser, SIZES[0])
-    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(links.new()))
     browser.get(base + "/pages/todo")
     assert wait_until(lambda: live(browser), 10)
     browser.find_element(By.CSS_SELECTOR, "#row-todo-7 form.tk-select button").send_keys("")  # focus it

@@ -1,7 +1,7 @@
 import TablePages
 import TablePagesDatabase
 
-/// A product's detail, the page that selecting a product shows: `/pages/product?id=3`.
+/// A product's detail, the page a product's row links to: `/pages/product?id=3`.
 ///
 /// The `id` is checked against the database when the variant's table is made, so a product added
 /// while the server runs has its detail page at once. Only its form is checked when the variant is
@@ -9,7 +9,7 @@ import TablePagesDatabase
 enum ProductDetailPage {
     static func definition(data: ObservableSQLStore) throws -> PageDefinition {
         PageDefinition(
-            name: "product", title: "Product", summary: "One product's details; selecting a product leads here.",
+            name: "product", title: "Product", summary: "One product's details; a product's row leads here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
                 // Without an id, the page shows the first product.
                 guard let given = query["id"] else { return [:] }
@@ -17,7 +17,9 @@ enum ProductDetailPage {
                     throw PageDefinition.VariantError(message: "id must name a product; got '\(given)'.")
                 }
                 return ["id": String(id)]
-            }
+            },
+            // Its rows are links, for everyone: nothing on it changes through the web.
+            access: .everyoneReads
         ) { variant in
             let given = variant["id"]
             let product = try data.store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
