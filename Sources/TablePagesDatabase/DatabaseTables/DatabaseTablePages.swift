@@ -112,7 +112,7 @@ public enum DatabaseTablePages {
 
     private static func page(for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration()) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
-        return PageDefinition(
+        var definition = PageDefinition(
             name: pageName(ofTable: schema.name),
             title: configuration.title ?? schema.name,
             summary: configuration.description ?? "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
@@ -130,5 +130,7 @@ public enum DatabaseTablePages {
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return try DatabaseTableSource.reading(reader, tableDescription: configuration.description)
         }
+        definition.showsBreadcrumbs = true
+        return definition
     }
 }
