@@ -29,6 +29,13 @@ def shop(tmp_path_factory):
     yield from read_only_database_site(tmp_path_factory, "journey-crumbs", make_shop)
 
 
+def open_live(browser, size, url):
+    """Opens `url` at `size` and waits until it is live."""
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(url))
+    assert wait_until(lambda: live(browser), 10)
+
+
 def crumbs(browser):
     """The breadcrumbs as (text, href, aria-current) in order."""
     return [(link.text, link.get_attribute("href"), link.get_attribute("aria-current"))
@@ -38,9 +45,7 @@ def crumbs(browser):
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_breadcrumbs_lead_from_a_row_up_to_the_site(shop, browser, size):
     base, _, _ = shop
-    set_size(browser, size)
-    navigate(browser, lambda: browser.get(base + "/pages/orders?_sort_desc=total"))
-    assert wait_until(lambda: live(browser), 10)
+    open_live(browser, size, base + "/pages/orders?_sort_desc=total")
     assert crumbs(browser) == [("TablePages", base + "/", None), ("orders", base + "/pages/orders?sort=-total", "page")]
     check_step(browser, "crumbs-1-table", size)
     assert serious_violations(browser) == []
@@ -79,9 +84,7 @@ return {labelLeft: Math.min(...parts.map((r) => r.left)), labelRight: Math.max(.
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_mixed_script_label_shows_in_order_beside_its_id(shop, browser, size):
     base, _, _ = shop
-    set_size(browser, size)
-    navigate(browser, lambda: browser.get(base + "/pages/orders"))
-    assert wait_until(lambda: live(browser), 10)
+    open_live(browser, size, base + "/pages/orders")
     boxes = browser.execute_script(CUSTOMER_CELL_BOXES)
     assert boxes["text"] == f"{MIXED} 4274"
     assert boxes["labelRight"] <= boxes["valueLeft"], f"the id is drawn inside the label: {boxes}"
