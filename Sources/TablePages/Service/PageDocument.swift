@@ -100,9 +100,22 @@ enum PageDocument {
                 html += "</a></li>"
             }
             html += "</ul>"
+            for (position, entry) in entries.enumerated() {
+                guard let field = entry.queryField else { continue }
+                html += queryBox(entry, field: field, id: "tp-query-\(position)")
+            }
         }
         html += "</main>" + tail
         return document(Array(html.utf8))
+    }
+
+    /// A form that sends what is typed in its box to `entry`'s path as `field` (the SQL page's
+    /// `sql`): a query run from the index.
+    private static func queryBox(_ entry: IndexEntry, field: String, id: String) -> String {
+        "<form class=\"tp-query-box\" method=\"get\" action=\"" + HTMLEscaping.escape(entry.path) + "\"><label for=\"" + id + "\">"
+            + HTMLEscaping.escape(entry.title) + "</label><textarea id=\"" + id + "\" name=\"" + HTMLEscaping.escape(field)
+            + "\" rows=\"3\" required spellcheck=\"false\" autocapitalize=\"off\"></textarea><button type=\"submit\">Run "
+            + HTMLEscaping.escape(entry.title) + "</button></form>"
     }
 
     /// `GET /-/signin` without a token: how to sign in, with status 401.
