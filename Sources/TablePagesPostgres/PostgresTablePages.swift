@@ -95,14 +95,15 @@ public final class PostgresTablePages: Sendable {
     /// Connects to `url`, registers a page per table of `namespace` with a primary key, and with
     /// `watch` installs the notifying triggers; call ``start()`` to follow changes, ``stop()`` at
     /// the end. `tables` (a configuration file's) sets tables' titles, descriptions, label columns
-    /// and hides them from the index. It blocks its thread while it reads the catalog: call it from
+    /// and hides them from the index; with `sqlPage` (the SQL page's path, when it is on) each page
+    /// links its rows' query there. It blocks its thread while it reads the catalog: call it from
     /// a thread that may block, not from Swift's cooperative pool.
     /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
     ///   the triggers), or ``/TableStorePostgres/PostgresURL/Invalid``.
     public static func register(
         url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false,
         queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20, tables: [String: TableConfiguration] = [:],
-        in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
+        sqlPage: String? = nil, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
     ) throws -> PostgresTablePages {
         var parameters: [(String, String)] = []
         if let queryTimeLimit {
@@ -117,7 +118,7 @@ public final class PostgresTablePages: Sendable {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
             let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
             do {
-                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables)
+                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage)
             } catch {
                 throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
             }

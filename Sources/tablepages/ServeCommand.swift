@@ -463,7 +463,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let database, !PostgresURL.isPostgresURL(database) {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
-            let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables)
+            let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage)
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
             if let config { try configuration.checkTables(against: tables, path: config) }
             // One runner for the SQL page, the canned queries and their live pages.
@@ -501,6 +501,9 @@ struct ServeCommand: AsyncParsableCommand {
         return limits
     }
 
+    /// The SQL page's path when `--sql` lets anyone at all run SQL: table pages link their rows' query there.
+    private var sqlPage: String? { sql == .off ? nil : QueryPages.path }
+
     /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their
     /// own; blocks its thread while it reads the catalog.
     private func registerPostgresTables(_ database: String, configuration: SiteConfiguration, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
@@ -510,7 +513,7 @@ struct ServeCommand: AsyncParsableCommand {
         let served = try PostgresTablePages.register(
             url: url, namespace: schema, watch: watch, writable: writable,
             queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
-            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, in: &pages, logger: logger
+            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, sqlPage: sqlPage, in: &pages, logger: logger
         )
         if let config { try configuration.checkTables(against: pages.pages.map(\.name), path: config) }
         if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }

@@ -137,5 +137,5 @@ def test_a_cut_value_links_to_the_row_page_with_the_whole_value(site, browser):
     # One line per column: each name is shown, left of its value.
     name = browser.find_element(By.CSS_SELECTOR, ".tk-row-page .tk-field[data-field='note'] .tk-field-name")
     assert name.is_displayed() and name.location["x"] < value.location["x"]
-    click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, ".tk-back a"))
+    click_and_wait(browser, browser.find_elements(By.CSS_SELECTOR, "nav.tp-crumbs a")[1])
     assert urllib.parse.urlsplit(browser.current_url).path == "/pages/items"

@@ -89,8 +89,8 @@ def test_orders_show_customer_names_linked_to_their_rows_in_html(site):
         if name is None:
             expected = f'<a class="tk-field-value tk-fk" href="/pages/customers/rows/{customer}" title="Show this row of customers">{customer}</a>'
         else:
-            expected = (f'<a href="/pages/customers/rows/{customer}" title="Show this row of customers">{html.escape(name)}</a> '
-                        f'<span class="tk-fk-value">{customer}</span>')
+            expected = (f'<a href="/pages/customers/rows/{customer}" title="Show this row of customers"><bdi>{html.escape(name)}</bdi></a> '
+                        f'<bdi class="tk-fk-value">{customer}</bdi>')
         assert expected in page, expected
     assert "&lt;b&gt;&amp;&lt;/b&gt;" in page, "labels are escaped"
 
@@ -119,7 +119,7 @@ def test_a_customers_row_page_counts_its_orders_and_links_to_them(site):
     expected = sum(1 for x in range(1, ORDERS + 1) if customer_of(x) == 1)
     page = text(base, "/pages/customers/rows/1")
     assert "Links from other tables" in page
-    assert f'<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">{expected} rows from customer_id in orders</a>' in page
+    assert f'<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">{expected} rows from <bdi>customer_id</bdi> in <bdi>orders</bdi></a>' in page
     status, row = get(base, "/pages/customers/rows/1.json")
     assert status == 200
     [link] = row["linksFromOtherTables"]
@@ -197,9 +197,9 @@ def test_postgresql_text_keys_views_of_views_and_watch_follow_what_each_page_rea
     process, base = start_server(tmp_path, "--database", postgres_database, "--watch")
     try:
         page = text(base, "/pages/books")
-        assert '<a href="/pages/authors/rows/h612c31" title="Show this row of authors">Ursula</a>' in page
-        assert '<a href="/pages/authors/rows/sb%202" title="Show this row of authors">Octavia</a>' in page
-        assert text(base, "/pages/authors/rows/sb%202").count("20 rows from author_code in books") == 1
+        assert '<a href="/pages/authors/rows/h612c31" title="Show this row of authors"><bdi>Ursula</bdi></a>' in page
+        assert '<a href="/pages/authors/rows/sb%202" title="Show this row of authors"><bdi>Octavia</bdi></a>' in page
+        assert text(base, "/pages/authors/rows/sb%202").count("20 rows from <bdi>author_code</bdi> in <bdi>books</bdi>") == 1
         status, longest = get(base, "/pages/longest_books.json?_sort=id")
         assert status == 200
         assert [row["fields"]["id"] for row in longest["sections"][0]["rows"]] == list(range(30, 41))

@@ -69,3 +69,26 @@ def test_two_browsers_signed_in_with_the_link_see_what_mine_says(examples_site, 
         assert titles(browser, "todos") == ["Only in the first browser"]
     finally:
         other.quit()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_blank_title_is_told_what_to_do_and_an_anonymous_visitor_sees_no_dead_add_row(examples_site, browser, size):
+    base, link = examples_site
+    set_size(browser, size)
+    # Not signed in: the add row is not shown (it would be a form nobody may send), nor announced.
+    navigate(browser, lambda: browser.get(base + "/pages/todo"))
+    assert wait_until(lambda: live(browser), 10)
+    add_row = browser.find_element(By.ID, "row-add-todo")
+    assert not add_row.is_displayed()
+    assert "New to-do" not in browser.find_element(By.TAG_NAME, "main").text
+    check_step(browser, "add-anonymous", size)
+
+    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(base + "/pages/todo"))
+    assert wait_until(lambda: live(browser), 10)
+    assert browser.find_element(By.ID, "row-add-todo").is_displayed()
+    add(browser, "   ")
+    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".tp-toast:not([hidden])"), 5), "no word on a blank title"
+    toast = browser.find_element(By.CSS_SELECTOR, ".tp-toast")
+    assert toast.text == "Nothing was added: a new to-do needs a title. Type what it is in the box, then press Add."
+    check_step(browser, "add-blank", size, expected_error="400")

@@ -65,11 +65,11 @@ struct DatabaseLinksTests {
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
             let html = try await connection.request("GET", "/pages/orders").text
-            #expect(html.contains(#"<span class="tk-field-value tk-fk"><a href="/pages/customers/rows/1" title="Show this row of customers">Ida Meyer</a> <span class="tk-fk-value">1</span></span>"#), "a rowid key: the value is the row id")
-            #expect(html.contains(#"<a href="/pages/customers/rows/2" title="Show this row of customers">&lt;b&gt;Bo&lt;/b&gt; &amp; &quot;Co&quot;</a>"#), "labels are escaped")
-            #expect(html.contains(#"<a href="/pages/products/rows/sP%201" title="Show this row of products">Kettle</a>"#), "a WITHOUT ROWID key: the encoded key")
-            #expect(html.contains(#"<a href="/pages/products/rows/h502c32" title="Show this row of products">Teapot</a>"#), "a key with a comma is hex-encoded")
-            #expect(html.contains(#"<a href="/pages/tags?slug__exact=red" title="Show this row of tags">Red things</a>"#), "a UNIQUE column: the filtered page")
+            #expect(html.contains(#"<span class="tk-field-value tk-fk"><a href="/pages/customers/rows/1" title="Show this row of customers"><bdi>Ida Meyer</bdi></a> <bdi class="tk-fk-value">1</bdi></span>"#), "a rowid key: the value is the row id")
+            #expect(html.contains(#"<a href="/pages/customers/rows/2" title="Show this row of customers"><bdi>&lt;b&gt;Bo&lt;/b&gt; &amp; &quot;Co&quot;</bdi></a>"#), "labels are escaped")
+            #expect(html.contains(#"<a href="/pages/products/rows/sP%201" title="Show this row of products"><bdi>Kettle</bdi></a>"#), "a WITHOUT ROWID key: the encoded key")
+            #expect(html.contains(#"<a href="/pages/products/rows/h502c32" title="Show this row of products"><bdi>Teapot</bdi></a>"#), "a key with a comma is hex-encoded")
+            #expect(html.contains(#"<a href="/pages/tags?slug__exact=red" title="Show this row of tags"><bdi>Red things</bdi></a>"#), "a UNIQUE column: the filtered page")
             #expect(html.contains(#"<a class="tk-field-value tk-fk" href="/pages/customers/rows/999" title="Show this row of customers">999</a>"#), "no such row: the value, linked")
             #expect(html.contains(#"<a class="tk-field-value tk-fk" href="/pages/customers/rows/3" title="Show this row of customers">3</a>"#), "no label (a NULL name): the value, linked")
             #expect(!html.contains(#"href="/pages/customers/rows/NULL""#), "NULL links nowhere")
@@ -135,7 +135,7 @@ struct DatabaseLinksTests {
             let expected = try Self.sqlite(database) { try Int.fetchOne($0, sql: "SELECT count(*) FROM orders WHERE customer_id = 1") ?? 0 }
             let html = try await connection.request("GET", "/pages/customers/rows/1").text
             #expect(html.contains("Links from other tables"))
-            #expect(html.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">\#(expected) rows from customer_id in orders</a>"#))
+            #expect(html.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">\#(expected) rows from <bdi>customer_id</bdi> in <bdi>orders</bdi></a>"#))
             let row = try jsonObject(try await connection.request("GET", "/pages/customers/rows/1.json"))
             let links = try #require(row["linksFromOtherTables"] as? [[String: Any]])
             #expect(links.count == 1)
@@ -144,9 +144,9 @@ struct DatabaseLinksTests {
             let filtered = Self.rows(try jsonObject(try await connection.request("GET", (links[0]["href"] as? String ?? "") + "&_size=1000", headers: [("Accept", "application/json")])))
             #expect(filtered.count == expected, "the link leads to exactly those rows")
             let products = try await connection.request("GET", "/pages/products/rows/sP%201").text
-            #expect(products.contains(#"href="/pages/orders?product__exact=P%201">125 rows from product in orders</a>"#))
+            #expect(products.contains(#"href="/pages/orders?product__exact=P%201">125 rows from <bdi>product</bdi> in <bdi>orders</bdi></a>"#))
             let orderPage = try await connection.request("GET", "/pages/orders/rows/1").text
-            #expect(orderPage.contains(">Teapot</a>"), "a row page labels its linked values too")
+            #expect(orderPage.contains("><bdi>Teapot</bdi></a>"), "a row page labels its linked values too")
             #expect(!orderPage.contains("Links from other tables"), "nothing refers to orders")
         }
     }
@@ -268,7 +268,7 @@ struct DatabaseLinksTests {
         #expect(!out.string.contains("too many to count"), "unplaced: no row page")
         var placed = OutputBuffer()
         DatabaseRecordCell.appendIncomingLinks(row.content, into: &placed)
-        #expect(placed.string.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">Rows (too many to count in time) from customer_id in orders</a>"#))
+        #expect(placed.string.contains(#"<a class="tk-db-link" href="/pages/orders?customer_id__exact=1">Rows (too many to count in time) from <bdi>customer_id</bdi> in <bdi>orders</bdi></a>"#))
     }
 
     @Test func theLabelColumnIsNameOrTitleOrTheOtherOfTwoColumnsOrOneSetPerTable() {
@@ -298,7 +298,10 @@ struct DatabaseLinksTests {
             }
             let hostile = html(label, value)
             #expect(DatabaseTableViewTests.tags(hostile) == DatabaseTableViewTests.tags(html("L", "v")))
-            #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array(">".utf8) + ReferenceEscaping.html(label) + Array("</a>".utf8)))
+            // Label and value each isolated in a <bdi>, in order, so neither takes the other into its direction.
+            #expect(ReferenceEscaping.contains(Array(hostile.utf8), Array("><bdi>".utf8) + ReferenceEscaping.html(label)
+                + Array(#"</bdi></a> <bdi class="tk-fk-value">"#.utf8) + ReferenceEscaping.html(DatabaseRecordCell.field("c", SQLValue.text(value)).value)
+                + Array("</bdi></span>".utf8)), "label \(label.debugDescription), value \(value.debugDescription)")
             let expanded = DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: true, extent: .row)
             #expect(expanded.json == .object([JSONProperty(name: "value", value: .string(value)), JSONProperty(name: "label", value: .string(label))]))
             #expect(DatabaseRecordCell.linkedParts(DatabaseRecordCell.labelled(DatabaseRecordCell.field("c", SQLValue.text(value), extent: .row), label: label, expanded: false, extent: .row)).value == SQLValue.text(value))

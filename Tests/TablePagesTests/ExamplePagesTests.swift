@@ -182,10 +182,19 @@ struct ExamplePagesTests {
             try await withExampleSite(file: file) { server, _ in
                 let client = try await TestConnection(port: server.port)
                 let json: [(String, String)] = [("Content-Type", "application/json")]
-                for (path, body) in [("/pages/todo/sections/summary/rows", #"{"title":"x"}"#), ("/pages/todo/sections/todos/rows", #"{"title":"   "}"#)] {
-                    let answer = try await client.request("POST", path, headers: json, body: Array(body.utf8))
-                    #expect(answer.status == 409, "\(path) \(body)")
-                    #expect(answer.text.contains("Nothing was added"))
+                let summary = try await client.request("POST", "/pages/todo/sections/summary/rows", headers: json, body: Array(#"{"title":"x"}"#.utf8))
+                #expect(summary.status == 409)
+                #expect(summary.text.contains("Nothing was added"))
+                // A blank title is the visitor's to fix: a 400 that says what to type, from the
+                // list's section or the form's, as JSON or as a form.
+                let form: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
+                for (path, headers, body) in [
+                    ("/pages/todo/sections/todos/rows", json, #"{"title":"   "}"#), ("/pages/todo/sections/add/rows", form, "title=+%09"),
+                    ("/pages/checklist/sections/add/rows", form, "title="),
+                ] {
+                    let answer = try await client.request("POST", path, headers: headers, body: Array(body.utf8))
+                    #expect(answer.status == 400, "\(path) \(body)")
+                    #expect(answer.text.contains("needs a title. Type what it is in the box, then press Add."), "\(path): \(answer.text)")
                 }
             }
         }

@@ -59,6 +59,24 @@ import Testing
         #expect(SQLParameterNames.firstStatement("select 1 -- ;") == "select 1 -- ;")
     }
 
+    @Test func positionalPlaceholdersBecomeNamedOnesInOrderAndNothingInLiteralsCommentsOrQuotedNames() async {
+        // Pieces as above, each `:name` a bare `?` instead; only the bare ones are placeholders.
+        await propertyCheckFailingOnThrow(input: Self.piece.array(of: 0...12)) { pieces in
+            let positional = pieces.map { piece in piece.name == nil ? piece.sql + " '?' \"?\"" : "?" }
+            let sql = "SELECT " + positional.joined(separator: " , ")
+            let (named, names) = SQLParameterNames.named(sql, prefix: "p")
+            let count = pieces.filter { $0.name != nil }.count
+            #expect(names == (0..<count).map { "p\($0)" }, "\(sql)")
+            // Named back, in order: the names found are those given, and nothing else changed.
+            #expect(SQLParameterNames.names(in: named) == names, "\(named)")
+            var restored = named
+            for name in names.reversed() { restored = restored.replacing(":" + name, with: "?") }
+            #expect(restored == sql)
+        }
+        let (sql, names) = SQLParameterNames.named(#"SELECT "a?" FROM t WHERE b = ? AND c = '?' -- ?"# + "\n AND d IN (?, ?)", prefix: "p")
+        #expect(sql == #"SELECT "a?" FROM t WHERE b = :p0 AND c = '?' -- ?"# + "\n AND d IN (:p1, :p2)" && names == ["p0", "p1", "p2"])
+    }
+
     @Test func numberedNamesAreDollarNumbersOnePerName() {
         let (sql, names) = SQLParameterNames.numbered("select :a, ':b', :b, :a -- :c")
         #expect(sql == "select $1, ':b', $2, $1 -- :c" && names == ["a", "b"])

@@ -153,7 +153,9 @@ struct HTMLEmitter: TableEmitter {
                 out.write(row.indentationLevel)
                 out.write("\"")
             }
-            out.write(" role=\"row\">")
+            // An insert row is a form to add a row, and nothing without it: hidden from a viewer
+            // who may not write, yet kept, so that patches find every row they name.
+            out.write(row.editingStyle == .insert && !context.showsControls ? " role=\"row\" hidden>" : " role=\"row\">")
             switch wrap {
             case .select:
                 out.write("<div class=\"tk-select-cell\" role=\"cell\"><form class=\"tk-select\" method=\"post\" action=\"")

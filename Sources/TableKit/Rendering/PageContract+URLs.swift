@@ -54,11 +54,17 @@ extension PageContract {
     ///
     ///     PageContract.rowJSONPath("todo-42", basePath: "/pages/todo")  // "/pages/todo/rows/todo-42.json"
     public static func rowJSONPath(_ row: RowID, basePath: String) -> String {
+        rowPath(row, basePath: basePath) + String(describing: jsonSuffix)
+    }
+
+    /// The URL of a row's own page: `{basePath}/rows/{row}`, the id percent-encoded.
+    ///
+    ///     PageContract.rowPath("todo-42", basePath: "/pages/todo")  // "/pages/todo/rows/todo-42"
+    public static func rowPath(_ row: RowID, basePath: String) -> String {
         var out = OutputBuffer(capacity: basePath.utf8.count + row.rawValue.utf8.count * 3 + 16)
         out.appendUnescaped(basePath)
         out.append(rowsPath)
         out.appendPercentEncoded(row.rawValue)
-        out.append(jsonSuffix)
         return out.string
     }
 }

@@ -87,6 +87,10 @@ public struct PageDefinition: Sendable {
     /// their own and may each take up to a query time limit (visitors' SQL), so that however many
     /// wait, table pages and `/readyz` do not wait behind them.
     public var runsOnQueryLane = false
+    /// Whether the page and its rows' own pages show breadcrumbs, as a database's tables do: the
+    /// site (its index) › the page › the row, each a link. False (the default): a row's page links
+    /// back to its page alone.
+    public var showsBreadcrumbs = false
     /// What a page is, boxed: a definition is copied on every page request (the registry's answer,
     /// the resolved request), and a box is one reference to count, where its fields are a dozen.
     private let parts: Parts

@@ -10,11 +10,15 @@ public struct IndexEntry: Sendable, Equatable {
     public var summary: String
     /// Where it leads: a path on this site.
     public var path: String
+    /// The name of a text field `path` takes (the SQL page's `sql`): the index then also offers a
+    /// box to type it in, sent there. Nil: a link alone.
+    public var queryField: String?
 
-    /// An entry titled `title` leading to `path`.
-    public init(title: String, summary: String = "", path: String) {
+    /// An entry titled `title` leading to `path`, with a box for its `queryField` when given.
+    public init(title: String, summary: String = "", path: String, queryField: String? = nil) {
         self.title = title
         self.summary = summary
         self.path = path
+        self.queryField = queryField
     }
 }

@@ -36,6 +36,9 @@ enum PageDocument {
                 + "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span>",
             account: view.account
         )
+        if definition.showsBreadcrumbs {
+            html += breadcrumbs([(siteTitle, "/"), (definition.title, variant.url)])
+        }
         html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\""
         html += HTMLEscaping.escape(events) + "\" data-url=\"" + HTMLEscaping.escape(variant.url) + "\">"
         var bytes = Array(html.utf8)
@@ -51,10 +54,17 @@ enum PageDocument {
     static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account) -> Response {
         var html = head(title: definition.title + ": " + row.rawValue)
         html += bar(siteTitle: siteTitle, account: account)
-        html += "<main class=\"tk-table tk-row-page\"><p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} "
-        html += HTMLEscaping.escape(definition.title) + "</a></p><h1 class=\"tk-title\">" + HTMLEscaping.escape(definition.title)
-        html += ": " + HTMLEscaping.escape(row.rawValue) + "</h1>"
-        let json = PageContract.rowJSONPath(row, basePath: variant.basePath) + (variant.query.isEmpty ? "" : "?" + variant.query)
+        let inVariant = variant.query.isEmpty ? "" : "?" + variant.query
+        html += "<main class=\"tk-table tk-row-page\">"
+        if definition.showsBreadcrumbs {
+            html += breadcrumbs([(siteTitle, "/"), (definition.title, variant.url), (row.rawValue, PageContract.rowPath(row, basePath: variant.basePath) + inVariant)])
+        } else {
+            html += "<p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} " + HTMLEscaping.escape(definition.title) + "</a></p>"
+        }
+        // Each name isolated: a title ending in a right-to-left script would otherwise take the
+        // row's id into its run.
+        html += "<h1 class=\"tk-title\"><bdi>" + HTMLEscaping.escape(definition.title) + "</bdi>: <bdi>" + HTMLEscaping.escape(row.rawValue) + "</bdi></h1>"
+        let json = PageContract.rowJSONPath(row, basePath: variant.basePath) + inVariant
         html += "<p class=\"tk-row-formats\">This row as <a href=\"" + HTMLEscaping.escape(json) + "\" type=\"application/json\">JSON</a></p>"
         html += "<div class=\"tk-rows\" role=\"table\">"
         var bytes = Array(html.utf8)
@@ -90,9 +100,22 @@ enum PageDocument {
                 html += "</a></li>"
             }
             html += "</ul>"
+            for (position, entry) in entries.enumerated() {
+                guard let field = entry.queryField else { continue }
+                html += queryBox(entry, field: field, id: "tp-query-\(position)")
+            }
         }
         html += "</main>" + tail
         return document(Array(html.utf8))
+    }
+
+    /// A form that sends what is typed in its box to `entry`'s path as `field` (the SQL page's
+    /// `sql`): a query run from the index.
+    private static func queryBox(_ entry: IndexEntry, field: String, id: String) -> String {
+        "<form class=\"tp-query-box\" method=\"get\" action=\"" + HTMLEscaping.escape(entry.path) + "\"><label for=\"" + id + "\">"
+            + HTMLEscaping.escape(entry.title) + "</label><textarea id=\"" + id + "\" name=\"" + HTMLEscaping.escape(field)
+            + "\" rows=\"3\" required spellcheck=\"false\" autocapitalize=\"off\"></textarea><button type=\"submit\">Run "
+            + HTMLEscaping.escape(entry.title) + "</button></form>"
     }
 
     /// `GET /-/signin` without a token: how to sign in, with status 401.

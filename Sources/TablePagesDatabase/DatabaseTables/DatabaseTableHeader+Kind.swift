@@ -49,6 +49,11 @@ extension DatabaseTableHeader {
             appendLink(exports[Field.ndjson]?.text, text: "NDJSON", into: &out)
             out.append("</p>")
         }
+        if let sql = fields[Field.editableSQL] {
+            out.append("<p class=\"tk-db-sql\">")
+            appendLink(sql.value, text: "View and edit SQL", into: &out)
+            out.append("</p>")
+        }
         appendColumnHeaders(columns, into: &out)
         out.append("</div>")
     }

@@ -49,6 +49,8 @@ struct DatabaseTableHeader {
     /// What the table holds, in the operator's words (a configuration file's `description`),
     /// shown under the page's title.
     var tableDescription: String?
+    /// The SQL page's URL with the page's rows as SQL ("View and edit SQL"), nil when the SQL page is off.
+    var editableSQL: String?
 
     /// The header's cell kind's reuse identifier.
     static let reuseIdentifier = "database-header"
@@ -83,6 +85,9 @@ struct DatabaseTableHeader {
             JSONProperty(name: Field.ndjson, value: .string(exportPath(extension: "ndjson"))),
         ])
         fields.append(CellField(name: Field.exports, value: "CSV, NDJSON", json: exports))
+        if let editableSQL {
+            fields.append(CellField(name: Field.editableSQL, value: editableSQL))
+        }
         let parameters = DatasetteQuery.parameters(of: query)
         fields.append(CellField(name: Field.parameters, value: DatasetteQuery.encoded(parameters), json: .array(parameters.map {
             .object([JSONProperty(name: Field.name, value: .string($0.name)), JSONProperty(name: Field.value, value: .string($0.value))])
@@ -128,6 +133,7 @@ struct DatabaseTableHeader {
         static let hide = "hide"
         static let notNull = "notNull"
         static let exports = "exports"
+        static let editableSQL = "editableSQL"
         static let parameters = "parameters"
         static let name = "name"
         static let value = "value"

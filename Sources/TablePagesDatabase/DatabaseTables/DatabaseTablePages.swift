@@ -43,29 +43,34 @@ public enum DatabaseTablePages {
     /// store's changes on `feed`; returns the names of the tables, in registration order (each
     /// page is named ``pageName(ofTable:)``). `tables`
     /// (a configuration file's) sets a table's title, description, label column, or hides it from
-    /// the index.
+    /// the index. With `sqlPage` (the SQL page's path, ``QueryPages/path``, when it is on), each
+    /// page links its rows' query there ("View and edit SQL").
     /// - Throws: the store's errors reading SQLite's schema (a PostgreSQL store has none:
-    ///   ``registerPostgres(database:namespace:in:tables:)`` serves its tables).
+    ///   ``registerPostgres(database:namespace:in:tables:sqlPage:)`` serves its tables).
     @discardableResult
-    public static func register(store: any SQLStore, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed(), tables: [String: TableConfiguration] = [:]) throws -> [String] {
+    public static func register(
+        store: any SQLStore, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed(), tables: [String: TableConfiguration] = [:], sqlPage: String? = nil
+    ) throws -> [String] {
         let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
         let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
         store.onChange { feed.notify() }
         for schema in schemas {
-            registry.register(page(for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration()))
+            registry.register(page(for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage))
         }
         return schemas.map(\.name)
     }
 
     /// Registers one page per table and view of the PostgreSQL schema `namespace` that `database`
     /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect,
-    /// and `tables` (a configuration file's) as ``register(store:in:feed:tables:)`` takes it.
+    /// and `tables` (a configuration file's) and `sqlPage` as ``register(store:in:feed:tables:sqlPage:)`` takes them.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
     /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
     /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
     /// out because they have no primary key (keyset paging needs one).
     /// - Throws: `database`'s errors reading the catalog.
-    public static func registerPostgres(database: any SQLReader, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:]) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
+    public static func registerPostgres(
+        database: any SQLReader, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil
+    ) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
         let found = try database.snapshot { runner in
             let tables = try DatabaseTableSchema.allPostgres(in: namespace, runner: runner)
             let keys = try DatabaseForeignKey.allPostgres(in: namespace, runner: runner)
@@ -77,7 +82,7 @@ public enum DatabaseTablePages {
         var dependents: [(table: String, feed: ChangeFeed)] = []
         for schema in found.schemas {
             let feed = ChangeFeed()
-            registry.register(page(for: schema, database: database, feed: feed, configuration: configured[schema.name] ?? TableConfiguration()))
+            registry.register(page(for: schema, database: database, feed: feed, configuration: configured[schema.name] ?? TableConfiguration(), sqlPage: sqlPage))
             if !schema.isView { served.append((schema.name, feed)) }
             for table in Set(schema.linkedColumns.map(\.table) + schema.readTables).sorted() where table != schema.name {
                 dependents.append((table, feed))
@@ -110,9 +115,11 @@ public enum DatabaseTablePages {
         }
     }
 
-    private static func page(for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration()) -> PageDefinition {
+    private static func page(
+        for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration(), sqlPage: String? = nil
+    ) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
-        return PageDefinition(
+        var definition = PageDefinition(
             name: pageName(ofTable: schema.name),
             title: configuration.title ?? schema.name,
             summary: configuration.description ?? "\(schema.isView ? "View" : "Table") with \(schema.columns.count) column\(schema.columns.count == 1 ? "" : "s"): \(columns)",
@@ -128,7 +135,9 @@ public enum DatabaseTablePages {
             countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return try DatabaseTableSource.reading(reader, tableDescription: configuration.description)
+            return try DatabaseTableSource.reading(reader, tableDescription: configuration.description, sqlPage: sqlPage)
         }
+        definition.showsBreadcrumbs = true
+        return definition
     }
 }

@@ -21,24 +21,32 @@ final class DatabaseTableSource: PageSource {
     /// What the table holds, from the configuration file, for the header
     /// (``DatabaseTableHeader/tableDescription``).
     let tableDescription: String?
+    /// The path of the SQL page, when it is on: the header links the page's query there
+    /// (``DatabaseTableReader/editableQuery()``).
+    let sqlPage: String?
 
     /// A source over sections already read.
-    init(reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [], suggestedFacets: [DatabaseFacet.Suggestion] = [], tableDescription: String? = nil) {
+    init(
+        reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [],
+        suggestedFacets: [DatabaseFacet.Suggestion] = [], tableDescription: String? = nil, sqlPage: String? = nil
+    ) {
         self.reader = reader
         self.sections = sections
         self.facets = facets
         self.suggestedFacets = suggestedFacets
         self.tableDescription = tableDescription
+        self.sqlPage = sqlPage
     }
 
     /// A page's live root: its window and facets read, and its suggested facets found;
-    /// `tableDescription` shows under its title.
-    static func reading(_ reader: DatabaseTableReader, tableDescription: String? = nil) throws -> DatabaseTableSource {
+    /// `tableDescription` shows under its title, and the header links to `sqlPage` when given.
+    static func reading(_ reader: DatabaseTableReader, tableDescription: String? = nil, sqlPage: String? = nil) throws -> DatabaseTableSource {
         let sections = try reader.window()
         let facets = try reader.facets()
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
         return DatabaseTableSource(
-            reader: reader, sections: sections, facets: facets, suggestedFacets: reader.suggestedFacets(rowCount: rowCount), tableDescription: tableDescription
+            reader: reader, sections: sections, facets: facets, suggestedFacets: reader.suggestedFacets(rowCount: rowCount),
+            tableDescription: tableDescription, sqlPage: sqlPage
         )
     }
 
@@ -104,8 +112,13 @@ final class DatabaseTableSource: PageSource {
     /// (``DatabaseTableHeader``), from the held sections' totals.
     func headerViewForTable() -> TableCell? {
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
+        let editableSQL = sqlPage.map { path in
+            let query = reader.editableQuery()
+            return path + "?" + DatasetteAPI.formEncoded([(name: "sql", value: query.sql)] + query.parameters)
+        }
         return DatabaseTableHeader(
-            schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets, suggestedFacets: suggestedFacets, tableDescription: tableDescription
+            schema: reader.schema, query: reader.query, rowCount: rowCount, facets: facets, suggestedFacets: suggestedFacets, tableDescription: tableDescription,
+            editableSQL: editableSQL
         ).cell
     }
     func shouldHighlightRow(at indexPath: TableIndexPath) -> Bool { false }

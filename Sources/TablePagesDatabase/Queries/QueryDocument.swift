@@ -72,7 +72,9 @@ enum QueryDocument {
     }
 
     private static func table(_ result: QueryResult) -> String {
-        var html = "<div class=\"tp-sql-result\"><table><thead><tr>"
+        // Focusable and named: on a phone a wide result scrolls sideways in its box, which a
+        // keyboard can only scroll once it can focus it.
+        var html = "<div class=\"tp-sql-result\" tabindex=\"0\" role=\"region\" aria-label=\"Result\"><table><thead><tr>"
         for (index, column) in result.columns.enumerated() {
             let numbers = result.isNumeric(column: index)
             html += "<th scope=\"col\"" + (numbers ? " class=\"tp-sql-number\"" : "") + ">" + HTMLEscaping.escape(column) + "</th>"

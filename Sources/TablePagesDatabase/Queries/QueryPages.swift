@@ -42,7 +42,7 @@ public struct QueryPages: Sendable {
     /// The index's links (``/TablePages/Site``'s `entries`): the SQL page (unless `access` is
     /// ``QueryAccess/off``), then each of `canned`.
     public static func indexEntries(access: QueryAccess, canned: [CannedQuery]) -> [IndexEntry] {
-        let sql = access == .off ? [] : [IndexEntry(title: "SQL", summary: "Run a read-only SELECT of your own", path: path)]
+        let sql = access == .off ? [] : [IndexEntry(title: "SQL", summary: "Run a read-only SELECT of your own", path: path, queryField: "sql")]
         return sql + canned.map { IndexEntry(title: $0.title, summary: $0.description ?? "", path: cannedPath(of: $0.name)) }
     }
 

@@ -38,15 +38,38 @@ public enum SQLParameterNames {
         return (String(decoding: out, as: UTF8.self), names)
     }
 
+    /// `sql` with each positional placeholder (`?` outside literals, quoted names and comments)
+    /// replaced by a named one, `:{prefix}0`, `:{prefix}1`, … in order, and those names: how a
+    /// table page's query is handed to the SQL page, as Datasette's "View and edit SQL" names them
+    /// `:p0`, `:p1`…
+    ///
+    ///     SQLParameterNames.named("SELECT * FROM \"a?\" WHERE b = ? AND c = '?'", prefix: "p")
+    ///     // ("SELECT * FROM \"a?\" WHERE b = :p0 AND c = '?'", ["p0"])
+    public static func named(_ sql: String, prefix: String) -> (sql: String, names: [String]) {
+        let bytes = Array(sql.utf8)
+        var names: [String] = []
+        var out: [UInt8] = []
+        var copied = 0
+        for index in scan(bytes).placeholders {
+            let name = prefix + String(names.count)
+            names.append(name)
+            out += bytes[copied..<index]
+            out += Array((":" + name).utf8)
+            copied = index + 1
+        }
+        out += bytes[copied...]
+        return (String(decoding: out, as: UTF8.self), names)
+    }
+
     /// Whether `sql` holds more than one statement: a `;` outside literals, quoted names and
     /// comments with more than spaces and comments after it.
     public static func hasSeveralStatements(_ sql: String) -> Bool {
         let bytes = Array(sql.utf8)
-        let (_, separators) = scan(bytes)
+        let separators = scan(bytes).separators
         guard let first = separators.first else { return false }
         // What follows the first `;`: only spaces, comments and more `;` make one statement.
         let rest = Array(bytes[(first + 1)...])
-        let (_, more) = scan(rest)
+        let more = scan(rest).separators
         var outside = rest
         for index in more { outside[index] = UInt8(ascii: " ") }
         return !stripped(outside).isEmpty
@@ -82,10 +105,12 @@ public enum SQLParameterNames {
         scan(bytes).parameters
     }
 
-    /// The `:name`s in `bytes`, and the indexes of the `;`s that end statements.
-    private static func scan(_ bytes: [UInt8]) -> (parameters: [(name: String, range: Range<Int>)], separators: [Int]) {
+    /// The `:name`s in `bytes`, the indexes of the `;`s that end statements and those of the `?`s
+    /// (positional placeholders).
+    private static func scan(_ bytes: [UInt8]) -> (parameters: [(name: String, range: Range<Int>)], separators: [Int], placeholders: [Int]) {
         var found: [(name: String, range: Range<Int>)] = []
         var separators: [Int] = []
+        var placeholders: [Int] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -110,11 +135,14 @@ public enum SQLParameterNames {
             case UInt8(ascii: ";"):
                 separators.append(index)
                 index += 1
+            case UInt8(ascii: "?"):
+                placeholders.append(index)
+                index += 1
             default:
                 index += 1
             }
         }
-        return (found, separators)
+        return (found, separators, placeholders)
     }
 
     /// Whether `byte` may be part of a parameter's name.

@@ -54,15 +54,7 @@ extension DatabaseRecordCell {
         let parts = linkedParts(field)
         guard let href = link.href(for: parts.value) else { return false }
         if let label = parts.label {
-            out.append("<span class=\"tk-field-value tk-fk\"><a href=\"")
-            out.appendEscapedHTML(href)
-            out.append("\" title=\"Show this row of ")
-            out.appendEscapedHTML(link.table)
-            out.append("\">")
-            out.appendEscapedHTML(label)
-            out.append("</a> <span class=\"tk-fk-value\">")
-            out.appendEscapedHTML(shownText(of: parts.value))
-            out.append("</span></span>")
+            appendLabelled(label, value: shownText(of: parts.value), href: href, table: link.table, into: &out)
         } else {
             out.append("<a class=\"tk-field-value tk-fk\" href=\"")
             out.appendEscapedHTML(href)
@@ -73,6 +65,21 @@ extension DatabaseRecordCell {
             out.append("</a>")
         }
         return true
+    }
+
+    /// `<span class="tk-field-value tk-fk"><a href="{href}" …><bdi>{label}</bdi></a> <bdi class="tk-fk-value">{value}</bdi></span>`:
+    /// each isolated, so that a label ending in a right-to-left script ("Björk علي") does not pull
+    /// the value after it into its run ("Björk 4274 علي").
+    static func appendLabelled(_ label: String, value: String, href: String, table: String, into out: inout OutputBuffer) {
+        out.append("<span class=\"tk-field-value tk-fk\"><a href=\"")
+        out.appendEscapedHTML(href)
+        out.append("\" title=\"Show this row of ")
+        out.appendEscapedHTML(table)
+        out.append("\"><bdi>")
+        out.appendEscapedHTML(label)
+        out.append("</bdi></a> <bdi class=\"tk-fk-value\">")
+        out.appendEscapedHTML(value)
+        out.append("</bdi></span>")
     }
 
     /// Writes the row page's "Links from other tables" line from the content's
@@ -95,16 +102,20 @@ extension DatabaseRecordCell {
             } else {
                 counted = "Rows (too many to count in time)"
             }
-            let text = counted + " from " + column + " in " + table
-            if case .string(let href)? = member("href") {
+            let href: String? = if case .string(let href)? = member("href") { href } else { nil }
+            if let href {
                 out.append("<a class=\"tk-db-link\" href=\"")
                 out.appendEscapedHTML(href)
                 out.append("\">")
-                out.appendEscapedHTML(text)
-                out.append("</a>")
-            } else {
-                out.appendEscapedHTML(text)
             }
+            // The names isolated, as a label beside a value is.
+            out.appendEscapedHTML(counted)
+            out.append(" from <bdi>")
+            out.appendEscapedHTML(column)
+            out.append("</bdi> in <bdi>")
+            out.appendEscapedHTML(table)
+            out.append("</bdi>")
+            if href != nil { out.append("</a>") }
         }
         out.append("</span></span>")
     }

@@ -38,22 +38,22 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
     override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .delete }
     override func canMoveRow(at indexPath: TableIndexPath) -> Bool { true }
 
-    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) {
+    override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         switch editingStyle {
         case .delete:
             models.remove(at: indexPath.row)
             tableContext?.deleteRows(at: [indexPath])
         case .insert:
-            add(title: values["title"])
+            try add(title: values["title"])
         default:
             break
         }
     }
 
     /// Adds an item titled `title` (cut to ``maxTitleBytes``) at the end; nothing for an empty title.
-    func add(title: String?) {
+    func add(title: String?) throws {
         let title = title.map { String($0.prefix(maxUTF8Count: Self.maxTitleBytes)) } ?? ""
-        guard !title.isEmpty else { return }
+        guard !title.allSatisfy(\.isWhitespace) else { throw TitleRequired(item: "item") }
         models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
         nextNumber += 1
         tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])

@@ -22,7 +22,7 @@ final class TodoSection: ObservedSection<Todo> {
             try super.commit(editingStyle, forRowAt: indexPath, values: values)
             return
         }
-        guard let title = TodoList.cleanTitle(values["title"]) else { return }
+        guard let title = TodoList.cleanTitle(values["title"]) else { throw TitleRequired(item: "to-do") }
         try list.add(title: title)
     }
 

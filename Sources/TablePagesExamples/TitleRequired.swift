@@ -1,0 +1,12 @@
+import TablePages
+
+/// A new item sent without a title (nothing, or only spaces): a 400 that says what to do instead,
+/// where a declined insert would only say that nothing was added.
+struct TitleRequired: HTTPErrorConvertible {
+    /// What the list holds, in words: "to-do", "item".
+    let item: String
+
+    var httpError: HTTPError {
+        HTTPError(400, "Nothing was added: a new \(item) needs a title. Type what it is in the box, then press Add.")
+    }
+}
