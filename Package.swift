@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // postgres-nio's own TLS library, named here because a connection's TLS settings are its types.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // The server, and a site, run as Services in a ServiceGroup, which handles SIGTERM and graceful
+        // shutdown; postgres-nio's PostgresClient is built for the same group.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,6 +46,7 @@ let package = Package(
                 "CMicroHTTPD",
                 "Escaping",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "TableKit", dependencies: ["Escaping"]),
@@ -77,6 +81,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 // HMAC-SHA256 signs session cookies; SHA-256 hashes the stored access tokens.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             plugins: ["EmbedPublicFiles"]
         ),
@@ -139,18 +144,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "HTTPTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/HTTPTestSupport"),
         .target(name: "HostileTextSupport", dependencies: [.product(name: "PropertyBased", package: "swift-property-based")], path: "Tests/HostileTextSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "TableKitTests", dependencies: ["TableKit", "Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Imports Foundation and TableKit together, so a name clash between them fails the build.
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TableStore", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],
     swiftLanguageModes: [.v6]
 )

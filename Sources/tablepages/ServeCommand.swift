@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreMetrics
 import Logging
+import ServiceLifecycle
 import MicroHTTP
 import TablePages
 import TablePagesDatabase
@@ -379,26 +380,26 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             datasette?.register(on: &router)
         }
-        let server = Server(configuration: configuration, responder: router, logger: logger)
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
+        // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
+        let signInRunsSQL = sql == .signedIn && database != nil
+        let readOnly = pages.pages.allSatisfy(\.access.isReadOnly) && !signInRunsSQL
+        let service = SiteService(site: site, configuration: configuration, router: router, logger: logger) { [self] port in
+            if readOnly {
+                // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
+                logger.notice("every page is read-only: no sign-in link")
+            } else {
+                announceSignIn(site: site, port: port)
+            }
+        }
+        // SIGTERM and SIGINT shut the group down gracefully; the server then lets requests in flight finish.
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do {
-            try server.start()
+            try await group.run()
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
-        let signInRunsSQL = sql == .signedIn && database != nil
-        if pages.pages.allSatisfy(\.access.isReadOnly), !signInRunsSQL {
-            // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
-            logger.notice("every page is read-only: no sign-in link")
-        } else {
-            announceSignIn(site: site, port: server.port)
-        }
-        let signal = await TerminationSignal.wait()
-        logger.notice("received \(signal)")
-        site.beginShutdown()
-        await server.shutdown()
         for store in stores { store.stopWatching() }
         postgresStore?.stop()
         postgresTables?.stop()

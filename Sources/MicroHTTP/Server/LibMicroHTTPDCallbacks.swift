@@ -8,8 +8,10 @@ import Glibc
 // calls it from one of its worker threads.
 
 /// The access handler: called once when headers arrive, once per body chunk, and once more when the
-/// body is complete (and again after every resume). The response is queued on that later call, never
-/// the first: queued on the first, libmicrohttpd answers `Connection: close` and keep-alive is lost.
+/// body is complete (and again after every resume). Each call is an event of the request's
+/// ``RequestLifecycle``; this function reports it and performs the action that comes back. The
+/// response is queued on the call after the body, never the first: queued on the first,
+/// libmicrohttpd answers `Connection: close` and keep-alive is lost.
 func handleAccess(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
@@ -17,8 +19,9 @@ func handleAccess(
 ) -> MHD_Result {
     guard let cls, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-
     let watch = connectionWatch(of: connection)
+    let call = AccessCall(core: core, connection: connection, url: url, method: method, watch: watch)
+
     guard let stored = requestState.pointee else {
         let context = RequestContext(startedAt: core.timesRequests ? .now : nil)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -31,136 +34,94 @@ func handleAccess(
             }
             return (state.targetLength, state.targetHasControl)
         } ?? (nil, false)
-        if let problem = targetHasControl ? HTTPError(400, "The request target has a control character.")
-            : RequestHeadCheck.problem(on: connection, url: url, targetLength: targetLength, version: version) {
-            // Answered before the body: libmicrohttpd then closes the connection, so no byte after
-            // this head is read as a request of its own.
-            context.state.withLock { $0.phase = .answered }
-            watch?.requestReceived()
-            let response = Response.error(problem.status, problem.message, json: false)
-            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
+        let problem = targetHasControl ? HTTPError(400, "The request target has a control character.")
+            : RequestHeadCheck.problem(on: connection, url: url, targetLength: targetLength, version: version)
+        let declaredLength = problem != nil ? nil
+            : MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
+        let action = context.lifecycle.withLock {
+            $0.headReceived(problem: problem, declaredBodyLength: declaredLength, bodyLimit: core.configuration.maxBodySize)
         }
-        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared)), length > core.configuration.maxBodySize {
-            // Refusing before the body is read: libmicrohttpd then closes the connection instead of
-            // reading megabytes it would throw away.
-            context.state.withLock { $0.phase = .answered }
-            watch?.requestReceived()
-            let response = Response.error(413, tooLargeMessage(core), json: false)
-            return core.queue(response, on: connection, for: nil, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
-        }
-        return .YES
+        return call.perform(action, for: context)
     }
     let context = Unmanaged<RequestContext>.fromOpaque(stored).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
-        let count = uploadDataSize.pointee
+        let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
         uploadDataSize.pointee = 0
-        let tooLarge = context.state.withLock { state -> Bool in
-            guard case .receiving = state.phase, !state.bodyTooLarge else { return false }
-            if state.body.count + count > core.configuration.maxBodySize {
-                state.bodyTooLarge = true
-                state.body = []
-                return true
-            } else if let uploadData {
-                UnsafeRawPointer(uploadData).withMemoryRebound(to: UInt8.self, capacity: count) {
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-                }
-            }
-            return false
+        let isOverdue = watch?.isOverdue == true
+        let action = context.lifecycle.withLock {
+            $0.bodyReceived(chunk, bodyLimit: core.configuration.maxBodySize, isOverdue: isOverdue)
         }
-        // A body without a declared length (chunked) that passed the limit, or one still arriving
-        // after the receive deadline: answered now and closed, the rest never read.
-        let refusal: Response?
-        if tooLarge {
-            refusal = .error(413, tooLargeMessage(core), json: false)
-        } else if watch?.isOverdue == true {
-            refusal = .error(408, "The request took longer than the \(core.configuration.requestTimeout) this server allows to receive one.", json: false)
-        } else {
-            refusal = nil
-        }
-        if let refusal {
-            context.state.withLock { $0.phase = .answered }
-            watch?.requestReceived()
-            ImmediateRefusal.send(core.responder.errorPage.apply(to: refusal), on: tp_connection_fd(connection))
-            core.requestLog.record(method: HTTPMethod(cString: method), path: String(cString: url), status: refusal.status, startedAt: context.startedAt, request: nil)
-            core.observe(method: HTTPMethod(cString: method), response: refusal, context: context)
-            return .NO
-        }
-        return .YES
+        return call.perform(action, for: context)
     }
-
-    let (phase, body, tooLarge, earlierRequest) = context.state.withLock { state in
-        (state.phase, state.body, state.bodyTooLarge, state.request)
-    }
-    switch phase {
-    case .answered, .waiting:
-        return .YES
-    case .ready(let response):
-        // The request is dropped once answered: an event stream's context lives as long as the
-        // stream, and it should not keep the request's fields alive all that time.
-        context.state.withLock {
-            $0.phase = .answered
-            $0.request = nil
-        }
-        return core.queue(response, on: connection, for: earlierRequest, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
-    case .receiving:
-        // The whole request is here: from now on a handler or a response owns the connection.
-        watch?.requestReceived()
-    }
-    let methodValue = HTTPMethod(cString: method)
-    if core.isShuttingDown.load(ordering: .acquiring) {
-        // A request on a kept-alive connection after shutdown began: answered at once, so that no
-        // connection is suspended when the daemon stops.
-        context.state.withLock { $0.phase = .answered }
-        let response = Response.error(503, "The server is shutting down.", json: false)
-        return core.queue(response, on: connection, for: nil, context: context, method: methodValue, path: String(cString: url)) ? .YES : .NO
-    }
-    let path = String(cString: url)
-
-    let response: Response?
-    var request: Request?
-    var deferred: HTTPAnswer?
-    if tooLarge {
-        response = .error(413, tooLargeMessage(core), json: false)
-    } else {
-        switch RequestParser.parse(
-            connection: connection, method: methodValue, path: path, body: body,
-            connectionMemoryLimit: core.connectionMemoryLimit, trustedProxies: core.configuration.trustedProxies
-        ) {
-        case .success(let parsed):
-            request = parsed
-            switch core.responder.answer(to: parsed) {
-            case .now(let answer): response = answer
-            case let answer: (response, deferred) = (nil, answer)
-            }
-        case .failure(let error):
-            let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
-            response = .error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json"))
-        }
-    }
-    if let response {
-        context.state.withLock { $0.phase = .answered }
-        return core.queue(response, on: connection, for: request, context: context, method: methodValue, path: path) ? .YES : .NO
-    }
-    guard let request, let deferred else { return .NO }
-    context.state.withLock {
-        $0.phase = .waiting
-        $0.body = []
-        $0.request = request
-    }
-    let handle = ConnectionHandle(pointer: connection)
-    handle.suspend()
-    switch deferred {
-    case .later(let work): core.respondLater(with: work, context: context, connection: handle)
-    case .elsewhere(let start): core.respondElsewhere(starting: start, context: context, connection: handle)
-    case .now: break  // Queued above.
-    }
-    return .YES
+    let isShuttingDown = core.isShuttingDown.load(ordering: .acquiring)
+    return call.perform(context.lifecycle.withLock { $0.bodyComplete(isShuttingDown: isShuttingDown) }, for: context)
 }
 
-private func tooLargeMessage(_ core: ServerCore) -> String {
-    "The request body is larger than the \(core.configuration.maxBodySize) bytes this server accepts."
+/// One call of the access handler: what performing a ``RequestLifecycle/Action`` needs.
+private struct AccessCall {
+    let core: ServerCore
+    let connection: OpaquePointer
+    let url: UnsafePointer<CChar>
+    let method: UnsafePointer<CChar>
+    let watch: ConnectionWatch?
+
+    /// Carries `action` out; the result is the access handler's.
+    func perform(_ action: RequestLifecycle.Action, for context: RequestContext) -> MHD_Result {
+        switch action {
+        case .proceed, .resume, .restoreIdleTimeout:
+            // The last two answer events of other callbacks, never the access handler's.
+            return .YES
+        case .refuse(let refusal):
+            // From here on a response owns the connection: the receive deadline no longer applies.
+            watch?.requestReceived()
+            return queue(core.response(for: refusal), for: nil, context: context)
+        case .refuseAndClose(let refusal):
+            watch?.requestReceived()
+            let response = core.response(for: refusal)
+            ImmediateRefusal.send(core.responder.errorPage.apply(to: response), on: tp_connection_fd(connection))
+            let methodValue = HTTPMethod(cString: method)
+            core.requestLog.record(method: methodValue, path: String(cString: url), status: response.status, startedAt: context.startedAt, request: nil)
+            core.observe(method: methodValue, response: response, context: context)
+            // libmicrohttpd closes the connection on MHD_NO, the rest of the body never read.
+            return .NO
+        case .handle(let body):
+            watch?.requestReceived()
+            return perform(handle(body: body, context: context), for: context)
+        case .queue(let response, let request):
+            return queue(response, for: request, context: context)
+        case .start(let answer):
+            let handle = ConnectionHandle(pointer: connection)
+            handle.suspend()
+            switch answer {
+            case .later(let work): core.respondLater(with: work, context: context, connection: handle)
+            case .elsewhere(let start): core.respondElsewhere(starting: start, context: context, connection: handle)
+            case .now: break  // Queued, never started.
+            }
+            return .YES
+        }
+    }
+
+    /// Parses the complete request and asks the responder; returns what the lifecycle makes of it.
+    private func handle(body: [UInt8], context: RequestContext) -> RequestLifecycle.Action {
+        let path = String(cString: url)
+        switch RequestParser.parse(
+            connection: connection, method: HTTPMethod(cString: method), path: path, body: body,
+            connectionMemoryLimit: core.connectionMemoryLimit, trustedProxies: core.configuration.trustedProxies
+        ) {
+        case .success(let request):
+            let answer = core.responder.answer(to: request)
+            return context.lifecycle.withLock { $0.responderAnswered(answer, to: request) }
+        case .failure(let error):
+            let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
+            let response = Response.error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json"))
+            return context.lifecycle.withLock { $0.requestUnreadable(response) }
+        }
+    }
+
+    private func queue(_ response: Response, for request: Request?, context: RequestContext) -> MHD_Result {
+        core.queue(response, on: connection, for: request, context: context, method: HTTPMethod(cString: method), path: String(cString: url)) ? .YES : .NO
+    }
 }
 
 /// Called when a request ends, answered or not: frees the context the access handler stored.
@@ -173,10 +134,11 @@ func handleCompletion(
     let context = Unmanaged<RequestContext>.fromOpaque(stored).takeRetainedValue()
     requestState.pointee = nil
     core.inFlightCount.subtract(1, ordering: .relaxed)
+    let action = context.lifecycle.withLock { $0.ended() }
     guard reason == .REQUEST_TERMINATED_COMPLETED_OK, let connection else { return }
     // The connection stays open for the next request: its clocks start again.
     connectionWatch(of: connection)?.requestCompleted(at: .now)
-    if context.state.withLock({ $0.isStream }) {
+    if case .restoreIdleTimeout = action {
         // An event stream turned the idle timeout off; without this, the kept-alive connection
         // after it would never time out.
         tp_connection_set_timeout(connection, UInt32(max(0, core.configuration.connectionTimeout)))

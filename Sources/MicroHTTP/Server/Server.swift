@@ -5,11 +5,14 @@ import Synchronization
 /// An HTTP/1.1 server over libmicrohttpd: an epoll event loop on a pool of threads, keep-alive, async
 /// handlers on suspended connections, and Server-Sent Events.
 ///
+/// It is a swift-service-lifecycle `Service` (``run()``): a `ServiceGroup` starts it, and stops it
+/// gracefully on SIGTERM or SIGINT.
+///
 ///     let server = Server(configuration: .init(port: 8080), responder: router)
-///     try server.start()
-///     print("listening on", server.port)
-///     await TerminationSignal.wait()
-///     await server.shutdown()
+///     let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+///     try await group.run()
+///
+/// Or by hand: ``start()``, then ``shutdown()``.
 public final class Server: Sendable {
     /// Why the server could not start.
     public struct StartError: Error, CustomStringConvertible {

@@ -82,6 +82,24 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// The answer the server makes itself to `refusal`, as plain text (the responder's error page
+    /// is applied when it is queued or sent).
+    func response(for refusal: RequestLifecycle.Refusal) -> Response {
+        switch refusal {
+        case .badHead(let problem):
+            .error(problem.status, problem.message, json: false)
+        case .bodyTooLarge:
+            .error(413, "The request body is larger than the \(configuration.maxBodySize) bytes this server accepts.", json: false)
+        case .receiveTimedOut:
+            .error(408, "The request took longer than the \(configuration.requestTimeout) this server allows to receive one.", json: false)
+        case .shuttingDown:
+            Self.shuttingDown
+        }
+    }
+
+    /// The answer to a request that shutdown stopped.
+    static let shuttingDown = Response.error(503, "The server is shutting down.", json: false)
+
     /// Answers every still-suspended request with 503, so no connection is left suspended when the
     /// daemon stops (libmicrohttpd requires that).
     func abandonWaitingRequests() -> Int {
@@ -90,7 +108,7 @@ final class ServerCore: Sendable {
             return Array(waiting.values)
         }
         for (context, connection) in pending {
-            context.complete(with: .error(503, "The server is shutting down.", json: false), resuming: connection)
+            context.complete(with: Self.shuttingDown, resuming: connection)
         }
         return pending.count
     }
@@ -137,7 +155,7 @@ final class ServerCore: Sendable {
                 return queue(refusal, on: connection, for: request, context: context, method: method, path: path)
             }
             stream.attach(to: ConnectionHandle(pointer: connection), descriptor: tp_connection_fd(connection))
-            context.state.withLock { $0.isStream = true }
+            context.lifecycle.withLock { $0.streamQueued() }
             // The registry is left by the stream itself when it ends (no handler per stream).
             if let observer = configuration.observer {
                 observer.eventStreamOpened()

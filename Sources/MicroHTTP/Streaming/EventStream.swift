@@ -19,15 +19,8 @@ public final class EventStream: Sendable {
         var firstChunk = 0
         var offsetInFirstChunk = 0
         var bufferedByteCount = 0
-        var connection: ConnectionHandle?
-        /// The connection's socket, valid while the connection is suspended (libmicrohttpd
-        /// closes no suspended connection), for ``StreamRegistry/closeVanished()``.
-        var descriptor: Int32 = -1
-        var isSuspended = false
-        /// The client closed its end while the stream slept: the next read ends the connection.
-        var isPeerGone = false
-        var isFinished = false
-        var isClosed = false
+        /// Whether the connection sleeps, may take more bytes or has ended.
+        var life = EventStreamLife()
         var terminationHandlers: [@Sendable () -> Void] = []
         /// The server's registry of open streams, which this stream leaves when it ends.
         var registry: StreamRegistry?
@@ -40,7 +33,7 @@ public final class EventStream: Sendable {
     public init() {}
 
     /// Whether the client went away or the stream ended; writes are then ignored.
-    public var isClosed: Bool { state.withLock { $0.isClosed || $0.isFinished } }
+    public var isClosed: Bool { state.withLock { $0.life.isClosed } }
 
     /// Bytes written but not yet taken by the connection: the measure of a slow reader.
     public var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
@@ -49,7 +42,7 @@ public final class EventStream: Sendable {
     /// already has.
     public func onTermination(_ handler: @escaping @Sendable () -> Void) {
         let closed = state.withLock { state in
-            if state.isClosed { return true }
+            if state.life.isDetached { return true }
             state.terminationHandlers.append(handler)
             return false
         }
@@ -74,10 +67,11 @@ public final class EventStream: Sendable {
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty else { return !isClosed }
         return state.withLock { state in
-            guard !state.isClosed, !state.isFinished else { return false }
+            let (accepted, sleeping) = state.life.write()
+            guard accepted else { return false }
             state.chunks.append(bytes)
             state.bufferedByteCount += bytes.count
-            wake(&state)
+            sleeping?.resume()
             return true
         }
     }
@@ -88,22 +82,20 @@ public final class EventStream: Sendable {
     @discardableResult
     public func write(contentsOf chunks: [[UInt8]]) -> Bool {
         state.withLock { state in
-            guard !state.isClosed, !state.isFinished else { return false }
+            let (accepted, sleeping) = state.life.write()
+            guard accepted else { return false }
             for chunk in chunks where !chunk.isEmpty {
                 state.chunks.append(chunk)
                 state.bufferedByteCount += chunk.count
             }
-            wake(&state)
+            sleeping?.resume()
             return true
         }
     }
 
     /// Ends the stream once what is buffered has been sent.
     public func finish() {
-        state.withLock { state in
-            state.isFinished = true
-            wake(&state)
-        }
+        state.withLock { $0.life.finish()?.resume() }
     }
 
     /// Encodes one event in the SSE wire format, one `data:` line per line of `data`. Lines end
@@ -148,20 +140,13 @@ public final class EventStream: Sendable {
         return bytes
     }
 
-    private func wake(_ state: inout State) {
-        if state.isSuspended, let connection = state.connection {
-            state.isSuspended = false
-            connection.resume()
-        }
-    }
-
     // MARK: - Connection side (called by the server's libmicrohttpd callbacks)
 
     /// Records the registry the stream is in, so that ``detach()`` removes it; false when the stream
     /// has already been detached (the caller then removes it).
     func register(in registry: StreamRegistry, client: PeerAddress?) -> Bool {
         state.withLock { state in
-            guard !state.isClosed else { return false }
+            guard !state.life.isDetached else { return false }
             state.registry = registry
             state.client = client
             return true
@@ -169,31 +154,21 @@ public final class EventStream: Sendable {
     }
 
     func attach(to connection: ConnectionHandle, descriptor: Int32 = -1) {
-        state.withLock {
-            $0.connection = connection
-            $0.descriptor = descriptor
-        }
+        state.withLock { $0.life.attach(to: connection, descriptor: descriptor) }
     }
 
     /// The socket of the stream's connection while it sleeps, or nil when it is awake or gone.
     /// The descriptor is checked again by ``peerWentAway()`` under the lock, so a connection that
     /// woke (and may have closed) meanwhile is never touched.
     var sleepingDescriptor: Int32? {
-        state.withLock { state in
-            state.isSuspended && !state.isClosed && state.connection != nil && state.descriptor >= 0 ? state.descriptor : nil
-        }
+        state.withLock { $0.life.sleepingDescriptor }
     }
 
     /// The client closed the connection while the stream slept: wakes the connection so that
     /// libmicrohttpd ends it now, which frees the stream's slot, rather than at the next
     /// heartbeat. Does nothing when the connection woke meanwhile (it then finds the close itself).
     func peerWentAway() {
-        state.withLock { state in
-            guard state.isSuspended, !state.isClosed, let connection = state.connection else { return }
-            state.isPeerGone = true
-            state.isSuspended = false
-            connection.resume()
-        }
+        state.withLock { $0.life.peerWentAway()?.resume() }
     }
 
     /// What ``read(into:)`` returns for a stream whose client went away: libmicrohttpd's
@@ -205,14 +180,14 @@ public final class EventStream: Sendable {
     /// busy loop — or returns nil once the stream has finished, ``abortedRead`` once its client went away.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         state.withLock { state in
-            if state.isPeerGone { return Self.abortedRead }
-            guard state.bufferedByteCount > 0 else {
-                if state.isFinished || state.isClosed { return nil }
-                if let connection = state.connection, !state.isSuspended {
-                    state.isSuspended = true
-                    connection.suspend()
-                }
+            switch state.life.read(hasBytes: state.bufferedByteCount > 0) {
+            case .abort: return Self.abortedRead
+            case .end: return nil
+            case .wait: return 0
+            case .sleep(let connection):
+                connection.suspend()
                 return 0
+            case .copy: break
             }
             var copied = 0
             while copied < buffer.count, state.firstChunk < state.chunks.count {
@@ -246,8 +221,7 @@ public final class EventStream: Sendable {
     /// The connection is gone: drop the buffer and tell the owners.
     func detach() {
         let (handlers, registry, client) = state.withLock { state in
-            state.isClosed = true
-            state.connection = nil
+            state.life.detach()
             state.chunks = []
             state.bufferedByteCount = 0
             defer {

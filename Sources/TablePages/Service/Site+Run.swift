@@ -1,4 +1,6 @@
+import Logging
 import MicroHTTP
+import ServiceLifecycle
 
 extension Site {
     /// Serves the site until the process is asked to stop (SIGINT or SIGTERM), then stops
@@ -7,18 +9,14 @@ extension Site {
     ///
     ///     try await site.run(port: 8080)
     ///
-    /// To choose more of the server's settings, or to stop it another way, make a
-    /// ``/MicroHTTP/Server`` over ``router`` yourself, as this method does.
+    /// This runs a ``SiteService`` alone in a `ServiceGroup`; to run the site beside services of
+    /// your own, or to choose more of the server's settings, make that group yourself.
     /// - Parameters:
     ///   - host: the address to listen on; the loopback address by default.
     ///   - port: the port; 0 lets the system choose one, which the log names.
     public func run(host: String = "127.0.0.1", port: Int) async throws {
-        let server = Server(configuration: ServerConfiguration(host: host, port: port), responder: router)
-        try server.start()
-        let address = host.contains(":") ? "[\(host)]" : host
-        access.logSignInLink(at: "http://\(address):\(server.port)")
-        _ = await TerminationSignal.wait()
-        beginShutdown()
-        await server.shutdown()
+        let service = SiteService(site: self, configuration: ServerConfiguration(host: host, port: port))
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "TablePages"))
+        try await group.run()
     }
 }
