@@ -83,7 +83,7 @@ def test_a_blank_title_is_told_what_to_do_and_an_anonymous_visitor_sees_no_dead_
     assert "New to-do" not in browser.find_element(By.TAG_NAME, "main").text
     check_step(browser, "add-anonymous", size)
 
-    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(link.new()))
     navigate(browser, lambda: browser.get(base + "/pages/todo"))
     assert wait_until(lambda: live(browser), 10)
     assert browser.find_element(By.ID, "row-add-todo").is_displayed()

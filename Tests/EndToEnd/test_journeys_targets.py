@@ -22,7 +22,7 @@ return [...document.querySelectorAll('.tk-row .tk-edit')].flatMap((edit, row) =>
 def test_row_controls_are_finger_sized_and_apart_on_a_phone(examples_site, browser):
     base, link = examples_site
     set_size(browser, (390, 844))
-    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(link.new()))
     navigate(browser, lambda: browser.get(base + "/pages/todo"))
     assert wait_until(lambda: live(browser), 10)
     controls = browser.execute_script(CONTROLS)
