@@ -67,9 +67,10 @@ public enum ExamplePages {
         register(in: &registry)
     }
 
-    /// Registers the pages that need no database: the in-memory checklist; and the pictures.
+    /// Registers the pages that need no database: the in-memory checklist and reading list; and the pictures.
     public static func register(in registry: inout PageRegistry) {
         registry.register(publicFiles: publicFiles)
         registry.register(ChecklistPage.definition())
+        registry.register(ReadingListPage.definition())
     }
 }
