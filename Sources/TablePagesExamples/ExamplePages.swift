@@ -36,9 +36,7 @@ public enum ExamplePages {
         let store = try PostgresStore(url: url, maximumConnections: maximumConnections, logger: logger)
         do {
             // The store blocks its caller; a thread of its own keeps that off Swift's cooperative pool.
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                Thread { continuation.resume(with: Result { try ExamplePostgresSchema.prepare(store) }) }.start()
-            }
+            try await OwnThread.run { try ExamplePostgresSchema.prepare(store) }
         } catch {
             store.stop()
             throw error

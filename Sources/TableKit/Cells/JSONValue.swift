@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue {
-    /// `value` as ``integer(_:)-swift.enum.case``: a count or an index at hand needs no `Int64(...)`.
+    /// `value` as `.integer(Int64(value))`: a count or an index at hand needs no `Int64(...)`.
     ///
     ///     JSONProperty(name: "total", value: .integer(todos.count))
     public static func integer(_ value: Int) -> JSONValue { .integer(Int64(value)) }
