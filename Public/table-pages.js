@@ -658,6 +658,36 @@
     showError.timer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
 
+  // A value a form of declared fields does not take is said in the form, below its inputs, where
+  // the visitor is looking (a toast would vanish), and the input the server named is marked and
+  // focused. An empty message clears both.
+  let formErrors = 0;
+  function showFormError(form, message, fieldName) {
+    let note = form.querySelector(".tk-form-error");
+    for (const marked of form.querySelectorAll("[aria-invalid]")) {
+      marked.removeAttribute("aria-invalid");
+      marked.removeAttribute("aria-describedby");
+    }
+    if (!message) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "tk-form-error";
+      note.id = `tk-form-error-${++formErrors}`;
+      note.setAttribute("role", "alert");
+      form.append(note);
+    }
+    note.textContent = message;
+    const input = fieldName ? form.elements.namedItem(fieldName) : null;
+    if (input instanceof HTMLElement) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", note.id);
+      input.focus();
+    }
+  }
+
   // Forms keep working without JavaScript; with it, those that change something (POST) post in
   // the background and the resulting patch arrives on the stream, for this client as for everyone
   // else. GET forms (search, filter, facets) only choose what to show: the browser navigates to
@@ -677,12 +707,20 @@
       const response = await fetch(form.action, { method: "POST", headers, body });
       if (!response.ok) {
         const problem = await response.json().catch(() => null);
-        showError(problem?.error?.message ?? `The server answered ${response.status}.`);
+        const message = problem?.error?.message ?? `The server answered ${response.status}.`;
+        if (response.status === 400 && form.classList.contains("tk-form")) {
+          showFormError(form, message, response.headers.get("TablePages-Field"));
+        } else {
+          showError(message);
+        }
         return;
       }
       // Done: the form goes back to what the page gave it (an add form empty), so a second click
       // does not send the same text again. A patch may already have replaced it.
-      if (form.isConnected) form.reset();
+      if (form.isConnected) {
+        form.reset();
+        showFormError(form, "", null);
+      }
       const row = form.closest(".tk-row");
       if (row) settleRow(row.dataset.row);
       // A delegate that shows another page (a product's detail) names it; follow it as the

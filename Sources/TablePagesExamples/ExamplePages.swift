@@ -36,9 +36,7 @@ public enum ExamplePages {
         let store = try PostgresStore(url: url, maximumConnections: maximumConnections, logger: logger)
         do {
             // The store blocks its caller; a thread of its own keeps that off Swift's cooperative pool.
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                Thread { continuation.resume(with: Result { try ExamplePostgresSchema.prepare(store) }) }.start()
-            }
+            try await OwnThread.run { try ExamplePostgresSchema.prepare(store) }
         } catch {
             store.stop()
             throw error
@@ -67,9 +65,10 @@ public enum ExamplePages {
         register(in: &registry)
     }
 
-    /// Registers the pages that need no database: the in-memory checklist; and the pictures.
+    /// Registers the pages that need no database: the in-memory checklist and reading list; and the pictures.
     public static func register(in registry: inout PageRegistry) {
         registry.register(publicFiles: publicFiles)
         registry.register(ChecklistPage.definition())
+        registry.register(ReadingListPage.definition())
     }
 }

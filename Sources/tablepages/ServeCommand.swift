@@ -431,16 +431,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
-            (pages, postgresTables) = try await BlockingThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
+            (pages, postgresTables) = try await OwnThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
             if let postgresTables {
                 // One runner for the SQL page, the canned queries and their live pages, as a reader role.
                 let (limits, readerURL) = (queryLimits, try sqlURL.map { try PostgresURL($0, defaultTLSMode: .disable) })
-                let (runner, refusal) = try await BlockingThread.run { try postgresTables.queryRunner(url: readerURL, limits: limits, logger: logger) }
+                let (runner, refusal) = try await OwnThread.run { try postgresTables.queryRunner(url: readerURL, limits: limits, logger: logger) }
                 if let refusal {
                     guard configuration.queries.isEmpty else { throw CannedQueriesNeedReader(refusal: refusal) }
                     if sql != .off { logger.warning("\(refusal)") }
                 }
-                if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
+                if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
                 LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
                 queryRunner = runner
@@ -469,7 +469,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let config { try configuration.checkTables(against: tables, path: config) }
             // One runner for the SQL page, the canned queries and their live pages.
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
-            if let config { try await BlockingThread.run { try configuration.checkQueries(with: runner, path: config) } }
+            if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
             // SQLite tells only that the file changed, not which tables: every live query re-runs.
             let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in store.onChange { heard(.unknown) } }
             LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: onChange, in: &pages)

@@ -23,3 +23,10 @@ public enum JSONValue: Hashable, Sendable {
     /// An object: its members in the order written.
     case object([JSONProperty])
 }
+
+extension JSONValue {
+    /// `value` as `.integer(Int64(value))`: a count or an index at hand needs no `Int64(...)`.
+    ///
+    ///     JSONProperty(name: "total", value: .integer(todos.count))
+    public static func integer(_ value: Int) -> JSONValue { .integer(Int64(value)) }
+}

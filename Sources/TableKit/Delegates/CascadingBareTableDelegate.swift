@@ -122,6 +122,8 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     open func titleForHeader(inSection section: Int) -> String? { responder(forSection: section).titleForHeader(inSection: section) }
     /// Routed to ``childDelegate(forSection:)``.
     open func titleForFooter(inSection section: Int) -> String? { responder(forSection: section).titleForFooter(inSection: section) }
+    /// Routed to ``childDelegate(forSection:)``.
+    open func fieldsForInserting(inSection section: Int) -> [FormField] { responder(forSection: section).fieldsForInserting(inSection: section) }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func canEditRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canEditRow(at: indexPath) }
     /// Routed to ``childDelegate(forRowAt:)``.

@@ -18,6 +18,8 @@ extension TableDataSource {
     public func titleForFooter(inSection section: Int) -> String? { nil }
     /// Default: false, not editable.
     public func canEditRow(at indexPath: TableIndexPath) -> Bool { false }
+    /// None: the add form keeps its one required `title` text input.
+    public func fieldsForInserting(inSection section: Int) -> [FormField] { [] }
     /// Default: does nothing.
     public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {}
     /// Default: false, not movable.

@@ -31,8 +31,18 @@ public protocol TableDataSource {
     func titleForFooter(inSection section: Int) -> String?
     /// Whether the row can be edited (`canEditRowAt`).
     func canEditRow(at indexPath: TableIndexPath) -> Bool
+    /// The fields of the add form an insert-style row of `section` shows (see ``FormField``); the
+    /// default, none, keeps the one required `title` text input. Submitted values are checked
+    /// against these fields before ``commit(_:forRowAt:values:)`` sees them.
+    func fieldsForInserting(inSection section: Int) -> [FormField]
     /// Commits a deletion or insertion (`commit(_:forRowAt:)`); `values` carries the fields
-    /// submitted with an insertion and is empty for a deletion.
+    /// submitted with an insertion (checked against ``fieldsForInserting(inSection:)``) and is
+    /// empty for a deletion.
+    ///
+    /// An insertion is delivered to the section, at an index path one past its last row
+    /// (`row == numberOfRows(inSection:)`): in a cascading tree, to the section's delegate, not to
+    /// the row that showed the add form. That row must answer true from ``canEditRow(at:)``, or it
+    /// shows no form (the table logs that once, see ``TableAdapter/onIgnoredAnswer``).
     ///
     /// The table wraps this call in a batch: update the data, then report the change through
     /// the context (`deleteRows(at:)` / `insertRows(at:)`), as UIKit expects.

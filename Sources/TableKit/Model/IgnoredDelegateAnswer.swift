@@ -8,6 +8,9 @@ public enum IgnoredDelegateAnswer: Hashable, Sendable {
     case showOffSite(location: String)
     /// ``TableDelegate/linkForRow(at:)`` named an address that is not a path on this site.
     case linkOffSite(location: String, row: RowID)
+    /// ``TableDelegate/editingStyleForRow(at:)`` answered `.insert` for a row whose
+    /// ``TableDataSource/canEditRow(at:)`` answered false: the row shows no add form.
+    case insertWithoutEditing(row: RowID)
 
     /// The case without its values: reports of one case are alike, so a log keeps the first.
     public var category: String {
@@ -15,6 +18,7 @@ public enum IgnoredDelegateAnswer: Hashable, Sendable {
         case .showOutsideSelection: "showOutsideSelection"
         case .showOffSite: "showOffSite"
         case .linkOffSite: "linkOffSite"
+        case .insertWithoutEditing: "insertWithoutEditing"
         }
     }
 
@@ -29,6 +33,9 @@ public enum IgnoredDelegateAnswer: Hashable, Sendable {
         case .linkOffSite(let location, let row):
             "linkForRow(at:) of row \(row.rawValue) answered \"\(location)\", which is not a path on this site (starting with one \"/\"); "
                 + "the row is shown without a link"
+        case .insertWithoutEditing(let row):
+            "editingStyleForRow(at:) of row \(row.rawValue) answered .insert, but canEditRow(at:) answered false, so the row shows no add form; "
+                + "answer true from canEditRow(at:) for that row"
         }
     }
 }

@@ -5,6 +5,7 @@
 ///
 ///     [RowAction(name: "archive", title: "Archive"), RowAction(name: "delete", title: "Delete", style: .destructive)]
 ///     RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: todo.title))
+///     RowAction(name: "edit", title: "Save", fields: [FormField(name: "title", label: "Title", isRequired: true, defaultValue: todo.title)])
 public struct RowAction: Hashable, Sendable {
     /// How an action is presented.
     public enum Style: String, Hashable, Sendable {
@@ -23,6 +24,9 @@ public struct RowAction: Hashable, Sendable {
     /// A text the person types with the action, e.g. the new title of a "Rename": its name is the
     /// field the delegate receives in `performAction(named:forRowAt:values:)`; nil for none.
     public var field: Field?
+    /// The inputs of the action's form (an edit form), rendered with labels; the values the
+    /// delegate receives are checked against them (see ``FormField``). Empty for none.
+    public var fields: [FormField]
 
     /// A text input that goes with an action.
     public struct Field: Hashable, Sendable {
@@ -41,11 +45,13 @@ public struct RowAction: Hashable, Sendable {
         }
     }
 
-    /// Creates an action.
-    public init(name: String, title: String, style: Style = .normal, field: Field? = nil) {
+    /// Creates an action; give `fields` for a form of several labelled inputs, `field` for one
+    /// unlabelled text.
+    public init(name: String, title: String, style: Style = .normal, field: Field? = nil, fields: [FormField] = []) {
         self.name = name
         self.title = title
         self.style = style
         self.field = field
+        self.fields = fields
     }
 }

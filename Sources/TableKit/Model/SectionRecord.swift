@@ -18,6 +18,8 @@ public struct SectionRecord: Hashable, Sendable {
     public var headerHeight: TableHeight
     /// The footer height.
     public var footerHeight: TableHeight
+    /// The fields of the add form its insert-style rows show; empty for the one `title` input.
+    public var insertFields: [FormField]
 
     /// Creates a record.
     public init(
@@ -29,7 +31,8 @@ public struct SectionRecord: Hashable, Sendable {
         headerView: TableCell? = nil,
         footerView: TableCell? = nil,
         headerHeight: TableHeight = .points(0),
-        footerHeight: TableHeight = .points(0)
+        footerHeight: TableHeight = .points(0),
+        insertFields: [FormField] = []
     ) {
         self.id = id
         self.index = index
@@ -40,5 +43,6 @@ public struct SectionRecord: Hashable, Sendable {
         self.footerView = footerView
         self.headerHeight = headerHeight
         self.footerHeight = footerHeight
+        self.insertFields = insertFields
     }
 }

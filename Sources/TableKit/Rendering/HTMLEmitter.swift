@@ -264,6 +264,14 @@ struct HTMLEmitter: TableEmitter {
             out.append("\"><button type=\"submit\">")
             out.appendEscapedHTML(row.deleteConfirmationTitle ?? "Delete")
             out.append("</button></form>")
+        case .insert where !section.insertFields.isEmpty:
+            out.append("<form class=\"tk-insert tk-form\" method=\"post\" action=\"")
+            context.appendInsertURL(section.id, into: &out)
+            out.append("\" aria-label=\"")
+            out.appendEscapedHTML(row.cell.content.title ?? "New row")
+            out.append("\">")
+            out.appendFormFields(section.insertFields)
+            out.append("<button type=\"submit\">Add</button></form>")
         case .insert:
             out.append("<form class=\"tk-insert\" method=\"post\" action=\"")
             context.appendInsertURL(section.id, into: &out)
@@ -276,10 +284,13 @@ struct HTMLEmitter: TableEmitter {
             break
         }
         for action in row.actions {
-            out.append("<form class=\"tk-action\" method=\"post\" action=\"")
+            out.append(action.fields.isEmpty ? "<form class=\"tk-action\" method=\"post\" action=\"" : "<form class=\"tk-action tk-form\" method=\"post\" action=\"")
             context.appendActionURL(row.id, action: action.name, into: &out)
-            if let field = action.field {
-                out.append("\"><input type=\"text\" required name=\"")
+            out.append("\">")
+            if !action.fields.isEmpty {
+                out.appendFormFields(action.fields)
+            } else if let field = action.field {
+                out.append("<input type=\"text\" required name=\"")
                 out.appendEscapedHTML(field.name)
                 out.append("\" placeholder=\"")
                 out.appendEscapedHTML(field.placeholder)
@@ -287,10 +298,9 @@ struct HTMLEmitter: TableEmitter {
                 out.appendEscapedHTML(field.placeholder)
                 out.append("\" value=\"")
                 out.appendEscapedHTML(field.value)
+                out.append("\">")
             }
-            out.append(action.style == .destructive
-                ? "\"><button type=\"submit\" class=\"tk-destructive\">"
-                : "\"><button type=\"submit\">")
+            out.append(action.style == .destructive ? "<button type=\"submit\" class=\"tk-destructive\">" : "<button type=\"submit\">")
             out.appendEscapedHTML(action.title)
             out.append("</button></form>")
         }

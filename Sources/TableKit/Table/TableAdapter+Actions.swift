@@ -45,14 +45,18 @@ extension TableAdapter {
     /// `performAction(named:forRowAt:values:)`, with the fields submitted with it.
     ///
     ///     try table.performAction(named: "rename", onRow: "todo-17", values: ["title": "Buy oat milk"])
-    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/noSuchAction(_:row:)``, what the
+    /// When the action declares ``RowAction/fields``, the values are checked against them first
+    /// and the delegate receives the checked values.
+    /// - Throws: ``TableError/unknownRow(_:)``, ``TableError/noSuchAction(_:row:)``, a
+    ///   ``FormFieldProblem``, what the
     ///   delegate threw (nothing is then published), or an inconsistency in the updates the
     ///   action reported.
     public func performAction(named name: String, onRow id: RowID, values: [String: String] = [:]) throws {
         let indexPath = try existingIndexPath(forRowID: id)
-        guard root.actionsForRow(at: indexPath).contains(where: { $0.name == name }) else {
+        guard let action = root.actionsForRow(at: indexPath).first(where: { $0.name == name }) else {
             throw TableError.noSuchAction(name, row: id)
         }
+        let values = action.fields.isEmpty ? values : try FormField.checkedValues(values, against: action.fields)
         try performBatchUpdates { try root.performAction(named: name, forRowAt: indexPath, values: values) }
     }
 
@@ -112,13 +116,19 @@ extension TableAdapter {
     }
 
     /// Asks the delegate to insert a row at the end of a section with submitted values, through
-    /// `commit(.insert, forRowAt:values:)`; the delegate reports the insertion through its context.
+    /// `commit(.insert, forRowAt:values:)` at the index path one past the section's last row; the
+    /// delegate reports the insertion through its context. When the section declares
+    /// ``TableDataSource/fieldsForInserting(inSection:)``, the values are checked against them
+    /// first and the delegate receives the checked values.
     ///
     ///     try table.insertRow(inSection: "open", values: ["title": "Buy milk"])
-    /// - Throws: ``TableError/unknownSection(_:)``, what the delegate threw (nothing is then
-    ///   published), or an inconsistency.
+    /// - Throws: ``TableError/unknownSection(_:)``, a ``FormFieldProblem`` (nothing is then
+    ///   asked of the delegate), what the delegate threw (nothing is then published), or an
+    ///   inconsistency.
     public func insertRow(inSection sectionID: SectionID, values: [String: String]) throws {
         guard let section = sectionIndex(forSectionID: sectionID) else { throw TableError.unknownSection(sectionID) }
+        let fields = root.fieldsForInserting(inSection: section)
+        let values = fields.isEmpty ? values : try FormField.checkedValues(values, against: fields)
         let indexPath = TableIndexPath(section: section, row: numberOfRows(inSection: section))
         try performBatchUpdates { try root.commit(.insert, forRowAt: indexPath, values: values) }
     }

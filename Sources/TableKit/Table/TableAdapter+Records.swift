@@ -6,7 +6,8 @@ extension TableAdapter {
         // One read of the stored property instead of one per call keeps retains and dynamic
         // exclusivity checks out of the per-row path.
         let root = self.root
-        let editingStyle = root.canEditRow(at: indexPath) ? root.editingStyleForRow(at: indexPath) : .none
+        let canEdit = root.canEditRow(at: indexPath)
+        let editingStyle = canEdit ? root.editingStyleForRow(at: indexPath) : .none
         let height = root.heightForRow(at: indexPath)
         // Cascading delegates fall back from the estimate to the height; an estimate that is
         // the height itself, or automatic, tells a client nothing, so it is not kept.
@@ -19,6 +20,11 @@ extension TableAdapter {
         if let location = link, !SitePath.isOnThisSite(location) {
             onIgnoredAnswer?(.linkOffSite(location: location, row: id))
             link = nil
+        }
+        // UIKit shows an insert control only on an editable row too; here that refusal is said,
+        // and asked only of a table that has someone to say it to.
+        if !canEdit, let onIgnoredAnswer, root.editingStyleForRow(at: indexPath) == .insert {
+            onIgnoredAnswer(.insertWithoutEditing(row: id))
         }
         return RowRecord(
             id: id,
@@ -47,7 +53,8 @@ extension TableAdapter {
             headerView: root.viewForHeader(inSection: section),
             footerView: root.viewForFooter(inSection: section),
             headerHeight: root.heightForHeader(inSection: section),
-            footerHeight: root.heightForFooter(inSection: section)
+            footerHeight: root.heightForFooter(inSection: section),
+            insertFields: root.fieldsForInserting(inSection: section)
         )
     }
 

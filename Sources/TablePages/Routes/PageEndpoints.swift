@@ -288,6 +288,8 @@ struct PageEndpoints: Sendable {
         guard !input.values.isEmpty else { throw HTTPError(400, "The body needs the new row's fields, e.g. {\"title\": \"…\"}.") }
         let inserted = try await perform(.init(page: host.variant.page, action: "insert a row into", section: section)) { try await host.insertRow(inSection: section, values: input.values) }
         guard inserted.changed else {
+            // The visitor learns that nothing happened; the developer learns where the row goes.
+            logger.notice("an insert into section \(section.rawValue) of page \(host.variant.page) changed nothing: commit(.insert, forRowAt:values:) is delivered to the section's delegate at the index path one past its last row, not to the row that shows the add form; add the row to the data there and report it with insertRows(at:), or throw to refuse it")
             throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
         }
         guard !input.isForm || request.prefersJSON else { return await done(request, input: input, host: host) }

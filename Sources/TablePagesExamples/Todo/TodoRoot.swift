@@ -28,8 +28,8 @@ final class TodoRoot: ObservedSource<[Todo]> {
         let percent = done * 100 / todos.count
         // The numbers beside the text, for scripts; `progress` is the fraction the text shows.
         let values = [
-            JSONProperty(name: "completed", value: .integer(Int64(done))),
-            JSONProperty(name: "total", value: .integer(Int64(todos.count))),
+            JSONProperty(name: "completed", value: .integer(done)),
+            JSONProperty(name: "total", value: .integer(todos.count)),
             JSONProperty(name: "progress", value: .number(Double(percent) / 100)),
         ]
         progress.cell = TableCell(.value, CellContent(title: "\(done) of \(todos.count) done", detail: "\(percent) %", jsonProperties: values))
