@@ -40,7 +40,7 @@ def test_a_two_field_form_adds_a_book_every_browser_sees(examples_site, browser,
             "an anonymous visitor sees no form to add or edit"
         check_step(anonymous, "forms-anonymous", size)
 
-        navigate(browser, lambda: browser.get(link))
+        navigate(browser, lambda: browser.get(link.new()))
         browser.get(base + "/pages/reading")
         assert wait_until(lambda: live(browser), 10)
         before = books(browser)
@@ -76,7 +76,7 @@ def test_the_forms_post_plainly_and_redirect(examples_site, browser):
     the `_csrf` field, as the page's writes need) is answered with a redirect to the page, which
     then shows the new book and the edited one; a bad value is an error page naming the field."""
     base, link = examples_site
-    navigate(browser, lambda: browser.get(link))
+    navigate(browser, lambda: browser.get(link.new()))
     browser.get(base + "/pages/reading")
     token = browser.find_element(By.CSS_SELECTOR, "meta[name='csrf-token']").get_attribute("content")
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
