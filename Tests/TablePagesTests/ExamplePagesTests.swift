@@ -105,8 +105,8 @@ struct ExamplePagesTests {
                 }
                 let json = try await client.request("GET", "/pages/products.json")
                 #expect(json.text.contains(#""link":"/pages/product?id=3""#))
-                // Selecting leads nowhere any more: the row is a link, not a selectable row.
-                #expect(try await client.request("POST", "/pages/products/rows/3/select").status == 409)
+                // Nothing to select: the row is a link, and the page cannot be written by anyone.
+                #expect(try await client.request("POST", "/pages/products/rows/3/select").status == 403)
 
                 let detail = try PageJSON.decode(try await client.request("GET", "/pages/product.json?id=3").text)
                 #expect(detail.row("name")?.detail == "Decaf Colombia, 250 g")
@@ -114,7 +114,7 @@ struct ExamplePagesTests {
                 // Its "All products" row is a link back.
                 let detailPage = try await client.request("GET", "/pages/product?id=3")
                 #expect(detailPage.text.contains(#"<a class="tk-cell tk-link" href="/pages/products">"#))
-                #expect(try await client.request("POST", "/pages/product/rows/price/select?id=3").status == 409)
+                #expect(try await client.request("POST", "/pages/product/rows/price/select?id=3").status == 403)
             }
         }
     }

@@ -9,7 +9,7 @@ import TablePagesDatabase
 enum ProductDetailPage {
     static func definition(data: ObservableSQLStore) throws -> PageDefinition {
         PageDefinition(
-            name: "product", title: "Product", summary: "One product's details; selecting a product leads here.",
+            name: "product", title: "Product", summary: "One product's details; a product's row links here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
                 // Without an id, the page shows the first product.
                 guard let given = query["id"] else { return [:] }
@@ -17,7 +17,10 @@ enum ProductDetailPage {
                     throw PageDefinition.VariantError(message: "id must name a product; got '\(given)'.")
                 }
                 return ["id": String(id)]
-            }
+            },
+            // Nothing on it can be changed through the web (its rows are values and links), so
+            // nobody is asked to sign in.
+            access: .everyoneReads
         ) { variant in
             let given = variant["id"]
             let product = try data.store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
