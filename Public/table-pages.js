@@ -852,7 +852,12 @@
     const [from, count] = rangeOf(placeholder);
     if (!(count > 0)) return;
     const scale = rowScale(link);
-    const inView = from + Math.min(count - 1, Math.floor(Math.max(0, -box.top) / scale));
+    // Dragged to the very end, the person wants the last rows: where the viewport's top falls is a
+    // screenful of estimated rows before them, and rows taller than the estimate (a phone stacks
+    // each row's columns) would leave the last ones below, the scrollbar already at its end.
+    const root = document.documentElement;
+    const atEnd = box.bottom <= window.innerHeight + 1 && window.scrollY + window.innerHeight >= root.scrollHeight - 2;
+    const inView = atEnd ? from + count - 1 : from + Math.min(count - 1, Math.floor(Math.max(0, -box.top) / scale));
     const start = Math.max(from, inView - rowsAbove);
     const url = new URL(placeholder.dataset.href ?? link.href, location.href);
     url.searchParams.delete("after");
@@ -912,7 +917,9 @@
     applyHeights(jumped);
     sizePlaceholder(link);
     sizeColumns();
-    if (anchor?.isConnected) {
+    if (atEnd && after === 0 && fresh.length > 0) {
+      fresh[fresh.length - 1].scrollIntoView({ block: "end" });
+    } else if (anchor?.isConnected) {
       const shift = anchor.getBoundingClientRect().top - anchorTop;
       if (Math.abs(shift) >= 1) window.scrollBy(0, shift);
     }
