@@ -22,8 +22,8 @@ DATASETTE_VERSION = "0.65.5"
 
 # Keys of the table document that differ on purpose (docs/operations.md, "Datasette's JSON API"):
 # `query` is each server's own SQL, `query_ms` a timing, `suggested_facets` is not computed
-# (always []), and `allow_execute_sql` is false: there is no SQL endpoint.
-IGNORED_KEYS = {"query", "query_ms", "suggested_facets", "allow_execute_sql"}
+# (always []).
+IGNORED_KEYS = {"query", "query_ms", "suggested_facets"}
 
 
 def free_port():

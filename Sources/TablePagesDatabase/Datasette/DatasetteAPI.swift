@@ -125,7 +125,8 @@ public struct DatasetteAPI: Sendable {
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
             humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
-            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds
+            nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
+            allowsSQL: cannedQueries.map { $0.sqlRefusal(for: request) == nil } ?? false
         )
         var response: Response = .json(DatasetteJSON.table(page, context: context))
         if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }

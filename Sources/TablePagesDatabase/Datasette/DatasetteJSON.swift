@@ -19,6 +19,8 @@ enum DatasetteJSON {
         /// The columns `_labels` can expand (``DatasetteLabels/expandableColumns(of:)``).
         var expandable: [(column: String, otherTable: String, otherColumn: String, labelColumn: String?)] = []
         var milliseconds: Double
+        /// Whether the viewer may run SQL of their own (`allow_execute_sql`, `--sql`).
+        var allowsSQL = false
     }
 
     /// The table document in the request's shape.
@@ -95,7 +97,9 @@ enum DatasetteJSON {
             out.appendJSONString(page.next)
             out.append(", \"next_url\": ")
             out.appendJSONString(context.nextURL)
-            out.append(", \"private\": false, \"allow_execute_sql\": false, \"query_ms\": ")
+            out.append(", \"private\": false, \"allow_execute_sql\": ")
+            out.append(context.allowsSQL ? "true" : "false")
+            out.append(", \"query_ms\": ")
             out.appendUnescaped(pythonRepr(context.milliseconds))
             out.append("}")
         }
