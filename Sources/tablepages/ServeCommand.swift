@@ -369,10 +369,12 @@ struct ServeCommand: AsyncParsableCommand {
             )
             queries.linksLivePages = true
             datasette?.cannedQueries = queries
+            datasette?.accessControl = site.access
             datasette?.register(on: &router)
             queries.register(on: &router, datasette: datasette != nil)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         } else {
+            datasette?.accessControl = site.access
             datasette?.register(on: &router)
         }
         let server = Server(configuration: configuration, responder: router, logger: logger)

@@ -17,6 +17,7 @@ import TableStore
 /// - `GET /{database}/{table}/{pk}.json`: one row (`pk` is the key's values, or the rowid,
 ///   tilde-encoded and joined by commas, as in Datasette's `next` tokens).
 /// - `GET /{database}/{table}` without `.json`: a redirect to the table's page.
+/// - `GET /-/actor.json`: who the request is from, as Datasette writes it (for `dclient actor`).
 ///
 /// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
 /// paths are tilde-encoded as Datasette encodes them (``/Escaping/TildeEncoding``), and a
@@ -35,6 +36,8 @@ public struct DatasetteAPI: Sendable {
     /// The SQL page whose canned queries answer at `/{database}/{query}.json` before a table of
     /// the same name, as Datasette resolves a canned query's name before a table's; nil for none.
     public var cannedQueries: QueryPages?
+    /// Who a request is from, for `/-/actor.json`; nil answers every request as anonymous.
+    public var accessControl: AccessControl?
 
     /// The database's path, `/` and its tilde-encoded name: its tables are under it.
     public var path: String { "/" + TildeEncoding.encode(databaseName) }
@@ -52,7 +55,7 @@ public struct DatasetteAPI: Sendable {
         self.database = store
         self.logger = logger
         let labels = DatabaseLabelColumns(overrides: labelColumns)
-        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
+        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).map { try DatasetteTable.read($0, in: db) } }
         self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -86,6 +89,7 @@ public struct DatasetteAPI: Sendable {
     public func register(on router: inout Router) {
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
+        router.on(.get, "/-/actor.json", use: { request in self.actorResponse(request) })
         for prefix in prefixes where !prefix.contains("/") {
             router.on(.get, "/\(prefix)/:table", use: { request in await self.tableResponse(request) })
             router.on(.get, "/\(prefix)/:table/:row", use: { request in await self.rowResponse(request) })
@@ -99,7 +103,7 @@ public struct DatasetteAPI: Sendable {
             return response
         }
         guard let table = table(named: request.parameters["table"] ?? "") else {
-            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+            return Self.error("Table not found", status: 404)
         }
         guard request.prefersJSON else {
             let query = Self.formEncoded(request.queryItems)
@@ -120,7 +124,8 @@ public struct DatasetteAPI: Sendable {
             return failure(error)
         }
         let milliseconds = QueryResult.milliseconds(since: started)
-        let following = page.next.map { nextURL(request, next: $0, sort: parsed.sort) }
+        // Datasette moves the sort to the end of a table's next_url (it is part of the keyset), not a view's.
+        let following = page.next.map { nextURL(request, next: $0, sort: table.isView ? nil : parsed.sort) }
         let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
@@ -134,9 +139,33 @@ public struct DatasetteAPI: Sendable {
         return response
     }
 
+    /// Datasette's `/-/actor.json`: `{"actor": null}` for an anonymous request, else the actor's
+    /// id and name (a signed-in browser's session, or an access token).
+    private func actorResponse(_ request: Request) -> Response {
+        var out = OutputBuffer(capacity: 128)
+        out.append("{\"actor\": ")
+        if let actor = accessControl?.actor(for: request) {
+            out.append("{\"id\": ")
+            out.appendJSONString(actor.id)
+            out.append(", \"name\": ")
+            out.appendJSONString(actor.name)
+            out.append("}")
+        } else {
+            out.append("null")
+        }
+        out.append("}")
+        return .json(out.string)
+    }
+
     private func rowResponse(_ request: Request) async -> Response {
-        guard let table = table(named: request.parameters["table"] ?? "") else {
-            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+        guard let table = table(named: request.parameters["table"] ?? ""), !table.isView else {
+            return Self.error("Table not found", status: 404)
+        }
+        let shape: DatasetteTableRequest
+        do {
+            shape = try DatasetteTableRequest(rowQuery: request.queryItems)
+        } catch {
+            return Self.error(error.message, status: 400)
         }
         let token = request.parameters["row"] ?? ""
         let address = table.addressColumns
@@ -158,7 +187,7 @@ public struct DatasetteAPI: Sendable {
         }
         guard let row else { return Self.error("Record not found", status: 404) }
         let milliseconds = QueryResult.milliseconds(since: started)
-        return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, milliseconds: milliseconds))
+        return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, request: shape, milliseconds: milliseconds))
     }
 
     // MARK: Helpers

@@ -44,14 +44,35 @@ enum DatasetteDescription {
         case "lt": return "\(c) < \(v)"
         case "lte": return "\(c) \u{2264} \(v)"
         case "in", "notin":
-            let values = DatabaseFilter.listValues(v) ?? []
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            let list = (try? encoder.encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-            return "\(c) \(lookup == "in" ? "in" : "not in") \(list.replacingOccurrences(of: "\",\"", with: "\", \""))"
+            return "\(c) \(lookup == "in" ? "in" : "not in") \(pythonList(v))"
         case "isnull": return "\(c) is null"
         case "notnull": return "\(c) is not null"
+        case "isblank": return "\(c) is blank"
+        case "notblank": return "\(c) is not blank"
+        case "like": return "\(c) like \"\(v)\""
+        case "notlike": return "\(c) not like \"\(v)\""
+        case "glob": return "\(c) glob \"\(v)\""
+        case "date": return "\"\(c)\" is on date \(v)"
+        case "arraycontains": return "\(c) contains \"\(v)\""
+        case "arraynotcontains": return "\(c) does not contain \"\(v)\""
         default: return nil
         }
+    }
+
+    /// An `in` list as Python's `json.dumps` writes the values Datasette reads from it: a JSON
+    /// array's strings and numbers as they are (`[1, "a"]`), else the comma-separated parts as strings.
+    private static func pythonList(_ value: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let string = { (text: String) in (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\"" }
+        var elements = (DatabaseFilter.listValues(value) ?? []).map(string)
+        if value.hasPrefix("["), let array = try? JSONSerialization.jsonObject(with: Data(value.utf8)) as? [Any] {
+            elements = array.map { element in
+                guard let number = element as? NSNumber, !(element is String) else { return string(element as? String ?? "") }
+                let isReal = ["d", "f"].contains(String(cString: number.objCType))
+                return isReal ? DatasetteJSON.pythonRepr(number.doubleValue) : number.stringValue
+            }
+        }
+        return "[" + elements.joined(separator: ", ") + "]"
     }
 }

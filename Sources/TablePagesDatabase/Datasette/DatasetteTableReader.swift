@@ -42,7 +42,16 @@ struct DatasetteTableReader: Sendable {
         let reader = DatabaseTableReader(database: database, schema: table.schema, query: query)
         let filters = reader.filterTerms()
         var terms = filters
-        if let next = request.next { terms.append(try keyset(after: next)) }
+        // A view has no key to continue after: as in Datasette, its `_next` is the offset.
+        var offset = 0
+        if let next = request.next {
+            if table.isView {
+                guard let number = Int(next), number >= 0 else { throw Refusal(message: "_next is not a row of this table: \(next)") }
+                offset = number
+            } else {
+                terms.append(try keyset(after: next))
+            }
+        }
         let address = table.addressColumns
         let shown = request.shownColumns(of: table)
         let sortColumns = request.sort.map { [$0.column] } ?? []
@@ -50,7 +59,9 @@ struct DatasetteTableReader: Sendable {
         let order = (request.sort.map { [table.expression($0.column) + ($0.descending ? " DESC" : "")] } ?? [])
             + address.map(table.expression)
         let clause = SQLClause(whereAll: terms)
-        let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql) ORDER BY \(order.joined(separator: ", ")) LIMIT \(request.size + 1)"
+        let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql)"
+            + (order.isEmpty ? "" : " ORDER BY \(order.joined(separator: ", "))")
+            + " LIMIT \(request.size + 1)" + (offset > 0 ? " OFFSET \(offset)" : "")
         let countClause = SQLClause(whereAll: filters)
         // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page.
         return try reader.readingSearch { db in
@@ -63,7 +74,9 @@ struct DatasetteTableReader: Sendable {
                 rows.append(Array(values.dropFirst(address.count + sortColumns.count)))
             }
             var next: String?
-            if request.size > 0, rows.count > request.size {
+            if request.size > 0, rows.count > request.size, table.isView {
+                next = String(offset + request.size)
+            } else if request.size > 0, rows.count > request.size {
                 let last = request.size - 1
                 next = addresses[last].map { TildeEncoding.encode(Self.text($0)) }.joined(separator: ",")
                 if request.sort != nil {
@@ -74,11 +87,9 @@ struct DatasetteTableReader: Sendable {
             let count = counting ? try db.count("SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", countClause.arguments) : nil
             rows = Array(rows.prefix(request.size))
             var expanded: [String: [SQLValue: DatasetteLabels.Label]] = [:]
-            if request.labels {
-                for column in labels.expandableColumns(of: table).map(\.column) {
-                    guard let index = shown.firstIndex(of: column) else { continue }
-                    expanded[column] = try labels.labels(of: column, values: rows.map { $0[index] }, in: table, runner: db)
-                }
+            for column in labels.expandableColumns(of: table).map(\.column) where request.expands(column) {
+                guard let index = shown.firstIndex(of: column) else { continue }
+                expanded[column] = try labels.labels(of: column, values: rows.map { $0[index] }, in: table, runner: db)
             }
             return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
         }

@@ -15,6 +15,11 @@ struct DatasetteTableRequest: Sendable {
         case array
         /// Only the rows, as an object keyed by each row's primary key path.
         case object
+        /// Only the first value of each row, as a list.
+        case arrayfirst
+
+        /// Whether the answer is the rows alone, without the document around them.
+        var isRowsOnly: Bool { self != .arrays && self != .objects }
     }
 
     var shape: Shape = .arrays
@@ -32,6 +37,11 @@ struct DatasetteTableRequest: Sendable {
     var newlineDelimited = false
     /// Whether `_labels` asked for foreign-key labels (see ``DatasetteLabels``).
     var labels = false
+    /// Columns whose labels `_label` (repeatable) asked for, besides every column's with `_labels`.
+    var labelledColumns: [String] = []
+    /// Whether infinities are written as JSON's `Infinity` and `-Infinity` (`_json_infinity`),
+    /// which Python reads, rather than `null`.
+    var infinity = false
     /// The query items that pick rows (filters, `_search`, `_searchmode`), in the page's spelling.
     var filterItems: [(name: String, value: String)] = []
     /// Every query item but `_next`, in order: the base of the `next_url`.
@@ -51,14 +61,27 @@ struct DatasetteTableRequest: Sendable {
     /// do not offer, such as `_facet`): never filters.
     private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
 
+    /// What a row page's query asks for (`/{database}/{table}/{pk}.json`): its shape and
+    /// `_json_infinity`, as Datasette reads them there; the rest is not read.
+    /// - Throws: ``Refusal`` for an unknown shape.
+    init(rowQuery items: [(name: String, value: String)]) throws(Refusal) {
+        for (name, value) in items {
+            if name == "_shape" { shape = try Self.shape(value) }
+            if name == "_json_infinity" { infinity = !value.isEmpty }
+        }
+    }
+
+    private static func shape(_ value: String) throws(Refusal) -> Shape {
+        guard let shape = Shape(rawValue: value) else { throw Refusal(message: "Invalid _shape: \(value)") }
+        return shape
+    }
+
     /// Reads `items` for `table`.
     /// - Throws: ``Refusal`` for an unknown shape or column, a bad size, or two sorts.
     init(_ items: [(name: String, value: String)], table: DatasetteTable) throws(Refusal) {
         for (name, value) in items {
             switch name {
-            case "_shape":
-                guard let shape = Shape(rawValue: value) else { throw Refusal(message: "Invalid _shape: \(value)") }
-                self.shape = shape
+            case "_shape": shape = try Self.shape(value)
             case "_col": columns = (columns ?? []) + [value]
             case "_nocol": hiddenColumns.append(value)
             case "_size":
@@ -72,6 +95,8 @@ struct DatasetteTableRequest: Sendable {
             case "_next": next = value
             case "_nl": newlineDelimited = !value.isEmpty
             case "_labels": labels = ["on", "1", "true", "yes"].contains(value.lowercased())
+            case "_label": labelledColumns.append(value)
+            case "_json_infinity": infinity = !value.isEmpty
             default: break
             }
             if name != "_next" { itemsWithoutNext.append((name, value)) }
@@ -90,9 +115,21 @@ struct DatasetteTableRequest: Sendable {
         let badHidden = hiddenColumns.filter { !table.columns.contains($0) || table.primaryKeys.contains($0) }
         guard badHidden.isEmpty else { throw Refusal(message: "_nocol=\(badHidden.joined(separator: ", ")) - invalid columns") }
         filterItems = items.compactMap { item in
-            guard !Self.passedOver.contains(item.name) else { return nil }
+            guard !Self.passedOver.contains(item.name), !Self.hasUnknownOperator(item.name) else { return nil }
             return (Self.filterName(item.name), item.value)
         }
+    }
+
+    /// Whether `name` is `column__lookup` with a lookup Datasette does not know (`content__bogus`,
+    /// `a__exact__x`): Datasette passes over such a parameter, as if it were not there.
+    static func hasUnknownOperator(_ name: String) -> Bool {
+        guard let split = name.range(of: "__", options: [.backwards, .literal]) else { return false }
+        return DatabaseFilter.Operator(rawValue: String(name[split.upperBound...])) == nil
+    }
+
+    /// Whether the values of `column` are written with their labels (`_labels`, `_label`).
+    func expands(_ column: String) -> Bool {
+        labels || labelledColumns.contains(column)
     }
 
     /// The columns a row shows, as Datasette selects them: every column, or the primary key then
