@@ -62,7 +62,7 @@ LISTED = [
     "/fixtures/facetable.json?state__like=C%25", "/fixtures/facetable.json?state__notlike=C%25",
     "/fixtures/facetable.json?state__notlike=C%Z",
     "/fixtures/facetable.json?state__notcontains=A", "/fixtures/facetable.json?created__date=2019-01-14",
-    "/fixtures/facetable.json?state__glob=C*", "/fixtures/facetable.json?_where=_neighborhood='Dogpatch'",
+    "/fixtures/facetable.json?state__glob=C*", "/fixtures/facetable.json?state__arraycontains=CA", "/fixtures/facetable.json?_where=_neighborhood='Dogpatch'",
     "/fixtures/facetable.json?_where=_neighborhood=Dogpatch'",
     "/fixtures/roadside_attraction_characteristics.json?_through={\"table\":\"roadside_attraction_characteristics\",\"column\":\"characteristic_id\",\"value\":\"1\"}",
     # Search.
@@ -114,6 +114,9 @@ DATASETTE_BUGS = [
      lambda path, query: query.get("_sort_desc") in ("pk1", "pk2", "pk3") and path.startswith(COMPOUND_KEYS)),
     ("an in/notin value that starts with [ but is no JSON array is a 500 in Datasette (a 400 here)",
      lambda path, query: any(name.endswith("in") and value.startswith("[") for name, value in query.items())),
+    ("Datasette answers 400 \"malformed JSON\" to __arraycontains on a value that is not JSON (here such a value matches neither)",
+     lambda path, query: any(name.endswith(("__arraycontains", "__arraynotcontains")) and not name.startswith(("tags", "complex_array"))
+                             for name in query)),
     ("Datasette answers a rowid table sorted with _col 400 \"incomplete input\" (here: the rows)",
      lambda path, query: ("_sort" in query or "_sort_desc" in query) and "_col" in query and path.startswith(ROWID_TABLES)),
 ]
@@ -286,3 +289,45 @@ def test_random_filters_and_sorts_answer_alike(servers, seed):
     tally = checks(servers, random_urls(seed, 150))
     report(f"seed {seed}", tally)
     assert tally["differs"] == [], described(tally["differs"])
+
+
+# Names and values a client might send at Datasette's URLs: Datasette's own parameters, filters on
+# real and unknown columns with known and unknown operators, and hostile text.
+_PARAMETER_NAMES = ["_shape", "_size", "_next", "_sort", "_sort_desc", "_col", "_nocol", "_labels", "_label", "_nl",
+                    "_json_infinity", "_search", "_searchmode", "_search_text1", "_search_nope", "_where", "_through",
+                    "_extra", "_stream", "_dl", "_facet", "_trace", "_ttl", "_timelimit", "_nocount"]
+_COLUMNS = ["pk", "pk1", "id", "content", "state", "tags", "created", "sortable", "text1", "rowid", "nope", "", "_city_id"]
+_OPERATORS = ["", "__exact", "__not", "__gt", "__in", "__notin", "__isnull", "__isblank", "__like", "__glob", "__date",
+              "__arraycontains", "__arraynotcontains", "__nope", "__", "__exact__x"]
+_PATHS = ["/fixtures/{}.json", "/fixtures/{}.csv", "/fixtures/{}/1.json", "/fixtures/{}/a,b.json", "/fixtures/{}"]
+_NAMES = ["facetable", "searchable", "sortable", "compound_primary_key", "no_primary_key", "simple_view", "paginated_view",
+          "infinity", "binary_data", "nope", "table~2Fwith~2Fslashes~2Ecsv", "~", "~zz"]
+
+
+def _hostile_text():
+    from hypothesis import strategies as st
+    return st.one_of(
+        st.sampled_from(["", "1", "-1", "max", "0", "99999999999999999999", "[", "[1,", "[\"a\"]", "{}", "NOT", "AND",
+                         "\"", "'", "*", "te*", "$null", "a,b", "a,b,c", "~2F", "~", "1e999", "nan", "inf", "on", "off",
+                         "select 1", "1) or (1", "\x00", "😀", "%", "C%Z", "%ZZ", "objects", "array", "arrayfirst", "object"]),
+        st.text(max_size=12))
+
+
+def test_no_datasette_url_answers_500_for_any_query(servers):
+    """Hypothesis sends random paths and query strings made of Datasette's parameters, filters and
+    hostile values to TablePages' Datasette URLs: none may answer 5xx (a client's mistake is a 4xx)."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    our_base = servers[0]
+    item = st.tuples(st.one_of(st.sampled_from(_PARAMETER_NAMES),
+                               st.tuples(st.sampled_from(_COLUMNS), st.sampled_from(_OPERATORS)).map("".join)),
+                     _hostile_text())
+
+    @settings(max_examples=int(os.environ.get("DATASETTE_FUZZ_EXAMPLES", "400")), deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(_PATHS), st.sampled_from(_NAMES), st.lists(item, max_size=5))
+    def check(path, name, items):
+        url = path.format(name) + "?" + urllib.parse.urlencode(items)
+        status = fetch(our_base, url)[0]
+        assert status < 500, url
+
+    check()

@@ -74,7 +74,8 @@ struct DatabaseFilterTests {
             case .date: return try sqliteIDs("SELECT id FROM things WHERE date(\(quoted)) = \(text(value))")
             case .arraycontains, .arraynotcontains:
                 let negation = comparison == .arraynotcontains ? "NOT " : ""
-                return try sqliteIDs("SELECT id FROM things WHERE json_valid(\(quoted)) AND \(text(value)) \(negation)IN (SELECT value FROM json_each(\(quoted)))")
+                let valid = "CASE WHEN json_valid(\(quoted)) THEN \(quoted) ELSE '[]' END"
+                return try sqliteIDs("SELECT id FROM things WHERE json_valid(\(quoted)) AND \(text(value)) \(negation)IN (SELECT value FROM json_each(\(valid)))")
             case .isnull: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NULL")
             case .notnull: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NOT NULL")
             case .in, .notin:

@@ -103,9 +103,12 @@ extension DatabaseFilter {
         // The SQLite-only operators are refused for PostgreSQL when the query is resolved.
         case .glob: return SQLClause(sql: "\(column) GLOB ?", arguments: [.text(value)])
         case .date: return SQLClause(sql: "date(\(column)) = ?", arguments: [.text(value)])
-        // Text that is not JSON matches neither: json_each would fail the whole read.
-        case .arraycontains: return SQLClause(sql: "(json_valid(\(column)) AND ? IN (SELECT value FROM json_each(\(column))))", arguments: [.text(value)])
-        case .arraynotcontains: return SQLClause(sql: "(json_valid(\(column)) AND ? NOT IN (SELECT value FROM json_each(\(column))))", arguments: [.text(value)])
+        // A value that is not JSON matches neither: json_each would fail the whole read, and
+        // SQLite may run it before (or without) the AND's json_valid.
+        case .arraycontains, .arraynotcontains:
+            let elements = "SELECT value FROM json_each(CASE WHEN json_valid(\(column)) THEN \(column) ELSE '[]' END)"
+            let negation = comparison == .arraynotcontains ? "NOT " : ""
+            return SQLClause(sql: "(json_valid(\(column)) AND ? \(negation)IN (\(elements)))", arguments: [.text(value)])
         case .in, .notin:
             // The value was checked when the variant was resolved.
             let values = (Self.listValues(value) ?? []).map(bind)
