@@ -129,7 +129,7 @@ public struct DatasetteAPI: Sendable {
         let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
-            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
+            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, columnSearches: parsed.columnSearches, sort: parsed.sort),
             nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
             allowsSQL: cannedQueries.map { $0.sqlRefusal(for: request) == nil } ?? false
         )
@@ -204,6 +204,9 @@ public struct DatasetteAPI: Sendable {
         switch error {
         case let refusal as DatasetteTableReader.Refusal:
             return Self.error(refusal.message, status: 400)
+        case let search as DatabaseSearchError:
+            // Datasette's words for SQL SQLite refused: its message, titled "Invalid SQL".
+            return Self.error(search.reason, status: 400, title: "Invalid SQL")
         case let convertible as any HTTPErrorConvertible:
             let answer = convertible.httpError
             var response = Self.error(answer.message, status: answer.status)
@@ -237,8 +240,8 @@ public struct DatasetteAPI: Sendable {
         return items.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
-    private static func error(_ message: String, status: Int) -> Response {
-        .json(DatasetteJSON.error(message, status: status), status: status)
+    private static func error(_ message: String, status: Int, title: String? = nil) -> Response {
+        .json(DatasetteJSON.error(message, status: status, title: title), status: status)
     }
 
     /// Runs a blocking read on a dispatch thread: never on Swift's cooperative pool or an event thread.

@@ -152,14 +152,16 @@ enum DatasetteJSON {
         return out.string
     }
 
-    /// Datasette's error object.
-    static func error(_ message: String, status: Int) -> String {
+    /// Datasette's error object; `title` is null unless given (Datasette titles some, "Invalid SQL").
+    static func error(_ message: String, status: Int, title: String? = nil) -> String {
         var out = OutputBuffer(capacity: 128)
         out.append("{\"ok\": false, \"error\": ")
         out.appendJSONString(message)
         out.append(", \"status\": ")
         out.append(status)
-        out.append(", \"title\": null}")
+        out.append(", \"title\": ")
+        if let title { out.appendJSONString(title) } else { out.append("null") }
+        out.append("}")
         return out.string
     }
 

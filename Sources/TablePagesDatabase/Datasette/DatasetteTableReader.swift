@@ -1,3 +1,4 @@
+import GRDB
 import Escaping
 import TableStore
 import TableKit
@@ -40,7 +41,8 @@ struct DatasetteTableReader: Sendable {
     func read(counting: Bool) throws -> Page {
         let query = try pageQuery()
         let reader = DatabaseTableReader(database: database, schema: table.schema, query: query)
-        let filters = reader.filterTerms()
+        let raw = request.filterItems.first { $0.name == DatabaseTableQuery.searchModeParameter }?.value == "raw"
+        let filters = reader.filterTerms() + columnSearchTerms(rawSearch: raw)
         var terms = filters
         // A view has no key to continue after: as in Datasette, its `_next` is the offset.
         var offset = 0
@@ -63,8 +65,11 @@ struct DatasetteTableReader: Sendable {
             + (order.isEmpty ? "" : " ORDER BY \(order.joined(separator: ", "))")
             + " LIMIT \(request.size + 1)" + (offset > 0 ? " OFFSET \(offset)" : "")
         let countClause = SQLClause(whereAll: filters)
-        // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page.
-        return try reader.readingSearch { db in
+        // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page;
+        // so is a raw column search (`_search_COL`), which the page's reader does not know of.
+        do {
+            return try reader.readingSearch { db in
+            try checkColumnSearches(in: db)
             var rows: [[SQLValue]] = []
             var addresses: [[SQLValue]] = []
             var sortValues: [SQLValue] = []
@@ -92,6 +97,29 @@ struct DatasetteTableReader: Sendable {
                 expanded[column] = try labels.labels(of: column, values: rows.map { $0[index] }, in: table, runner: db)
             }
             return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
+            }
+        } catch let error as DatabaseError where raw && !request.columnSearches.isEmpty && error.resultCode == .SQLITE_ERROR {
+            throw DatabaseSearchError(search: request.columnSearches[0].text, reason: error.message ?? "malformed query")
+        }
+    }
+
+    /// One term per `_search_COL`: the rows whose full-text entry matches the text in that column
+    /// (escaped as `_search` is, unless raw). None without a full-text index, as in Datasette.
+    private func columnSearchTerms(rawSearch: Bool) -> [SQLClause] {
+        guard let index = table.schema.fullTextTable, let rowID = table.schema.fullTextRowID else { return [] }
+        let fts = SQLIdentifier.quoted(index)
+        return request.columnSearches.map { column, text in
+            let match = rawSearch ? text : DatabaseFullTextIndex.escapedQuery(text)
+            return SQLClause(sql: "\(SQLIdentifier.quoted(rowID)) IN (SELECT rowid FROM \(fts) WHERE \(SQLIdentifier.quoted(column)) MATCH ?)", arguments: [.text(match)])
+        }
+    }
+
+    /// Refuses a `_search_COL` whose column the full-text index has not, with Datasette's message.
+    private func checkColumnSearches(in db: any SQLSession) throws {
+        guard let index = table.schema.fullTextTable, !request.columnSearches.isEmpty else { return }
+        let columns = Set(try db.rows("SELECT name FROM pragma_table_info(?)", [.text(index)]).compactMap { $0[0].stringValue })
+        if request.columnSearches.contains(where: { !columns.contains($0.column) }) {
+            throw Refusal(message: "Cannot search by that column")
         }
     }
 

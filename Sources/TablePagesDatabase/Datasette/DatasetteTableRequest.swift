@@ -42,6 +42,9 @@ struct DatasetteTableRequest: Sendable {
     /// Whether infinities are written as JSON's `Infinity` and `-Infinity` (`_json_infinity`),
     /// which Python reads, rather than `null`.
     var infinity = false
+    /// Searches of one column of the full-text index (`_search_COL=text`), in the request's order;
+    /// Datasette reads them only without `_search`.
+    var columnSearches: [(column: String, text: String)] = []
     /// The query items that pick rows (filters, `_search`, `_searchmode`), in the page's spelling.
     var filterItems: [(name: String, value: String)] = []
     /// Every query item but `_next`, in order: the base of the `next_url`.
@@ -114,8 +117,12 @@ struct DatasetteTableRequest: Sendable {
         }
         let badHidden = hiddenColumns.filter { !table.columns.contains($0) || table.primaryKeys.contains($0) }
         guard badHidden.isEmpty else { throw Refusal(message: "_nocol=\(badHidden.joined(separator: ", ")) - invalid columns") }
+        let searchPrefix = DatabaseTableQuery.searchParameter + "_"
+        if !items.contains(where: { $0.name == DatabaseTableQuery.searchParameter }) {
+            columnSearches = items.filter { $0.name.hasPrefix(searchPrefix) }.map { (String($0.name.dropFirst(searchPrefix.count)), $0.value) }
+        }
         filterItems = items.compactMap { item in
-            guard !Self.passedOver.contains(item.name), !Self.hasUnknownOperator(item.name) else { return nil }
+            guard !Self.passedOver.contains(item.name), !Self.hasUnknownOperator(item.name), !item.name.hasPrefix(searchPrefix) else { return nil }
             return (Self.filterName(item.name), item.value)
         }
     }
