@@ -17,6 +17,8 @@ import TableStore
 /// - `GET /{database}/{table}/{pk}.json`: one row (`pk` is the key's values, or the rowid,
 ///   tilde-encoded and joined by commas, as in Datasette's `next` tokens).
 /// - `GET /{database}/{table}` without `.json`: a redirect to the table's page.
+/// - `GET /{database}/{table}.csv`, `/{database}/{table}/{pk}.csv`: the same rows as Datasette's CSV
+///   (``DatasetteCSV``), and `/{database}/{table}/{pk}.blob?_blob_column=col`, a blob it links to.
 /// - `GET /-/actor.json`: who the request is from, as Datasette writes it (for `dclient actor`).
 ///
 /// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
@@ -102,10 +104,11 @@ public struct DatasetteAPI: Sendable {
         if let cannedQueries, let response = await cannedQueries.answerDatasetteCanned(request, segment: request.parameters["table"] ?? "") {
             return response
         }
-        guard let table = table(named: request.parameters["table"] ?? "") else {
+        let (segment, isCSV) = segment(request.parameters["table"] ?? "", suffix: ".csv")
+        guard let table = table(named: segment) else {
             return Self.error("Table not found", status: 404)
         }
-        guard request.prefersJSON else {
+        guard request.prefersJSON || isCSV else {
             let query = Self.formEncoded(request.queryItems)
             return .redirect(to: PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: table.schema.name)) + (query.isEmpty ? "" : "?" + query), status: 302)
         }
@@ -119,9 +122,12 @@ public struct DatasetteAPI: Sendable {
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         do {
-            page = try await Self.inBackground { try reader.read(counting: parsed.shape == .arrays || parsed.shape == .objects) }
+            page = try await Self.inBackground { try reader.read(counting: !isCSV && !parsed.shape.isRowsOnly) }
         } catch {
             return failure(error)
+        }
+        if isCSV {
+            return csvResponse(columns: page.columns, rows: page.rows, addresses: page.addresses, labels: page.labels, table: table, request: request)
         }
         let milliseconds = QueryResult.milliseconds(since: started)
         // Datasette moves the sort to the end of a table's next_url (it is part of the keyset), not a view's.
@@ -167,7 +173,8 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return Self.error(error.message, status: 400)
         }
-        let token = request.parameters["row"] ?? ""
+        let (csvToken, isCSV) = segment(request.parameters["row"] ?? "", suffix: ".csv")
+        let (token, isBlob) = segment(csvToken, suffix: ".blob")
         let address = table.addressColumns
         let parts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) }
         guard parts.count == address.count, parts.allSatisfy({ $0 != nil }) else {
@@ -186,11 +193,57 @@ public struct DatasetteAPI: Sendable {
             return failure(error)
         }
         guard let row else { return Self.error("Record not found", status: 404) }
+        if isBlob {
+            return blobResponse(row, columns: columns, table: table, token: token, request: request)
+        }
+        if isCSV {
+            let address = table.addressColumns.compactMap { columns.firstIndex(of: $0) }.map { row[$0] }
+            return csvResponse(columns: columns, rows: [row], addresses: [address], labels: [:], table: table, request: request)
+        }
         let milliseconds = QueryResult.milliseconds(since: started)
         return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, request: shape, milliseconds: milliseconds))
     }
 
     // MARK: Helpers
+
+    /// A path segment without its `suffix` and whether it had it: `.csv` asks for Datasette's CSV
+    /// of a table or row, `.blob` for a row's blob. A name that itself ends so is tilde-encoded
+    /// (`x~2Ecsv`), so the suffix is never a name's.
+    private func segment(_ segment: String, suffix: String) -> (name: String, hasSuffix: Bool) {
+        guard segment.hasSuffix(suffix), segment.count > suffix.count else { return (segment, false) }
+        return (String(segment.dropLast(suffix.count)), true)
+    }
+
+    /// Datasette's `/{database}/{table}/{pk}.blob?_blob_column=col`: the value of `col` as bytes,
+    /// an attachment named `{table}-{pk}-{col}.blob`, as Datasette's CSV links a blob.
+    private func blobResponse(_ row: [SQLValue], columns: [String], table: DatasetteTable, token: String, request: Request) -> Response {
+        let column = request.query["_blob_column"] ?? ""
+        guard let index = columns.firstIndex(of: column) else { return Self.error("\(column) is not a valid column", status: 400) }
+        let bytes: [UInt8] = switch row[index] {
+        case .null: []
+        case .blob(let data): Array(data)
+        case let value: Array(DatasetteCSV.text(value).utf8)
+        }
+        var response = Response(status: 200, body: bytes)
+        response.headers["Content-Type"] = "application/binary"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        let name = "\(table.schema.name)-\(token)-\(column).blob".filter { $0 != "\"" && $0 != "\r" && $0 != "\n" }
+        response.headers["Content-Disposition"] = "attachment; filename=\"\(name)\""
+        return response
+    }
+
+    /// Datasette's CSV answer: `text/plain` to show in a browser, or with `_dl` a `text/csv`
+    /// attachment named after the table.
+    private func csvResponse(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], table: DatasetteTable, request: Request) -> Response {
+        let host = request.headers["Host"] ?? "localhost"
+        let links = DatasetteCSV.BlobLinks(tablePath: "http://\(host)\(path)/\(TildeEncoding.encode(table.schema.name))")
+        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: links)
+        var response = Response(status: 200, body: Array(text.utf8))
+        let download = !(request.query["_dl"] ?? "").isEmpty
+        response.headers["Content-Type"] = download ? "text/csv; charset=utf-8" : "text/plain; charset=utf-8"
+        if download { response.headers["Content-Disposition"] = "attachment; filename=\"\(table.schema.name).csv\"" }
+        return response
+    }
 
     /// The table a path segment names: tilde-decoded, else as it is.
     private func table(named segment: String) -> DatasetteTable? {
