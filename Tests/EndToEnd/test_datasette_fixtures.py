@@ -71,7 +71,7 @@ LISTED = [
     "/fixtures/searchable.json?_search=AND", "/fixtures/searchable.json?_search=NOT&_searchmode=raw",
     "/fixtures/searchable.json?_search_text2=dog", "/fixtures/searchable.json?_search_text2=te*&_searchmode=raw",
     "/fixtures/searchable.json?_search_nope=x", "/fixtures/searchable.json?_search_text1=cat&_search_text2=dog",
-    "/fixtures/searchable.json?_search_text2=NOT&_searchmode=raw", "/fixtures/searchable.json?_search=dog&_search_text1=cat",
+    "/fixtures/searchable.json?_search_text2=NOT&_searchmode=raw", "/fixtures/searchable.json?_search_text1=", "/fixtures/searchable.json?_search=dog&_search_text1=cat",
     # Labels and infinity.
     "/fixtures/foreign_key_references.json?_shape=array&_labels=on", "/fixtures/foreign_key_references.json?_labels=on",
     "/fixtures/facetable.json?_shape=object&_labels=1&_size=2", "/fixtures/facetable.json?_label=_city_id",

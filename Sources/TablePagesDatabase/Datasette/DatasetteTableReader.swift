@@ -66,7 +66,8 @@ struct DatasetteTableReader: Sendable {
             + " LIMIT \(request.size + 1)" + (offset > 0 ? " OFFSET \(offset)" : "")
         let countClause = SQLClause(whereAll: filters)
         // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page;
-        // so is a raw column search (`_search_COL`), which the page's reader does not know of.
+        // so is a column search (`_search_COL`), which the page's reader does not know of, raw
+        // or not (an empty one is no FTS query either), as Datasette answers it.
         do {
             return try reader.readingSearch { db in
             try checkColumnSearches(in: db)
@@ -98,7 +99,7 @@ struct DatasetteTableReader: Sendable {
             }
             return Page(columns: shown, rows: rows, addresses: Array(addresses.prefix(request.size)), next: next, count: count, sql: sql, labels: expanded)
             }
-        } catch let error as DatabaseError where raw && !request.columnSearches.isEmpty && error.resultCode == .SQLITE_ERROR {
+        } catch let error as DatabaseError where !request.columnSearches.isEmpty && error.resultCode == .SQLITE_ERROR {
             throw DatabaseSearchError(search: request.columnSearches[0].text, reason: error.message ?? "malformed query")
         }
     }
