@@ -135,7 +135,7 @@ public struct DatasetteAPI: Sendable {
         let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
-            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, columnSearches: parsed.columnSearches, sort: parsed.sort),
+            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, columnSearches: parsed.columnSearches, throughs: parsed.throughs, sort: parsed.sort),
             nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
             allowsSQL: cannedQueries.map { $0.sqlRefusal(for: request) == nil } ?? false
         )

@@ -5,11 +5,12 @@ import Foundation
 /// the search, then the sort (`sorted by price descending`); empty for the whole table.
 enum DatasetteDescription {
     /// The sentence for `filters` (query items that pick rows, in the request's spelling),
-    /// `search`, `columnSearches` (`_search_COL`) and `sort`.
-    static func sentence(filters: [(name: String, value: String)], search: String?, columnSearches: [(column: String, text: String)] = [], sort: (column: String, descending: Bool)?) -> String {
+    /// `search`, `columnSearches` (`_search_COL`), `throughs` (`_through`) and `sort`.
+    static func sentence(filters: [(name: String, value: String)], search: String?, columnSearches: [(column: String, text: String)] = [], throughs: [DatasetteTableRequest.Through] = [], sort: (column: String, descending: Bool)?) -> String {
         var clauses: [String] = []
         if let search, !search.isEmpty { clauses.append("search matches \"\(search)\"") }
         clauses += columnSearches.map { "search column \"\($0.column)\" matches \"\($0.text)\"" }
+        clauses += throughs.map { "\($0.table).\($0.column) = \"\($0.text)\"" }
         let sorted = filters.filter { !$0.name.hasPrefix("_") || $0.name.contains("__") }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
         for (name, value) in sorted {

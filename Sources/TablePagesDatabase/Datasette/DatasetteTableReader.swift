@@ -42,7 +42,8 @@ struct DatasetteTableReader: Sendable {
         let query = try pageQuery()
         let reader = DatabaseTableReader(database: database, schema: table.schema, query: query)
         let raw = request.filterItems.first { $0.name == DatabaseTableQuery.searchModeParameter }?.value == "raw"
-        let filters = reader.filterTerms() + columnSearchTerms(rawSearch: raw)
+        let throughs = try request.throughs.isEmpty ? [] : database.snapshot { try throughTerms(in: $0) }
+        let filters = reader.filterTerms() + columnSearchTerms(rawSearch: raw) + throughs
         var terms = filters
         // A view has no key to continue after: as in Datasette, its `_next` is the offset.
         var offset = 0
@@ -112,6 +113,25 @@ struct DatasetteTableReader: Sendable {
         return request.columnSearches.map { column, text in
             let match = rawSearch ? text : DatabaseFullTextIndex.escapedQuery(text)
             return SQLClause(sql: "\(SQLIdentifier.quoted(rowID)) IN (SELECT rowid FROM \(fts) WHERE \(SQLIdentifier.quoted(column)) MATCH ?)", arguments: [.text(match)])
+        }
+    }
+
+    /// One term per `_through`: this table's rows that a row of the through table with
+    /// `column = value` refers to, by its foreign key to this table, as Datasette writes it.
+    private func throughTerms(in db: any SQLSession) throws -> [SQLClause] {
+        try request.throughs.map { through in
+            let columns = try db.rows("SELECT name FROM pragma_table_info(?)", [.text(through.table)]).compactMap { $0[0].stringValue }
+            guard columns.contains(through.column) else {
+                throw Refusal(message: "Invalid _through - \(through.column) is not a column of \(through.table)")
+            }
+            let keys = try db.rows("SELECT \"from\", \"to\" FROM pragma_foreign_key_list(?) WHERE \"table\" = ? ORDER BY id, seq", [.text(through.table), .text(table.schema.name)])
+            guard let key = keys.first, let from = key[0].stringValue else {
+                throw Refusal(message: "Invalid _through - could not find corresponding foreign key")
+            }
+            // A foreign key without its columns named refers to the primary key.
+            let to = key[1].stringValue ?? table.primaryKeys.first ?? DatasetteTable.rowIDName
+            let sql = "\(table.expression(to)) IN (SELECT \(SQLIdentifier.quoted(from)) FROM \(SQLIdentifier.quoted(through.table)) WHERE \(SQLIdentifier.quoted(through.column)) = ?)"
+            return SQLClause(sql: sql, arguments: [through.value])
         }
     }
 

@@ -1,3 +1,5 @@
+import TableStore
+import Foundation
 import Escaping
 import TableKit
 
@@ -45,10 +47,39 @@ struct DatasetteTableRequest: Sendable {
     /// Searches of one column of the full-text index (`_search_COL=text`), in the request's order;
     /// Datasette reads them only without `_search`.
     var columnSearches: [(column: String, text: String)] = []
+    /// Rows linked through a many-to-many table (`_through={"table":…,"column":…,"value":…}`,
+    /// repeatable): those another table's rows with `column = value` refer to.
+    var throughs: [Through] = []
     /// The query items that pick rows (filters, `_search`, `_searchmode`), in the page's spelling.
     var filterItems: [(name: String, value: String)] = []
     /// Every query item but `_next`, in order: the base of the `next_url`.
     var itemsWithoutNext: [(name: String, value: String)] = []
+
+    /// One `_through`: the rows of `table` whose `column` is `value` name this table's rows by a foreign key.
+    struct Through: Sendable {
+        var table: String
+        var column: String
+        var value: SQLValue
+
+        /// Reads Datasette's JSON object.
+        init(json: String) throws(Refusal) {
+            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            guard let object, let table = object["table"] as? String, let column = object["column"] as? String, let value = object["value"] else {
+                throw Refusal(message: "_through must be a JSON object with \"table\", \"column\" and \"value\", e.g. {\"table\": \"tags_of_items\", \"column\": \"tag_id\", \"value\": 1}")
+            }
+            self.table = table
+            self.column = column
+            switch value {
+            case let text as String: self.value = .text(text)
+            case let number as NSNumber where ["d", "f"].contains(String(cString: number.objCType)): self.value = .real(number.doubleValue)
+            case let number as NSNumber: self.value = .integer(number.int64Value)
+            default: self.value = .null
+            }
+        }
+
+        /// The value as Python's `str` writes it in Datasette's description.
+        var text: String { DatasetteTableReader.text(value) }
+    }
 
     /// Datasette's default page size.
     static let defaultSize = 100
@@ -62,7 +93,7 @@ struct DatasetteTableRequest: Sendable {
 
     /// Parameters that Datasette reads and that leave the rows as they are (or that these pages
     /// do not offer, such as `_facet`): never filters.
-    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through"]
 
     /// What a row page's query asks for (`/{database}/{table}/{pk}.json`): its shape and
     /// `_json_infinity`, as Datasette reads them there; the rest is not read.
@@ -100,6 +131,7 @@ struct DatasetteTableRequest: Sendable {
             case "_labels": labels = ["on", "1", "true", "yes"].contains(value.lowercased())
             case "_label": labelledColumns.append(value)
             case "_json_infinity": infinity = !value.isEmpty
+            case "_through": throughs.append(try Through(json: value))
             default: break
             }
             if name != "_next" { itemsWithoutNext.append((name, value)) }
