@@ -351,3 +351,24 @@ def test_no_datasette_url_answers_500_for_any_query(servers):
         assert status < 500, url
 
     check()
+
+
+def _dclient(home, *arguments):
+    """dclient 0.4's output (`make test-deps` installs it), with its configuration in `home`."""
+    import subprocess
+    import sys
+    environment = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home))
+    result = subprocess.run([sys.executable, "-c", "from dclient.cli import cli; cli()", *arguments],
+                            capture_output=True, text=True, timeout=60, env=environment)
+    return result.returncode, result.stdout
+
+
+@pytest.mark.parametrize("sql", ["select id, content from simple_primary_key order by id",
+                                 "select * from facetable where state = 'CA' order by pk limit 3",
+                                 "select count(*) as n, 1.5 as r, null as z from sortable"])
+def test_dclient_query_and_actor_answer_alike(servers, sql, tmp_path):
+    our_base, their_base = servers
+    for command in (["query", "{}/fixtures", sql], ["actor", "{}/fixtures"]):
+        ours = _dclient(tmp_path, *[part.format(our_base) for part in command])
+        theirs = _dclient(tmp_path, *[part.format(their_base) for part in command])
+        assert ours == theirs and ours[0] == 0, (command, ours, theirs)
