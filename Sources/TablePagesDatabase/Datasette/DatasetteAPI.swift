@@ -116,7 +116,7 @@ public struct DatasetteAPI: Sendable {
         do {
             parsed = try DatasetteTableRequest(request.queryItems, table: table)
         } catch {
-            return Self.error(error.message, status: 400)
+            return error.extended ? .json(DatasetteExtras.error(error.message), status: 400) : Self.error(error.message, status: 400)
         }
         let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
         let started = DispatchTime.now()
@@ -139,7 +139,8 @@ public struct DatasetteAPI: Sendable {
             nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
             allowsSQL: cannedQueries.map { $0.sqlRefusal(for: request) == nil } ?? false
         )
-        var response: Response = .json(DatasetteJSON.table(page, context: context))
+        let extended = !parsed.extras.isEmpty && !parsed.shape.isRowsOnly
+        var response: Response = .json(extended ? DatasetteJSON.extended(page, context: context, extras: parsed.extras) : DatasetteJSON.table(page, context: context))
         if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }
         if let following { response.headers["Link"] = "<\(following)>; rel=\"next\"" }
         return response

@@ -86,6 +86,34 @@ enum DatasetteJSON {
         return out.string
     }
 
+    /// Datasette 1.0a41's table document, for a request that names extras (``DatasetteExtras``):
+    /// `ok`, `next`, `next_url`, each extra named, `rows` (lists with `_shape=arrays`, else objects)
+    /// and `truncated`.
+    static func extended(_ page: DatasetteTableReader.Page, context: TableContext, extras: Set<String>) -> String {
+        var out = OutputBuffer(capacity: 1024 + page.rows.count * 64)
+        out.append("{\"ok\": true, \"next\": ")
+        out.appendJSONString(page.next)
+        out.append(", \"next_url\": ")
+        out.appendJSONString(context.nextURL)
+        for (name, write) in DatasetteExtras.writers where extras.contains(name) {
+            out.append(", ")
+            out.appendJSONString(name)
+            out.append(": ")
+            write(page, context, &out)
+        }
+        out.append(", \"rows\": [")
+        for (index, row) in page.rows.enumerated() {
+            if index > 0 { out.append(", ") }
+            if context.request.shape == .arrays, context.request.shapeGiven, page.labels.isEmpty {
+                appendArray(row, columns: page.columns, labels: page.labels, infinity: context.request.infinity, to: &out)
+            } else {
+                appendObject(row, columns: page.columns, labels: page.labels, infinity: context.request.infinity, to: &out)
+            }
+        }
+        out.append("], \"truncated\": false}")
+        return out.string
+    }
+
     /// The rows alone in the shapes that leave out the document: a list of objects (`array`,
     /// one a line with `_nl`), of first values (`arrayfirst`), or an object of objects by
     /// `keys(index)` (`object`); nil for `arrays` and `objects`.
@@ -187,7 +215,7 @@ enum DatasetteJSON {
         out.append("]")
     }
 
-    private static func appendStrings(_ strings: [String], to out: inout OutputBuffer) {
+    static func appendStrings(_ strings: [String], to out: inout OutputBuffer) {
         out.append("[")
         for (index, text) in strings.enumerated() {
             if index > 0 { out.append(", ") }

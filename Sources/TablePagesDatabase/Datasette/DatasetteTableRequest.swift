@@ -25,6 +25,9 @@ struct DatasetteTableRequest: Sendable {
     }
 
     var shape: Shape = .arrays
+    /// Whether `_shape` was given: Datasette 1.0's document (``extras``) writes rows as objects
+    /// unless asked for `arrays`.
+    var shapeGiven = false
     /// Columns to show (`_col`, repeatable), after the primary key; nil for every column.
     var columns: [String]?
     /// Columns to leave out (`_nocol`, repeatable).
@@ -47,6 +50,8 @@ struct DatasetteTableRequest: Sendable {
     /// Searches of one column of the full-text index (`_search_COL=text`), in the request's order;
     /// Datasette reads them only without `_search`.
     var columnSearches: [(column: String, text: String)] = []
+    /// Datasette 1.0's extras the request names (`_extra`); empty for Datasette 0.65's document.
+    var extras: Set<String> = []
     /// Rows linked through a many-to-many table (`_through={"table":…,"column":…,"value":…}`,
     /// repeatable): those another table's rows with `column = value` refer to.
     var throughs: [Through] = []
@@ -86,14 +91,16 @@ struct DatasetteTableRequest: Sendable {
     /// Datasette's `max_returned_rows`, what `_size=max` means and the largest size allowed.
     static let maxSize = 1000
 
-    /// A mistake in the query, answered 400 with Datasette's message.
+    /// A mistake in the query, answered 400 with Datasette's message (in 1.0's error document when
+    /// `extended`: a mistake in `_extra`).
     struct Refusal: Error {
         let message: String
+        var extended = false
     }
 
     /// Parameters that Datasette reads and that leave the rows as they are (or that these pages
     /// do not offer, such as `_facet`): never filters.
-    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through"]
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through", "_extra"]
 
     /// What a row page's query asks for (`/{database}/{table}/{pk}.json`): its shape and
     /// `_json_infinity`, as Datasette reads them there; the rest is not read.
@@ -115,7 +122,9 @@ struct DatasetteTableRequest: Sendable {
     init(_ items: [(name: String, value: String)], table: DatasetteTable) throws(Refusal) {
         for (name, value) in items {
             switch name {
-            case "_shape": shape = try Self.shape(value)
+            case "_shape":
+                shape = try Self.shape(value)
+                shapeGiven = true
             case "_col": columns = (columns ?? []) + [value]
             case "_nocol": hiddenColumns.append(value)
             case "_size":
@@ -149,6 +158,8 @@ struct DatasetteTableRequest: Sendable {
         }
         let badHidden = hiddenColumns.filter { !table.columns.contains($0) || table.primaryKeys.contains($0) }
         guard badHidden.isEmpty else { throw Refusal(message: "_nocol=\(badHidden.joined(separator: ", ")) - invalid columns") }
+        extras = DatasetteExtras.requested(items)
+        if let refusal = DatasetteExtras.refusal(extras) { throw Refusal(message: refusal, extended: true) }
         let searchPrefix = DatabaseTableQuery.searchParameter + "_"
         if !items.contains(where: { $0.name == DatabaseTableQuery.searchParameter }) {
             columnSearches = items.filter { $0.name.hasPrefix(searchPrefix) }.map { (String($0.name.dropFirst(searchPrefix.count)), $0.value) }
