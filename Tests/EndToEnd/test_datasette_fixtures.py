@@ -63,7 +63,8 @@ LISTED = [
     "/fixtures/facetable.json?state__notlike=C%Z",
     "/fixtures/facetable.json?state__notcontains=A", "/fixtures/facetable.json?created__date=2019-01-14",
     "/fixtures/facetable.json?state__glob=C*", "/fixtures/facetable.json?state__arraycontains=CA", "/fixtures/facetable.json?_where=_neighborhood='Dogpatch'",
-    "/fixtures/facetable.json?_where=_neighborhood=Dogpatch'",
+    "/fixtures/facetable.json?_where=_neighborhood=Dogpatch'", "/fixtures/facetable.json?_where=pk>3&state=CA&_size=2", "/fixtures/facetable.json?_where=pk>3&_where=pk<9&_sort_desc=pk&_size=2",
+    "/fixtures/facetable.json?" + urllib.parse.urlencode({"_where": "pk in (select pk from facetable where state = 'MI')"}),
     *["/fixtures/roadside_attractions.json?" + urllib.parse.urlencode({"_through": json.dumps(through)}) for through in (
         {"table": "roadside_attraction_characteristics", "column": "characteristic_id", "value": "1"},
         {"table": "roadside_attraction_characteristics", "column": "characteristic_id", "value": 2},
@@ -127,6 +128,7 @@ DATASETTE_BUGS = [
                              for name in query)),
     ("_through with a filter: Datasette names both parameters p0, so the filter compares with the _through's value"
      " (here each its own)", lambda path, query: "_through" in query and any(not name.startswith("_") for name in query)),
+    ("a _where SQLite refuses: both 400, each quoting its own SQL", lambda path, query: query.get("_where", "").endswith("Dogpatch'")),
     ("Datasette answers a rowid table sorted with _col 400 \"incomplete input\" (here: the rows)",
      lambda path, query: ("_sort" in query or "_sort_desc" in query) and "_col" in query and path.startswith(ROWID_TABLES)),
 ]
@@ -136,7 +138,6 @@ DATASETTE_BUGS = [
 NOT_YET = [
     ("_stream=1 (every row of a CSV)", lambda path, query: path.endswith(".csv") and "_stream" in query),
     ("a malformed percent-escape is a 400 before the query is read", lambda path, query: query.get("state__notlike") == "C%Z"),
-    ("_where", lambda path, query: "_where" in query),
 ]
 
 
@@ -388,3 +389,28 @@ def test_extras_answer_as_datasette_1_0a41(servers):
         assert (ours[0], ours_document) == (status, document), url
     plain = json.loads(fetch(servers[0], "/fixtures/simple_primary_key.json?_size=2")[3])
     assert plain["database"] == "fixtures" and plain["rows"] == [[1, "hello"], [2, "world"]] and "ok" not in plain
+
+
+def test_where_runs_as_the_sql_page_runs_sql(servers, tmp_path):
+    """`_where` is SQL from a visitor: it runs on the SQL page's connection, under its authorizer and
+    limits, and is refused (403, Datasette's words) where the SQL page is off."""
+    our_base = servers[0]
+    attacks = {
+        "length(zeroblob(1000000000)) > 0": "larger than the size limit",
+        "1; drop table facetable": "syntax error",
+        "pk = ?": "Name every parameter",
+        "1) UNION SELECT 1,2,3,4,5,6,7,8,9,10,11,12 --": "UNION",
+        "pk in (select rowid from sqlite_master) and load_extension('x')": "load_extension",
+    }
+    for sql, words in attacks.items():
+        status, _, _, body = fetch(our_base, "/fixtures/facetable.json?" + urllib.parse.urlencode({"_where": sql}))
+        assert status == 400 and words in json.loads(body)["error"], (sql, status, body)
+    path = tmp_path / "fixtures.db"
+    write_fixtures(path)
+    process, base = start_server(tmp_path, "--database", str(path), "--sql", "off")
+    try:
+        status, _, _, body = fetch(base, "/fixtures/facetable.json?_where=pk>3")
+        assert status == 403 and json.loads(body)["error"] == "_where= is not allowed"
+        assert fetch(base, "/fixtures/facetable.json?state=CA")[0] == 200
+    finally:
+        stop_server(process)

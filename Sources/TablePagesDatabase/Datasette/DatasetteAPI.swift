@@ -118,7 +118,13 @@ public struct DatasetteAPI: Sendable {
         } catch {
             return error.extended ? .json(DatasetteExtras.error(error.message), status: 400) : Self.error(error.message, status: 400)
         }
-        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
+        var visitorSQL: (any QueryRunner)?
+        if !parsed.whereClauses.isEmpty {
+            // SQL from the visitor: only who may run SQL on the SQL page, and run as it runs it.
+            guard let cannedQueries, cannedQueries.sqlRefusal(for: request) == nil else { return Self.error("_where= is not allowed", status: 403) }
+            visitorSQL = cannedQueries.visitorSQL
+        }
+        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels, visitorSQL: visitorSQL)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         do {

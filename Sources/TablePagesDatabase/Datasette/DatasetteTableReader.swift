@@ -17,6 +17,9 @@ struct DatasetteTableReader: Sendable {
     let request: DatasetteTableRequest
     /// Where foreign-key labels come from, read with the rows when `_labels` asks.
     var labels = DatasetteLabels()
+    /// The SQL page's runner of visitors' SQL: a request with `_where` (SQL from the visitor) is
+    /// run by it, under its authorizer and limits, as the SQL page runs SQL; nil refuses `_where`.
+    var visitorSQL: (any QueryRunner)?
 
     /// One page: the shown columns, their rows, the next token (nil on the last page) and,
     /// when asked, the count of the rows the filters pick.
@@ -61,11 +64,19 @@ struct DatasetteTableReader: Sendable {
         let selected = (address + sortColumns + shown).map(table.expression).joined(separator: ", ")
         let order = (request.sort.map { [table.expression($0.column) + ($0.descending ? " DESC" : "")] } ?? [])
             + address.map(table.expression)
-        let clause = SQLClause(whereAll: terms)
+        var clause = SQLClause(whereAll: terms)
+        var countClause = SQLClause(whereAll: filters)
+        if !request.whereClauses.isEmpty {
+            guard visitorSQL != nil else { throw Refusal(message: "_where= is not allowed") }
+            // The visitor's SQL goes to the SQL page's runner, which binds no positional values:
+            // the page's own values are written into the SQL as literals.
+            let visitor = request.whereClauses.map { "(\($0))" }.joined(separator: " AND ")
+            clause = Self.withVisitorSQL(clause, visitor)
+            countClause = Self.withVisitorSQL(countClause, visitor)
+        }
         let sql = "SELECT \(selected) FROM \(table.schema.quotedName)\(clause.sql)"
             + (order.isEmpty ? "" : " ORDER BY \(order.joined(separator: ", "))")
             + " LIMIT \(request.size + 1)" + (offset > 0 ? " OFFSET \(offset)" : "")
-        let countClause = SQLClause(whereAll: filters)
         // A raw search SQLite refuses is the client's mistake (a 400), as on the table's page;
         // so is a column search (`_search_COL`), which the page's reader does not know of, raw
         // or not (an empty one is no FTS query either), as Datasette answers it.
@@ -75,7 +86,9 @@ struct DatasetteTableReader: Sendable {
             var rows: [[SQLValue]] = []
             var addresses: [[SQLValue]] = []
             var sortValues: [SQLValue] = []
-            try db.forEachRow(sql, clause.arguments) { values in
+            let width = address.count + sortColumns.count + shown.count
+            try eachRow(sql, clause.arguments, in: db) { values in
+                guard values.count == width else { throw Refusal(message: "_where must be a condition on the rows of \(table.schema.name)") }
                 addresses.append(Array(values.prefix(address.count)))
                 if !sortColumns.isEmpty { sortValues.append(values[address.count]) }
                 rows.append(Array(values.dropFirst(address.count + sortColumns.count)))
@@ -91,7 +104,10 @@ struct DatasetteTableReader: Sendable {
                     next = (value.isNull ? "$null" : TildeEncoding.encode(Self.text(value))) + "," + (next ?? "")
                 }
             }
-            let count = counting ? try db.count("SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", countClause.arguments) : nil
+            var count: Int?
+            if counting {
+                try eachRow("SELECT count(*) FROM \(table.schema.quotedName)\(countClause.sql)", countClause.arguments, in: db) { if case .integer(let number)? = $0.first { count = Int(number) } }
+            }
             rows = Array(rows.prefix(request.size))
             var expanded: [String: [SQLValue: DatasetteLabels.Label]] = [:]
             for column in labels.expandableColumns(of: table).map(\.column) where request.expands(column) {
@@ -141,6 +157,46 @@ struct DatasetteTableReader: Sendable {
         let columns = Set(try db.rows("SELECT name FROM pragma_table_info(?)", [.text(index)]).compactMap { $0[0].stringValue })
         if request.columnSearches.contains(where: { !columns.contains($0.column) }) {
             throw Refusal(message: "Cannot search by that column")
+        }
+    }
+
+    /// Calls `body` with each row of `sql`: read from `db`, or, for a request with `_where`, run by
+    /// the SQL page's runner (whose SQL has its values written in, ``withVisitorSQL(_:_:)``).
+    private func eachRow(_ sql: String, _ arguments: [SQLValue], in db: any SQLSession, _ body: ([SQLValue]) throws -> Void) throws {
+        guard let visitorSQL, !request.whereClauses.isEmpty else { return try db.forEachRow(sql, arguments) { try body(Array($0)) } }
+        let result = try visitorSQL.run(sql, parameters: [:])
+        for row in result.rows { try body(row) }
+    }
+
+    /// `clause` with its values written in as SQL literals, and `visitor` (the `_where` SQL) added.
+    static func withVisitorSQL(_ clause: SQLClause, _ visitor: String) -> SQLClause {
+        var written = ""
+        var values = clause.arguments.makeIterator()
+        var quote: Character?
+        for character in clause.sql {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "?", let value = values.next() {
+                written += literal(value)
+                continue
+            }
+            written.append(character)
+        }
+        return SQLClause(sql: (written.isEmpty ? " WHERE " : written + " AND ") + visitor, arguments: [])
+    }
+
+    /// `value` as an SQL literal that reads back as the same value and type.
+    static func literal(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let integer): String(integer)
+        case .real(let double) where double.isFinite: "\(double)"
+        case .real(let double): double < 0 ? "-9e999" : "9e999"
+        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .bool(let flag): flag ? "1" : "0"
         }
     }
 

@@ -52,6 +52,8 @@ struct DatasetteTableRequest: Sendable {
     var columnSearches: [(column: String, text: String)] = []
     /// Datasette 1.0's extras the request names (`_extra`); empty for Datasette 0.65's document.
     var extras: Set<String> = []
+    /// SQL conditions from the visitor (`_where`, repeatable), each run as the SQL page runs SQL.
+    var whereClauses: [String] = []
     /// Rows linked through a many-to-many table (`_through={"table":…,"column":…,"value":…}`,
     /// repeatable): those another table's rows with `column = value` refer to.
     var throughs: [Through] = []
@@ -100,7 +102,7 @@ struct DatasetteTableRequest: Sendable {
 
     /// Parameters that Datasette reads and that leave the rows as they are (or that these pages
     /// do not offer, such as `_facet`): never filters.
-    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through", "_extra"]
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through", "_extra", "_where"]
 
     /// What a row page's query asks for (`/{database}/{table}/{pk}.json`): its shape and
     /// `_json_infinity`, as Datasette reads them there; the rest is not read.
@@ -141,6 +143,7 @@ struct DatasetteTableRequest: Sendable {
             case "_label": labelledColumns.append(value)
             case "_json_infinity": infinity = !value.isEmpty
             case "_through": throughs.append(try Through(json: value))
+            case "_where": whereClauses.append(value)
             default: break
             }
             if name != "_next" { itemsWithoutNext.append((name, value)) }

@@ -128,6 +128,9 @@ public struct QueryPages: Sendable {
         var path: String
     }
 
+    /// The runner of visitors' SQL (read-only connection, authorizer, time, row and size limits).
+    var visitorSQL: any QueryRunner { runner }
+
     /// Why the viewer of `request` may not run SQL of their own (`--sql`), or nil when they may.
     func sqlRefusal(for request: Request) -> String? {
         access.refusal(signedIn: accessControl.actor(for: request) != nil)
