@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Escaping
 import TableStore
@@ -170,21 +171,43 @@ struct DatasetteTableReader: Sendable {
 
     /// `clause` with its values written in as SQL literals, and `visitor` (the `_where` SQL) added.
     static func withVisitorSQL(_ clause: SQLClause, _ visitor: String) -> SQLClause {
-        var written = ""
+        // Scalars, not Characters: a quote followed by a combining mark is one Character.
+        var written = String.UnicodeScalarView()
         var values = clause.arguments.makeIterator()
-        var quote: Character?
-        for character in clause.sql {
+        var quote: Unicode.Scalar?
+        for scalar in clause.sql.unicodeScalars {
             if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "?", let value = values.next() {
-                written += literal(value)
+                if scalar == open { quote = nil }
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+            } else if scalar == "?", let value = values.next() {
+                written.append(contentsOf: literal(value).unicodeScalars)
                 continue
             }
-            written.append(character)
+            written.append(scalar)
         }
-        return SQLClause(sql: (written.isEmpty ? " WHERE " : written + " AND ") + visitor, arguments: [])
+        let sql = String(written)
+        return SQLClause(sql: (sql.isEmpty ? " WHERE " : sql + " AND ") + visitor, arguments: [])
+    }
+
+    /// `text` as an SQL string literal: each `'` scalar doubled (a quote with a combining mark
+    /// after it is one Character, which a Character-wise replacement would leave alone), up to
+    /// its first zero.
+    static func quoted(_ text: String) -> String {
+        // Up to a zero: the text the page's own reads bind (SQLite reads bound text and a
+        // statement to their first zero byte).
+        var out = String.UnicodeScalarView(["'"])
+        for scalar in text.unicodeScalars.prefix(while: { $0 != "\u{0}" }) {
+            if scalar == "'" { out.append("'") }
+            out.append(scalar)
+        }
+        out.append("'")
+        return String(out)
+    }
+
+    /// `data` as an SQL blob literal, `X'…'`.
+    private static func hex(_ data: Data) -> String {
+        "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
     }
 
     /// `value` as an SQL literal that reads back as the same value and type.
@@ -194,8 +217,8 @@ struct DatasetteTableReader: Sendable {
         case .integer(let integer): String(integer)
         case .real(let double) where double.isFinite: "\(double)"
         case .real(let double): double < 0 ? "-9e999" : "9e999"
-        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .text(let text): quoted(text)
+        case .blob(let data): hex(data)
         case .bool(let flag): flag ? "1" : "0"
         }
     }
