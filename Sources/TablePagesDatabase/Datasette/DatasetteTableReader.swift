@@ -216,6 +216,7 @@ struct DatasetteTableReader: Sendable {
         case .null: "NULL"
         case .integer(let integer): String(integer)
         case .real(let double) where double.isFinite: "\(double)"
+        case .real(let double) where double.isNaN: "NULL"  // SQLite stores NaN as NULL
         case .real(let double): double < 0 ? "-9e999" : "9e999"
         case .text(let text): quoted(text)
         case .blob(let data): hex(data)
