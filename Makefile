@@ -14,7 +14,8 @@ PYTHON ?= python3
 # Pinned: a new schemathesis or hypothesis release must not change what CI runs unannounced, and
 # Tests/EndToEnd/test_datasette_api.py compares answers with this Datasette's.
 DATASETTE_VERSION := 0.65.5
-PIP_PACKAGES := selenium==4.51.0 pytest==9.0.3 schemathesis==4.32.5 hypothesis==6.155.2 datasette==$(DATASETTE_VERSION)
+# dclient 0.4 (Datasette's command-line client): test_datasette_fixtures.py runs it against both servers.
+PIP_PACKAGES := selenium==4.51.0 pytest==9.0.3 schemathesis==4.32.5 hypothesis==6.155.2 datasette==$(DATASETTE_VERSION) dclient==0.4
 
 .PHONY: run test container-test build deps test-deps bench bench-datasette clean docs
 
@@ -81,7 +82,7 @@ deps:
 
 test-deps:
 	@.ci/install-packages $(TEST_APT_PACKAGES)
-	@$(PYTHON) -c "import selenium, pytest, schemathesis, datasette; assert datasette.__version__ == '$(DATASETTE_VERSION)'" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
+	@$(PYTHON) -c "import selenium, pytest, schemathesis, datasette, dclient; assert datasette.__version__ == '$(DATASETTE_VERSION)'" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 	@# axe-core 4.12 for the accessibility journeys: only its axe.min.js is used, so not its Playwright.
 	@$(PYTHON) -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" \
 		|| $(PYTHON) -m pip install -q --no-deps axe-playwright-python==0.1.8

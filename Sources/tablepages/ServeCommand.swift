@@ -374,10 +374,12 @@ struct ServeCommand: AsyncParsableCommand {
             )
             queries.linksLivePages = true
             datasette?.cannedQueries = queries
+            datasette?.accessControl = site.access
             datasette?.register(on: &router)
             queries.register(on: &router, datasette: datasette != nil)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         } else {
+            datasette?.accessControl = site.access
             datasette?.register(on: &router)
         }
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")

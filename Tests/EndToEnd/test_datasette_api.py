@@ -21,10 +21,9 @@ from datasette_corpus import build
 DATASETTE_VERSION = "0.65.5"
 
 # Keys of the table document that differ on purpose (docs/operations.md, "Datasette's JSON API"):
-# `query` is each server's own SQL, `query_ms` a timing, `suggested_facets` holds each server's own
-# host in its links (test_datasette_facets.py compares them without it), and `allow_execute_sql`
-# is false: there is no SQL endpoint.
-IGNORED_KEYS = {"query", "query_ms", "suggested_facets", "allow_execute_sql"}
+# `query` is each server's own SQL, `query_ms` a timing, and `suggested_facets` holds each server's
+# own host in its links (test_datasette_facets.py compares them without it).
+IGNORED_KEYS = {"query", "query_ms", "suggested_facets"}
 
 
 def free_port():

@@ -66,6 +66,16 @@ struct DatabaseFilterTests {
                     }
                     return found ? id : nil
                 })
+            case .isblank: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NULL OR \(quoted) = ''")
+            case .notblank: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NOT NULL AND \(quoted) <> ''")
+            case .like, .notlike, .glob:
+                let sign = [Operator.like: "LIKE", .notlike: "NOT LIKE", .glob: "GLOB"][comparison]!
+                return try sqliteIDs("SELECT id FROM things WHERE \(quoted) \(sign) \(text(value))")
+            case .date: return try sqliteIDs("SELECT id FROM things WHERE date(\(quoted)) = \(text(value))")
+            case .arraycontains, .arraynotcontains:
+                let negation = comparison == .arraynotcontains ? "NOT " : ""
+                let valid = "CASE WHEN json_valid(\(quoted)) THEN \(quoted) ELSE '[]' END"
+                return try sqliteIDs("SELECT id FROM things WHERE json_valid(\(quoted)) AND \(text(value)) \(negation)IN (SELECT value FROM json_each(\(valid)))")
             case .isnull: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NULL")
             case .notnull: return try sqliteIDs("SELECT id FROM things WHERE \(quoted) IS NOT NULL")
             case .in, .notin:
@@ -75,6 +85,11 @@ struct DatabaseFilterTests {
                 let sign = [Operator.exact: "=", .not: "<>", .gt: ">", .gte: ">=", .lt: "<", .lte: "<="][comparison]!
                 return try sqliteIDs("SELECT id FROM things WHERE \(quoted) \(sign) \(literal(value, column: column))")
             }
+        }
+
+        /// The value as an SQL string literal, as the operators that compare text bind it.
+        func text(_ value: String) -> String {
+            "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         }
 
         /// The value as an SQL literal: a number on the column without a declared type when it
@@ -109,7 +124,7 @@ struct DatabaseFilterTests {
         defer { harness.database.remove() }
         for column in FilterFixture.columns {
             for comparison in Operator.allCases {
-                let tried = [Operator.isnull, .notnull].contains(comparison) ? ["1"] : Self.values
+                let tried = comparison.takesNoValue ? ["1"] : Self.values
                 for value in tried {
                     let values = [Operator.in, .notin].contains(comparison) ? [value, "1", "v2"] : [value]
                     let given = [Operator.in, .notin].contains(comparison) ? Harness.listValue(values) : value
@@ -239,7 +254,7 @@ struct DatabaseFilterTests {
     @Test(arguments: [
         ("nope=1", "\u{201C}nope\u{201D} is not a column"),
         ("nope__gt=1", "\u{201C}nope\u{201D} is not a column"),
-        ("n__like=1", "\u{201C}like\u{201D} in \u{201C}n__like\u{201D} is not a filter operator"),
+        ("n__resembles=1", "\u{201C}resembles\u{201D} in \u{201C}n__resembles\u{201D} is not a filter operator"),
         ("_sort=n&_sort_desc=n", "sort parameters disagree"),
         ("sort=n&_sort=t", "sort parameters disagree"),
         ("_sort=nope", "\u{201C}nope\u{201D} is not a column"),

@@ -33,6 +33,28 @@ struct DatabaseFilter: Sendable, Hashable {
         case isnull
         /// Not NULL (the value is ignored).
         case notnull
+        /// NULL or empty text (the value is ignored).
+        case isblank
+        /// Neither NULL nor empty text (the value is ignored).
+        case notblank
+        /// `LIKE` the value as a pattern (`%` any text, `_` any character).
+        case like
+        /// Not `LIKE` the value as a pattern.
+        case notlike
+        /// SQLite's `GLOB` with the value as a pattern (`*`, `?`, `[…]`; case matters).
+        case glob
+        /// A date or time whose day (SQLite's `date()`) is the value.
+        case date
+        /// A JSON array (or object) with the value among its elements.
+        case arraycontains
+        /// A JSON array (or object) without the value among its elements.
+        case arraynotcontains
+
+        /// Whether the operator ignores the value (a query gives it as `1`).
+        var takesNoValue: Bool { [.isnull, .notnull, .isblank, .notblank].contains(self) }
+
+        /// Whether only SQLite can run it: GLOB, `date()` and `json_each()` are SQLite's.
+        var isSQLiteOnly: Bool { [.glob, .date, .arraycontains, .arraynotcontains].contains(self) }
     }
 
     /// The column, in the schema's spelling.
@@ -74,6 +96,19 @@ extension DatabaseFilter {
         case .endswith: return like("%" + Self.escapedForLike(value))
         case .isnull: return SQLClause(sql: "\(column) IS NULL", arguments: [])
         case .notnull: return SQLClause(sql: "\(column) IS NOT NULL", arguments: [])
+        case .isblank: return SQLClause(sql: "(\(column) IS NULL OR \(schema.dialect.asText(column)) = '')", arguments: [])
+        case .notblank: return SQLClause(sql: "(\(column) IS NOT NULL AND \(schema.dialect.asText(column)) <> '')", arguments: [])
+        case .like: return SQLClause(sql: "\(schema.dialect.asText(column)) LIKE ?", arguments: [.text(value)])
+        case .notlike: return SQLClause(sql: "\(schema.dialect.asText(column)) NOT LIKE ?", arguments: [.text(value)])
+        // The SQLite-only operators are refused for PostgreSQL when the query is resolved.
+        case .glob: return SQLClause(sql: "\(column) GLOB ?", arguments: [.text(value)])
+        case .date: return SQLClause(sql: "date(\(column)) = ?", arguments: [.text(value)])
+        // A value that is not JSON matches neither: json_each would fail the whole read, and
+        // SQLite may run it before (or without) the AND's json_valid.
+        case .arraycontains, .arraynotcontains:
+            let elements = "SELECT value FROM json_each(CASE WHEN json_valid(\(column)) THEN \(column) ELSE '[]' END)"
+            let negation = comparison == .arraynotcontains ? "NOT " : ""
+            return SQLClause(sql: "(json_valid(\(column)) AND ? \(negation)IN (\(elements)))", arguments: [.text(value)])
         case .in, .notin:
             // The value was checked when the variant was resolved.
             let values = (Self.listValues(value) ?? []).map(bind)

@@ -32,7 +32,7 @@ enum DatabaseFilterForm {
             throw PageDefinition.VariantError(message: "\(operatorField) must be one of \(names); got \u{201C}\(name)\u{201D}.")
         }
         let value = last(valueField) ?? ""
-        let takesNoValue = comparison == .isnull || comparison == .notnull
+        let takesNoValue = comparison.takesNoValue
         guard let column = last(columnField), !column.isEmpty, takesNoValue || !value.isEmpty else { return expanded }
         let parameter = DatasetteQuery.parameter(DatabaseFilter(column: column, comparison: comparison, value: value))
         expanded.insert((name: parameter.name, value: parameter.value), at: min(position, expanded.count))

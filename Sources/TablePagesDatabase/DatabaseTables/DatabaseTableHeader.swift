@@ -285,7 +285,7 @@ struct DatabaseTableHeader {
     /// value (any value for `isnull` and `notnull`, which take none).
     static func same(_ one: DatabaseFilter, _ other: DatabaseFilter) -> Bool {
         one.column == other.column && one.comparison == other.comparison
-            && (one.value == other.value || one.comparison == .isnull || one.comparison == .notnull)
+            && (one.value == other.value || one.comparison.takesNoValue)
     }
 
     /// A filter in words, as Datasette writes it: `category = books`, `name contains "an"`,
@@ -307,6 +307,14 @@ struct DatabaseTableHeader {
         case .notin: "\(column) not in \(value)"
         case .isnull: "\(column) is null"
         case .notnull: "\(column) is not null"
+        case .isblank: "\(column) is blank"
+        case .notblank: "\(column) is not blank"
+        case .like: "\(column) like \u{201C}\(value)\u{201D}"
+        case .notlike: "\(column) not like \u{201C}\(value)\u{201D}"
+        case .glob: "\(column) glob \u{201C}\(value)\u{201D}"
+        case .date: "\(column) is on date \(value)"
+        case .arraycontains: "\(column) array contains \u{201C}\(value)\u{201D}"
+        case .arraynotcontains: "\(column) array does not contain \u{201C}\(value)\u{201D}"
         }
     }
 
@@ -326,6 +334,14 @@ struct DatabaseTableHeader {
         case .notin: "not in (a,b,\u{2026})"
         case .isnull: "is null"
         case .notnull: "is not null"
+        case .isblank: "is blank"
+        case .notblank: "is not blank"
+        case .like: "like"
+        case .notlike: "not like"
+        case .glob: "glob"
+        case .date: "date"
+        case .arraycontains: "array contains"
+        case .arraynotcontains: "array does not contain"
         }
     }
 

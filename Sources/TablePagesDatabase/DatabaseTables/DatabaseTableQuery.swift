@@ -255,6 +255,9 @@ struct DatabaseTableQuery: Sendable, Hashable {
     private static func filterKey(_ name: String, schema: DatabaseTableSchema) throws(PageDefinition.VariantError) -> FilterKey {
         let split = name.range(of: "__", options: [.backwards, .literal]).map { (prefix: String(name[..<$0.lowerBound]), suffix: String(name[$0.upperBound...])) }
         if let split, let comparison = DatabaseFilter.Operator(rawValue: split.suffix), let column = schema.column(named: split.prefix) {
+            if comparison.isSQLiteOnly, schema.dialect == .postgresql {
+                throw failure("\(quote(split.suffix)) in \(quote(name)) is a filter of SQLite's; this table is PostgreSQL's. The operators here are \(DatabaseFilter.Operator.allCases.filter { !$0.isSQLiteOnly }.map(\.rawValue).joined(separator: ", ")).")
+            }
             return FilterKey(column: column, comparison: comparison)
         }
         if let column = schema.column(named: name) {
@@ -274,7 +277,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
     /// canonical form for `in`/`notin` (at most ``DatabaseFilter/maxListCount`` values).
     private static func normalizedValue(_ value: String, for comparison: DatabaseFilter.Operator, parameter: String) throws(PageDefinition.VariantError) -> String {
         switch comparison {
-        case .isnull, .notnull:
+        case _ where comparison.takesNoValue:
             return "1"
         case .in, .notin:
             guard let values = DatabaseFilter.listValues(value) else {

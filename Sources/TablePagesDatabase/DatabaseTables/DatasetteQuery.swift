@@ -51,11 +51,9 @@ enum DatasetteQuery {
         return parameters
     }
 
-    /// `filter` as `column__operator=value`, with `1` as the value of `isnull` and `notnull`,
-    /// which take none.
+    /// `filter` as `column__operator=value`, with `1` as the value of the operators that take none.
     static func parameter(_ filter: DatabaseFilter) -> Parameter {
-        let takesNoValue = filter.comparison == .isnull || filter.comparison == .notnull
-        return Parameter(name: filter.column + "__" + filter.comparison.rawValue, value: takesNoValue ? "1" : filter.value)
+        Parameter(name: filter.column + "__" + filter.comparison.rawValue, value: filter.comparison.takesNoValue ? "1" : filter.value)
     }
 
     /// `query` as a relative URL that keeps the page's path: `?` and ``encoded(_:)`` of its

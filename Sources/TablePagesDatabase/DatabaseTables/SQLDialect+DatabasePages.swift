@@ -37,6 +37,15 @@ extension SQLDialect {
 
     /// `quotedColumn` matched against a `LIKE` pattern escaped with `\`: ASCII case-insensitive in
     /// SQLite; in PostgreSQL `ILIKE` on the value's text, so any type can be searched.
+    /// A quoted column as text: as it is in SQLite, which compares any value with text, and
+    /// cast in PostgreSQL, where comparing a number with `''` is an error.
+    func asText(_ quotedColumn: String) -> String {
+        switch self {
+        case .sqlite: quotedColumn
+        case .postgresql: "\(quotedColumn)::text"
+        }
+    }
+
     func like(_ quotedColumn: String) -> String {
         switch self {
         case .sqlite: "\(quotedColumn) LIKE ? ESCAPE '\\'"

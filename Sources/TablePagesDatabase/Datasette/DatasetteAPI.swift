@@ -17,6 +17,9 @@ import TableStore
 /// - `GET /{database}/{table}/{pk}.json`: one row (`pk` is the key's values, or the rowid,
 ///   tilde-encoded and joined by commas, as in Datasette's `next` tokens).
 /// - `GET /{database}/{table}` without `.json`: a redirect to the table's page.
+/// - `GET /{database}/{table}.csv`, `/{database}/{table}/{pk}.csv`: the same rows as Datasette's CSV
+///   (``DatasetteCSV``), and `/{database}/{table}/{pk}.blob?_blob_column=col`, a blob it links to.
+/// - `GET /-/actor.json`: who the request is from, as Datasette writes it (for `dclient actor`).
 ///
 /// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
 /// paths are tilde-encoded as Datasette encodes them (``/Escaping/TildeEncoding``), and a
@@ -35,6 +38,8 @@ public struct DatasetteAPI: Sendable {
     /// The SQL page whose canned queries answer at `/{database}/{query}.json` before a table of
     /// the same name, as Datasette resolves a canned query's name before a table's; nil for none.
     public var cannedQueries: QueryPages?
+    /// Who a request is from, for `/-/actor.json`; nil answers every request as anonymous.
+    public var accessControl: AccessControl?
 
     /// The database's path, `/` and its tilde-encoded name: its tables are under it.
     public var path: String { "/" + TildeEncoding.encode(databaseName) }
@@ -52,7 +57,7 @@ public struct DatasetteAPI: Sendable {
         self.database = store
         self.logger = logger
         let labels = DatabaseLabelColumns(overrides: labelColumns)
-        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).filter { !$0.isView }.map { try DatasetteTable.read($0, in: db) } }
+        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).map { try DatasetteTable.read($0, in: db) } }
         self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -86,6 +91,7 @@ public struct DatasetteAPI: Sendable {
     public func register(on router: inout Router) {
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
+        router.on(.get, "/-/actor.json", use: { request in self.actorResponse(request) })
         for prefix in prefixes where !prefix.contains("/") {
             router.on(.get, "/\(prefix)/:table", use: { request in await self.tableResponse(request) })
             router.on(.get, "/\(prefix)/:table/:row", use: { request in await self.rowResponse(request) })
@@ -98,10 +104,11 @@ public struct DatasetteAPI: Sendable {
         if let cannedQueries, let response = await cannedQueries.answerDatasetteCanned(request, segment: request.parameters["table"] ?? "") {
             return response
         }
-        guard let table = table(named: request.parameters["table"] ?? "") else {
-            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+        let (segment, isCSV) = segment(request.parameters["table"] ?? "", suffix: ".csv")
+        guard let table = table(named: segment) else {
+            return Self.error("Table not found", status: 404)
         }
-        guard request.prefersJSON else {
+        guard request.prefersJSON || isCSV else {
             let query = Self.formEncoded(request.queryItems)
             return .redirect(to: PageContract.pagePath(named: DatabaseTablePages.pageName(ofTable: table.schema.name)) + (query.isEmpty ? "" : "?" + query), status: 302)
         }
@@ -109,7 +116,7 @@ public struct DatasetteAPI: Sendable {
         do {
             parsed = try DatasetteTableRequest(request.queryItems, table: table)
         } catch {
-            return Self.error(error.message, status: 400)
+            return error.extended ? .json(DatasetteExtras.error(error.message), status: 400) : Self.error(error.message, status: 400)
         }
         let facets: DatasetteFacets
         do {
@@ -118,40 +125,77 @@ public struct DatasetteAPI: Sendable {
             // Datasette hands SQLite's refusal of a facet's column on, under this heading.
             return Self.error(error.message, status: 400, title: DatasetteFacets.errorTitle)
         }
-        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels)
+        var visitorSQL: (any QueryRunner)?
+        if !parsed.whereClauses.isEmpty {
+            // SQL from the visitor: only who may run SQL on the SQL page, and run as it runs it.
+            guard let cannedQueries, cannedQueries.sqlRefusal(for: request) == nil else { return Self.error("_where= is not allowed", status: 403) }
+            visitorSQL = cannedQueries.visitorSQL
+        }
+        let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels, visitorSQL: visitorSQL)
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         let facetResult: DatasetteFacets.Result
         do {
             (page, facetResult) = try await Self.inBackground {
-                let page = try reader.read(counting: parsed.shape == .arrays || parsed.shape == .objects)
-                let counted = facets.counts ? try reader.read(facets, rowCount: page.count ?? 0) : DatasetteFacets.Result()
+                let page = try reader.read(counting: !isCSV && !parsed.shape.isRowsOnly)
+                let counted = facets.counts && !isCSV ? try reader.read(facets, rowCount: page.count ?? 0) : DatasetteFacets.Result()
                 return (page, counted)
             }
         } catch {
             return failure(error)
         }
+        if isCSV {
+            return csvResponse(columns: page.columns, rows: page.rows, addresses: page.addresses, labels: page.labels, table: table, request: request)
+        }
         let milliseconds = QueryResult.milliseconds(since: started)
-        let following = page.next.map { nextURL(request, next: $0, sort: parsed.sort) }
+        // Datasette moves the sort to the end of a table's next_url (it is part of the keyset), not a view's.
+        let following = page.next.map { nextURL(request, next: $0, sort: table.isView ? nil : parsed.sort) }
         let search = parsed.filterItems.first { $0.name == DatabaseTableQuery.searchParameter }?.value
         let context = DatasetteJSON.TableContext(
             database: databaseName, table: table, request: parsed,
-            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, sort: parsed.sort),
+            humanDescription: DatasetteDescription.sentence(filters: parsed.filterItems, search: search, columnSearches: parsed.columnSearches, throughs: parsed.throughs, sort: parsed.sort),
             nextURL: following, expandable: labels.expandableColumns(of: table), milliseconds: milliseconds,
             facets: facetResult,
-            facetLinks: DatasetteJSON.FacetLinks(origin: "http://" + (request.headers["Host"] ?? "localhost"), path: request.path, items: request.queryItems)
+            facetLinks: DatasetteJSON.FacetLinks(origin: "http://" + (request.headers["Host"] ?? "localhost"), path: request.path, items: request.queryItems),
+            allowsSQL: cannedQueries.map { $0.sqlRefusal(for: request) == nil } ?? false
         )
-        var response: Response = .json(DatasetteJSON.table(page, context: context))
+        let extended = !parsed.extras.isEmpty && !parsed.shape.isRowsOnly
+        var response: Response = .json(extended ? DatasetteJSON.extended(page, context: context, extras: parsed.extras) : DatasetteJSON.table(page, context: context))
         if parsed.shape == .array, parsed.newlineDelimited { response.headers["Content-Type"] = "text/plain" }
         if let following { response.headers["Link"] = "<\(following)>; rel=\"next\"" }
         return response
     }
 
-    private func rowResponse(_ request: Request) async -> Response {
-        guard let table = table(named: request.parameters["table"] ?? "") else {
-            return Self.error("Table not found: \(request.parameters["table"] ?? "")", status: 404)
+    /// Datasette's `/-/actor.json`: `{"actor": null}` for an anonymous request, else the actor's
+    /// id and name (a signed-in browser's session, or an access token).
+    private func actorResponse(_ request: Request) -> Response {
+        var out = OutputBuffer(capacity: 128)
+        out.append("{\"actor\": ")
+        if let actor = accessControl?.actor(for: request) {
+            out.append("{\"id\": ")
+            out.appendJSONString(actor.id)
+            out.append(", \"name\": ")
+            out.appendJSONString(actor.name)
+            out.append("}")
+        } else {
+            out.append("null")
         }
-        let token = request.parameters["row"] ?? ""
+        out.append("}")
+        return .json(out.string)
+    }
+
+    private func rowResponse(_ request: Request) async -> Response {
+        guard let table = table(named: request.parameters["table"] ?? ""), !table.isView else {
+            return Self.error("Table not found", status: 404)
+        }
+        let shape: DatasetteTableRequest
+        do {
+            shape = try DatasetteTableRequest(rowQuery: request.queryItems)
+        } catch {
+            return Self.error(error.message, status: 400)
+        }
+        let (csvToken, isCSV) = segment(request.parameters["row"] ?? "", suffix: ".csv")
+        let (token, isBlob) = segment(csvToken, suffix: ".blob")
         let address = table.addressColumns
         let parts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) }
         guard parts.count == address.count, parts.allSatisfy({ $0 != nil }) else {
@@ -170,11 +214,57 @@ public struct DatasetteAPI: Sendable {
             return failure(error)
         }
         guard let row else { return Self.error("Record not found", status: 404) }
+        if isBlob {
+            return blobResponse(row, columns: columns, table: table, token: token, request: request)
+        }
+        if isCSV {
+            let address = table.addressColumns.compactMap { columns.firstIndex(of: $0) }.map { row[$0] }
+            return csvResponse(columns: columns, rows: [row], addresses: [address], labels: [:], table: table, request: request)
+        }
         let milliseconds = QueryResult.milliseconds(since: started)
-        return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, milliseconds: milliseconds))
+        return .json(DatasetteJSON.row(row, columns: columns, database: databaseName, table: table, keyValues: keyTexts, request: shape, milliseconds: milliseconds))
     }
 
     // MARK: Helpers
+
+    /// A path segment without its `suffix` and whether it had it: `.csv` asks for Datasette's CSV
+    /// of a table or row, `.blob` for a row's blob. A name that itself ends so is tilde-encoded
+    /// (`x~2Ecsv`), so the suffix is never a name's.
+    private func segment(_ segment: String, suffix: String) -> (name: String, hasSuffix: Bool) {
+        guard segment.hasSuffix(suffix), segment.count > suffix.count else { return (segment, false) }
+        return (String(segment.dropLast(suffix.count)), true)
+    }
+
+    /// Datasette's `/{database}/{table}/{pk}.blob?_blob_column=col`: the value of `col` as bytes,
+    /// an attachment named `{table}-{pk}-{col}.blob`, as Datasette's CSV links a blob.
+    private func blobResponse(_ row: [SQLValue], columns: [String], table: DatasetteTable, token: String, request: Request) -> Response {
+        let column = request.query["_blob_column"] ?? ""
+        guard let index = columns.firstIndex(of: column) else { return Self.error("\(column) is not a valid column", status: 400) }
+        let bytes: [UInt8] = switch row[index] {
+        case .null: []
+        case .blob(let data): Array(data)
+        case let value: Array(DatasetteCSV.text(value).utf8)
+        }
+        var response = Response(status: 200, body: bytes)
+        response.headers["Content-Type"] = "application/binary"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        let name = "\(table.schema.name)-\(token)-\(column).blob".filter { $0 != "\"" && $0 != "\r" && $0 != "\n" }
+        response.headers["Content-Disposition"] = "attachment; filename=\"\(name)\""
+        return response
+    }
+
+    /// Datasette's CSV answer: `text/plain` to show in a browser, or with `_dl` a `text/csv`
+    /// attachment named after the table.
+    private func csvResponse(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], table: DatasetteTable, request: Request) -> Response {
+        let host = request.headers["Host"] ?? "localhost"
+        let links = DatasetteCSV.BlobLinks(tablePath: "http://\(host)\(path)/\(TildeEncoding.encode(table.schema.name))")
+        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: links)
+        var response = Response(status: 200, body: Array(text.utf8))
+        let download = !(request.query["_dl"] ?? "").isEmpty
+        response.headers["Content-Type"] = download ? "text/csv; charset=utf-8" : "text/plain; charset=utf-8"
+        if download { response.headers["Content-Disposition"] = "attachment; filename=\"\(table.schema.name).csv\"" }
+        return response
+    }
 
     /// The table a path segment names: tilde-decoded, else as it is.
     private func table(named segment: String) -> DatasetteTable? {
@@ -188,6 +278,9 @@ public struct DatasetteAPI: Sendable {
         switch error {
         case let refusal as DatasetteTableReader.Refusal:
             return Self.error(refusal.message, status: 400, title: refusal.title)
+        case let search as DatabaseSearchError:
+            // Datasette's words for SQL SQLite refused: its message, titled "Invalid SQL".
+            return Self.error(search.reason, status: 400, title: "Invalid SQL")
         case let convertible as any HTTPErrorConvertible:
             let answer = convertible.httpError
             var response = Self.error(answer.message, status: answer.status)

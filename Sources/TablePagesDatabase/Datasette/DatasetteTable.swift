@@ -17,11 +17,14 @@ struct DatasetteTable: Sendable {
     /// The name Datasette gives the rowid of a table without a primary key.
     static let rowIDName = "rowid"
 
-    /// Whether rows are addressed by `rowid` (no primary key).
-    var usesRowID: Bool { primaryKeys.isEmpty }
+    /// Whether this is a view: its rows have no address, and its pages follow by offset.
+    var isView: Bool { schema.isView }
 
-    /// The columns that address a row in Datasette's JSON: the primary key, or `rowid`.
-    var addressColumns: [String] { usesRowID ? [Self.rowIDName] : primaryKeys }
+    /// Whether rows are addressed by `rowid` (a table without a primary key).
+    var usesRowID: Bool { primaryKeys.isEmpty && !isView }
+
+    /// The columns that address a row in Datasette's JSON: the primary key, or `rowid`; none for a view.
+    var addressColumns: [String] { isView ? [] : usesRowID ? [Self.rowIDName] : primaryKeys }
 
     /// `column` (or `rowid`) as an SQL expression: the rowid by the alias no column shadows.
     func expression(_ column: String) -> String {

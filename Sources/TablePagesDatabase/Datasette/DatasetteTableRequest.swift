@@ -1,3 +1,5 @@
+import TableStore
+import Foundation
 import Escaping
 import TableKit
 
@@ -15,9 +17,17 @@ struct DatasetteTableRequest: Sendable {
         case array
         /// Only the rows, as an object keyed by each row's primary key path.
         case object
+        /// Only the first value of each row, as a list.
+        case arrayfirst
+
+        /// Whether the answer is the rows alone, without the document around them.
+        var isRowsOnly: Bool { self != .arrays && self != .objects }
     }
 
     var shape: Shape = .arrays
+    /// Whether `_shape` was given: Datasette 1.0's document (``extras``) writes rows as objects
+    /// unless asked for `arrays`.
+    var shapeGiven = false
     /// Columns to show (`_col`, repeatable), after the primary key; nil for every column.
     var columns: [String]?
     /// Columns to leave out (`_nocol`, repeatable).
@@ -32,24 +42,82 @@ struct DatasetteTableRequest: Sendable {
     var newlineDelimited = false
     /// Whether `_labels` asked for foreign-key labels (see ``DatasetteLabels``).
     var labels = false
+    /// Columns whose labels `_label` (repeatable) asked for, besides every column's with `_labels`.
+    var labelledColumns: [String] = []
+    /// Whether infinities are written as JSON's `Infinity` and `-Infinity` (`_json_infinity`),
+    /// which Python reads, rather than `null`.
+    var infinity = false
+    /// Searches of one column of the full-text index (`_search_COL=text`), in the request's order;
+    /// Datasette reads them only without `_search`.
+    var columnSearches: [(column: String, text: String)] = []
+    /// Datasette 1.0's extras the request names (`_extra`); empty for Datasette 0.65's document.
+    var extras: Set<String> = []
+    /// SQL conditions from the visitor (`_where`, repeatable), each run as the SQL page runs SQL.
+    var whereClauses: [String] = []
+    /// Rows linked through a many-to-many table (`_through={"table":…,"column":…,"value":…}`,
+    /// repeatable): those another table's rows with `column = value` refer to.
+    var throughs: [Through] = []
     /// The query items that pick rows (filters, `_search`, `_searchmode`), in the page's spelling.
     var filterItems: [(name: String, value: String)] = []
     /// Every query item but `_next`, in order: the base of the `next_url`.
     var itemsWithoutNext: [(name: String, value: String)] = []
+
+    /// One `_through`: the rows of `table` whose `column` is `value` name this table's rows by a foreign key.
+    struct Through: Sendable {
+        var table: String
+        var column: String
+        var value: SQLValue
+
+        /// Reads Datasette's JSON object.
+        init(json: String) throws(Refusal) {
+            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            guard let object, let table = object["table"] as? String, let column = object["column"] as? String, let value = object["value"] else {
+                throw Refusal(message: "_through must be a JSON object with \"table\", \"column\" and \"value\", e.g. {\"table\": \"tags_of_items\", \"column\": \"tag_id\", \"value\": 1}")
+            }
+            self.table = table
+            self.column = column
+            switch value {
+            case let text as String: self.value = .text(text)
+            case let number as NSNumber where ["d", "f"].contains(String(cString: number.objCType)): self.value = .real(number.doubleValue)
+            case let number as NSNumber: self.value = .integer(number.int64Value)
+            default: self.value = .null
+            }
+        }
+
+        /// The value as Python's `str` writes it in Datasette's description.
+        var text: String { DatasetteTableReader.text(value) }
+    }
 
     /// Datasette's default page size.
     static let defaultSize = 100
     /// Datasette's `max_returned_rows`, what `_size=max` means and the largest size allowed.
     static let maxSize = 1000
 
-    /// A mistake in the query, answered 400 with Datasette's message.
+    /// A mistake in the query, answered 400 with Datasette's message (in 1.0's error document when
+    /// `extended`: a mistake in `_extra`).
     struct Refusal: Error {
         let message: String
+        var extended = false
     }
 
     /// Parameters that Datasette reads and that leave the rows as they are (or that ``DatasetteFacets`` reads,
     /// such as `_facet`): never filters.
-    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_date", "_facet_array", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl"]
+    private static let passedOver: Set<String> = ["_shape", "_col", "_nocol", "_size", "_next", "_sort", "_sort_desc", "_nl", "_labels", "_label", "_json", "_json_infinity", "_facet", "_facet_date", "_facet_array", "_facet_size", "_nocount", "_nofacet", "_nosuggest", "_trace", "_timelimit", "_ttl", "_hash", "_stream", "_dl", "_through", "_extra", "_where"]
+
+    /// What a row page's query asks for (`/{database}/{table}/{pk}.json`): its shape and
+    /// `_json_infinity`, as Datasette reads them there; the rest is not read.
+    /// - Throws: ``Refusal`` for an unknown shape.
+    init(rowQuery items: [(name: String, value: String)]) throws(Refusal) {
+        for (name, value) in items {
+            if name == "_shape" { shape = try Self.shape(value) }
+            if name == "_json_infinity" { infinity = !value.isEmpty }
+        }
+    }
+
+    private static func shape(_ value: String) throws(Refusal) -> Shape {
+        guard let shape = Shape(rawValue: value) else { throw Refusal(message: "Invalid _shape: \(value)") }
+        return shape
+    }
 
     /// Reads `items` for `table`.
     /// - Throws: ``Refusal`` for an unknown shape or column, a bad size, or two sorts.
@@ -57,8 +125,8 @@ struct DatasetteTableRequest: Sendable {
         for (name, value) in items {
             switch name {
             case "_shape":
-                guard let shape = Shape(rawValue: value) else { throw Refusal(message: "Invalid _shape: \(value)") }
-                self.shape = shape
+                shape = try Self.shape(value)
+                shapeGiven = true
             case "_col": columns = (columns ?? []) + [value]
             case "_nocol": hiddenColumns.append(value)
             case "_size":
@@ -72,6 +140,10 @@ struct DatasetteTableRequest: Sendable {
             case "_next": next = value
             case "_nl": newlineDelimited = !value.isEmpty
             case "_labels": labels = ["on", "1", "true", "yes"].contains(value.lowercased())
+            case "_label": labelledColumns.append(value)
+            case "_json_infinity": infinity = !value.isEmpty
+            case "_through": throughs.append(try Through(json: value))
+            case "_where": whereClauses.append(value)
             default: break
             }
             if name != "_next" { itemsWithoutNext.append((name, value)) }
@@ -89,10 +161,28 @@ struct DatasetteTableRequest: Sendable {
         }
         let badHidden = hiddenColumns.filter { !table.columns.contains($0) || table.primaryKeys.contains($0) }
         guard badHidden.isEmpty else { throw Refusal(message: "_nocol=\(badHidden.joined(separator: ", ")) - invalid columns") }
+        extras = DatasetteExtras.requested(items)
+        if let refusal = DatasetteExtras.refusal(extras) { throw Refusal(message: refusal, extended: true) }
+        let searchPrefix = DatabaseTableQuery.searchParameter + "_"
+        if !items.contains(where: { $0.name == DatabaseTableQuery.searchParameter }) {
+            columnSearches = items.filter { $0.name.hasPrefix(searchPrefix) }.map { (String($0.name.dropFirst(searchPrefix.count)), $0.value) }
+        }
         filterItems = items.compactMap { item in
-            guard !Self.passedOver.contains(item.name) else { return nil }
+            guard !Self.passedOver.contains(item.name), !Self.hasUnknownOperator(item.name), !item.name.hasPrefix(searchPrefix) else { return nil }
             return (Self.filterName(item.name), item.value)
         }
+    }
+
+    /// Whether `name` is `column__lookup` with a lookup Datasette does not know (`content__bogus`,
+    /// `a__exact__x`): Datasette passes over such a parameter, as if it were not there.
+    static func hasUnknownOperator(_ name: String) -> Bool {
+        guard let split = name.range(of: "__", options: [.backwards, .literal]) else { return false }
+        return DatabaseFilter.Operator(rawValue: String(name[split.upperBound...])) == nil
+    }
+
+    /// Whether the values of `column` are written with their labels (`_labels`, `_label`).
+    func expands(_ column: String) -> Bool {
+        labels || labelledColumns.contains(column)
     }
 
     /// The columns a row shows, as Datasette selects them: every column, or the primary key then

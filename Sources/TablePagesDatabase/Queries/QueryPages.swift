@@ -128,8 +128,16 @@ public struct QueryPages: Sendable {
         var path: String
     }
 
+    /// The runner of visitors' SQL (read-only connection, authorizer, time, row and size limits).
+    var visitorSQL: any QueryRunner { runner }
+
+    /// Why the viewer of `request` may not run SQL of their own (`--sql`), or nil when they may.
+    func sqlRefusal(for request: Request) -> String? {
+        access.refusal(signedIn: accessControl.actor(for: request) != nil)
+    }
+
     private func answer(_ request: Request, format: Format) async -> Response {
-        if let refusal = access.refusal(signedIn: accessControl.actor(for: request) != nil) {
+        if let refusal = sqlRefusal(for: request) {
             return failure(refusal, status: 403, format: format)
         }
         return await run(Subject(sql: request.query["sql"] ?? "", query: nil, path: Self.path), request: request, format: format)
@@ -191,7 +199,7 @@ public struct QueryPages: Sendable {
             }
             let context = QueryJSON.Context(
                 database: databaseName, queryName: subject.query?.name, sql: sql, params: params, shape: shape,
-                allowsSQL: access.refusal(signedIn: accessControl.actor(for: request) != nil) == nil,
+                allowsSQL: sqlRefusal(for: request) == nil,
                 newlineDelimited: ["on", "1", "true"].contains(request.query["_nl"] ?? "")
             )
             var response: Response = .json(QueryJSON.document(try? outcome.get(), error: message, context: context), status: status)
