@@ -18,7 +18,7 @@ import TableStore
 ///   tilde-encoded and joined by commas, as in Datasette's `next` tokens).
 /// - `GET /{database}/{table}` without `.json`: a redirect to the table's page.
 /// - `GET /{database}/{table}.csv`, `/{database}/{table}/{pk}.csv`: the same rows as Datasette's CSV
-///   (``DatasetteCSV``), and `/{database}/{table}/{pk}.blob?_blob_column=col`, a blob it links to.
+///   (`DatasetteCSV`), and `/{database}/{table}/{pk}.blob?_blob_column=col`, a blob it links to.
 /// - `GET /-/actor.json`: who the request is from, as Datasette writes it (for `dclient actor`).
 ///
 /// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
