@@ -1,17 +1,12 @@
 import TableKit
 
 /// Below a list: one insert-style row, whose form adds an item (`POST {page}/sections/add/rows`),
-/// so a browser can add to the list without a script. The to-do lists and the checklist end with
-/// one that has a single `title` input; the reading list's has declared fields (``FormField``).
+/// so a browser can add to the list without a script. Its fields are declared (``FormField``): the
+/// to-do lists' and the checklist's one ``ItemTitle/field``, the reading list's a title and an author.
 /// The insertion is delivered here, to the section, at the index one past its last row.
 final class AddSection: StaticSection {
     private let fields: [FormField]
     private let add: ([String: String]) throws -> Void
-
-    /// `row` and `prompt` name the form's row and label its field; `add` is given what was typed.
-    convenience init(row: RowID, prompt: String, add: @escaping (String?) throws -> Void) {
-        self.init(row: row, prompt: prompt, fields: []) { try add($0["title"]) }
-    }
 
     /// `row` and `prompt` name the form's row and label the form; `add` is given the values of
     /// `fields`, already checked against them.

@@ -33,9 +33,9 @@ SKIPPED_COLUMNS = {("todo", "owner")}
 # 1 MiB body limit.
 HEAVY_TITLE = "a" + "\u0301" * 524_000
 INSERTS = 200
-# Measured (debug build): VmRSS grew from 34.4 MB to 57.9 MB over 500 inserts, titles kept as
-# 399 bytes; the growth is the allocator holding freed megabyte bodies. Kept whole, the 200 titles
-# of a megabyte would be 200 MB.
+# Measured (debug build): VmRSS grew from 34.4 MB to 57.9 MB over 500 inserts (then cut to 399
+# bytes; now refused); the growth is the allocator holding freed megabyte bodies. Kept whole, the
+# 200 titles of a megabyte would be 200 MB.
 RSS_GROWTH_BOUND_MB = 100
 
 
@@ -171,7 +171,7 @@ def test_hostile_values_in_every_text_column_render_on_every_page(examples):
     assert status == 200, body
 
 
-def test_megabyte_titles_are_cut_by_bytes_and_memory_stays_bounded(examples):
+def test_megabyte_titles_are_refused_saying_the_limit_and_memory_stays_bounded(examples):
     process, base, _ = examples
     status, body = request(base, "/pages/todo.json")
     assert status == 200
@@ -190,17 +190,24 @@ def test_megabyte_titles_are_cut_by_bytes_and_memory_stays_bounded(examples):
     started = time.monotonic()
     for number in range(INSERTS):
         status, answer = request(base, path, accept_json=True, body=body, method="POST")
-        assert status == 201, f"insert {number} answered {status}: {answer[:300]!r}"
+        # Refused, saying the limit in the characters a browser counts (UTF-16 code units), not cut.
+        assert status == 400, f"insert {number} answered {status}: {answer[:300]!r}"
+        assert b"at most 400 characters; this one has 524001." in answer, answer[:300]
     elapsed = time.monotonic() - started
     end_rss = resident_megabytes(process)
-    print(f"\n{INSERTS} inserts of {len(body):,}-byte bodies in {elapsed:.1f} s; "
+    print(f"\n{INSERTS} refused inserts of {len(body):,}-byte bodies in {elapsed:.1f} s; "
           f"VmRSS {start_rss:.1f} MB -> {end_rss:.1f} MB")
     assert end_rss - start_rss < RSS_GROWTH_BOUND_MB, f"VmRSS grew from {start_rss:.1f} MB to {end_rss:.1f} MB"
 
-    # Kept cut to the title bound, on a character boundary: "a" and 199 accents.
+    # A hostile title at the limit is kept whole, and shown escaped.
+    at_limit = "<script>x</script>a" + "\u0301" * (400 - 19)
+    status, answer = request(base, path, accept_json=True, body=json.dumps({"title": at_limit}).encode(), method="POST")
+    assert status == 201, answer[:300]
     status, body = request(base, "/pages/todo.json?limit=1000")
     assert status == 200
-    titles = [row.get("title", "") for s in json.loads(body)["sections"] for row in s["rows"] if row.get("title", "").startswith("a\u0301")]
-    assert len(titles) == INSERTS
-    assert all(len(title.encode()) <= 400 and title == "a" + "\u0301" * 199 for title in titles)
+    titles = [row.get("title", "") for s in json.loads(body)["sections"] for row in s["rows"]]
+    assert at_limit in titles and not any(title.startswith("a\u0301") for title in titles)
+    status, page = request(base, "/pages/todo?limit=1000")
+    text = page.decode()
+    assert status == 200 and "&lt;script&gt;x&lt;/script&gt;a\u0301" in text and "<script>x</script>" not in text
     assert process.poll() is None

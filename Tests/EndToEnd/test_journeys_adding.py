@@ -88,7 +88,11 @@ def test_a_blank_title_is_told_what_to_do_and_an_anonymous_visitor_sees_no_dead_
     assert wait_until(lambda: live(browser), 10)
     assert browser.find_element(By.ID, "row-add-todo").is_displayed()
     add(browser, "   ")
-    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".tp-toast:not([hidden])"), 5), "no word on a blank title"
-    toast = browser.find_element(By.CSS_SELECTOR, ".tp-toast")
-    assert toast.text == "Nothing was added: a new to-do needs a title. Type what it is in the box, then press Add."
+    # Said below the form, where the person is looking, and the field marked.
+    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, "form.tk-insert .tk-form-error"), 5), "no word on a blank title"
+    note = browser.find_element(By.CSS_SELECTOR, "form.tk-insert .tk-form-error")
+    assert note.is_displayed()
+    assert note.text == "Nothing was added: a new to-do needs a title. Type what it is in the box, then press Add."
+    field = browser.find_element(By.CSS_SELECTOR, "form.tk-insert input[name='title']")
+    assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("aria-describedby") == note.get_attribute("id")
     check_step(browser, "add-blank", size, expected_error="400")

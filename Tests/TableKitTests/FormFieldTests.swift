@@ -1,3 +1,4 @@
+import Foundation
 import HostileTextSupport
 import PropertyBased
 import Testing
@@ -38,7 +39,7 @@ struct FormFieldTests {
                 case .choice(let options): #expect(value.isEmpty || options.contains(value))
                 case .text, .longText:
                     #expect(value == text || (value.isEmpty && !text.contains { !$0.isWhitespace }))
-                    if field.maxLength != nil { #expect(value.count <= 5) }
+                    if field.maxLength != nil { #expect(FormField.length(of: value) <= 5) }
                 }
                 if field.isRequired, field.kind != .checkbox { #expect(!value.isEmpty) }
             } catch let problem as FormFieldProblem {
@@ -65,6 +66,52 @@ struct FormFieldTests {
         #expect(Self.problem("2026-13-01", Self.field(.date)) != nil)
         #expect(Self.problem("maybe", Self.field(.checkbox)) != nil)
         #expect(Self.problem("later", Self.field(.choice(["to read", "done"]))) != nil)
+    }
+
+    @Test("A limit counts what a browser's maxlength counts: UTF-16 code units, a line break once")
+    func limitCountsAsTheBrowser() {
+        let five = Self.field(.longText, maxLength: 5)
+        // Three thumbs are three characters but six code units: a browser stops typing at two.
+        #expect(Self.problem("👍👍👍", five)?.message == "\u{201C}Pages\u{201D} may have at most 5 characters; this one has 6.")
+        #expect(Self.problem("👍👍a", five) == nil)
+        // A textarea sends its line breaks as CR LF, which the browser counted as one each.
+        #expect(Self.problem("ab\r\ncd", five) == nil)
+        #expect(Self.problem("ab\r\ncde", five) != nil)
+        #expect(FormField.length(of: "e\u{301}") == 2, "a combining accent is a code unit of its own")
+    }
+
+    @Test("Any text measures as its UTF-16 code units, and a line break sent as CR LF as one sent as LF")
+    func lengthOfArbitraryText() async {
+        await propertyCheckFailingOnThrow(input: HostileText.text) { text in
+            let withoutCR = text.replacingOccurrences(of: "\r", with: "")
+            #expect(FormField.length(of: withoutCR) == withoutCR.utf16.count)
+            #expect(FormField.length(of: withoutCR.replacingOccurrences(of: "\n", with: "\r\n")) == withoutCR.utf16.count)
+        }
+    }
+
+    @Test("A row action's one text field with a limit: maxlength in the page and the JSON, and a longer text refused")
+    func actionFieldLimit() throws {
+        final class Renamable: StaticRow {
+            var performed: [[String: String]] = []
+            override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
+                [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: "Dune", maxLength: 4))]
+            }
+            override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
+                performed.append(values)
+            }
+        }
+        let row = Renamable(id: "b1", cell: TableCell(.basic, CellContent(title: "Dune")))
+        let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [StaticSection(id: "s", rows: [row])]))
+        let renderer = TableRenderer(table: table, context: RenderContext(basePath: "/pages/p", showsControls: true))
+        let html = try renderer.row("b1", .html)
+        #expect(html.contains(#"placeholder="New title" aria-label="New title" value="Dune" maxlength="4">"#), Comment(rawValue: html))
+        #expect(try renderer.row("b1", .json).contains(#""field":{"name":"title","placeholder":"New title","value":"Dune","maxLength":4}"#))
+        #expect(throws: FormFieldProblem(field: "title", message: "\u{201C}New title\u{201D} may have at most 4 characters; this one has 5.")) {
+            try table.performAction(named: "rename", onRow: "b1", values: ["title": "Dunes"])
+        }
+        #expect(row.performed.isEmpty, "nothing reached the delegate")
+        try table.performAction(named: "rename", onRow: "b1", values: ["title": "Arda", "other": "kept"])
+        #expect(row.performed == [["title": "Arda", "other": "kept"]])
     }
 
     @Test("Values arrive in the kind's form, defaults fill optional blanks")
@@ -113,7 +160,7 @@ struct FormFieldTests {
         let table = TableAdapter(root: CascadingRootTableDelegate(childDelegates: [AddBooks()]))
         let writer = try TableRenderer(table: table, context: RenderContext(basePath: "/pages/p", showsControls: true)).row("new", .html)
         #expect(writer.contains(#"<form class="tk-insert tk-form" method="post" action="/pages/p/sections/add/rows" aria-label="New book">"#), Comment(rawValue: writer))
-        #expect(writer.contains(#"<label class="tk-form-field"><span>Title</span><input name="title" required maxlength="20" type="text" value=""></label>"#))
+        #expect(writer.contains(#"<label class="tk-form-field"><span>Title</span><input name="title" required maxlength="20" type="text" value=""><span class="tk-form-hint">At most 20 characters</span></label>"#))
         #expect(writer.contains(#"<label class="tk-form-field"><span>Pages</span><input name="pages" type="number" step="1" inputmode="numeric" value=""></label>"#))
         #expect(writer.contains(#"<span>Shelf &lt;b&gt;</span><select name="shelf"><option>to read</option><option selected>done</option></select>"#))
         #expect(writer.contains(#"<label class="tk-form-field tk-form-checkbox"><input type="checkbox" name="lent" value="true"><span>Lent</span></label>"#))

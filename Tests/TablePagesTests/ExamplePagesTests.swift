@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPTestSupport
 import TableKit
+import TablePages
 import TablePagesExamples
 import TableStore
 import Testing
@@ -195,6 +196,51 @@ struct ExamplePagesTests {
                     let answer = try await client.request("POST", path, headers: headers, body: Array(body.utf8))
                     #expect(answer.status == 400, "\(path) \(body)")
                     #expect(answer.text.contains("needs a title. Type what it is in the box, then press Add."), "\(path): \(answer.text)")
+                }
+            }
+        }
+    }
+
+    @Test func aTitleOverTheLimitIsRefusedSayingTheLimitAndOneAtItIsKeptWhole() async throws {
+        try await withExampleDatabase { file in
+            try await withExampleSite(file: file) { server, store in
+                let client = try await TestConnection(port: server.port)
+                let json: [(String, String)] = [("Content-Type", "application/json")]
+                let form: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
+                // 201 thumbs: 201 characters, but 402 UTF-16 code units, which a browser's maxlength counts.
+                let tooLong = String(repeating: "👍", count: 201)
+                let encoded = try #require(tooLong.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                for (path, headers, body) in [
+                    ("/pages/todo/sections/todos/rows", json, #"{"title":"\#(tooLong)"}"#), ("/pages/todo/sections/add/rows", form, "title=\(encoded)"),
+                    ("/pages/checklist/sections/add/rows", form, "title=\(encoded)"), ("/pages/todo/rows/todo-2/actions/rename", form, "title=\(encoded)"),
+                ] {
+                    let answer = try await client.request("POST", path, headers: headers, body: Array(body.utf8))
+                    #expect(answer.status == 400, "\(path)")
+                    #expect(answer.text.contains("may have at most 400 characters; this one has 402."), "\(path): \(answer.text)")
+                }
+                let titles = try store.read { db in try String.fetchAll(db, sql: "SELECT title FROM todo") }
+                #expect(!titles.contains { $0.hasPrefix("👍") }, "nothing was added or renamed, cut or whole")
+                let atTheLimit = String(repeating: "👍", count: 200)
+                let added = try await client.request("POST", "/pages/todo/sections/todos/rows", headers: json, body: Array(#"{"title":"\#(atTheLimit)"}"#.utf8))
+                #expect(added.status == 201)
+                #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT title FROM todo") }.contains(atTheLimit))
+            }
+        }
+    }
+
+    @Test func theLimitIsSaidAndTheWordsAboutTickingShowOnlyToWriters() async throws {
+        try await withExampleDatabase { file in
+            for anonymousWrites in [true, false] {
+                try await withExampleSite(file: file, access: AccessSettings(anonymousWrites: anonymousWrites)) { server, _ in
+                    let client = try await TestConnection(port: server.port)
+                    for path in ["/pages/todo", "/pages/checklist"] {
+                        let page = try await client.request("GET", path).text
+                        #expect(page.contains("tick it") == anonymousWrites, "\(path), anonymous writes \(anonymousWrites)")
+                        #expect(page.contains(#"maxlength="400""#) == anonymousWrites)
+                        #expect(page.contains("At most 400 characters") == anonymousWrites)
+                        let document = try await client.request("GET", path, headers: [("Accept", "application/json")]).text
+                        #expect(document.contains("tick it") == anonymousWrites, "\(path).json, anonymous writes \(anonymousWrites)")
+                    }
                 }
             }
         }

@@ -123,6 +123,10 @@ open class CascadingBareTableDelegate: CascadingTableDelegate {
     /// Routed to ``childDelegate(forSection:)``.
     open func titleForFooter(inSection section: Int) -> String? { responder(forSection: section).titleForFooter(inSection: section) }
     /// Routed to ``childDelegate(forSection:)``.
+    open func titleForFooterWithControls(inSection section: Int) -> String? {
+        responder(forSection: section).titleForFooterWithControls(inSection: section)
+    }
+    /// Routed to ``childDelegate(forSection:)``.
     open func fieldsForInserting(inSection section: Int) -> [FormField] { responder(forSection: section).fieldsForInserting(inSection: section) }
     /// Routed to ``childDelegate(forRowAt:)``.
     open func canEditRow(at indexPath: TableIndexPath) -> Bool { responder(forRowAt: indexPath).canEditRow(at: indexPath) }

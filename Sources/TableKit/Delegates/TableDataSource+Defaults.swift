@@ -16,6 +16,8 @@ extension TableDataSource {
     public func titleForHeader(inSection section: Int) -> String? { nil }
     /// Default: nil, no footer title.
     public func titleForFooter(inSection section: Int) -> String? { nil }
+    /// Default: nil, the same footer for every viewer.
+    public func titleForFooterWithControls(inSection section: Int) -> String? { nil }
     /// Default: false, not editable.
     public func canEditRow(at indexPath: TableIndexPath) -> Bool { false }
     /// None: the add form keeps its one required `title` text input.

@@ -29,6 +29,10 @@ public protocol TableDataSource {
     func titleForHeader(inSection section: Int) -> String?
     /// The footer title (`titleForFooterInSection`).
     func titleForFooter(inSection section: Int) -> String?
+    /// The footer title a viewer shown the table's controls reads (one who may write), in place of
+    /// ``titleForFooter(inSection:)``: words about actions ("select a to-do to tick it") belong
+    /// here, so that a viewer who may not take them is not told of them. Nil: the same footer for all.
+    func titleForFooterWithControls(inSection section: Int) -> String?
     /// Whether the row can be edited (`canEditRowAt`).
     func canEditRow(at indexPath: TableIndexPath) -> Bool
     /// The fields of the add form an insert-style row of `section` shows (see ``FormField``); the

@@ -21,9 +21,7 @@ extension FormField {
             if isRequired { throw problem("Fill in \(quotedLabel).") }
             return defaultValue
         }
-        if let maxLength, given.count > maxLength {
-            throw problem("\(quotedLabel) may have at most \(maxLength) characters; this one has \(given.count).")
-        }
+        try checkLength(given)
         let trimmed = given.trimmingWhitespace
         switch kind {
         case .text, .longText:
@@ -45,6 +43,30 @@ extension FormField {
         case .checkbox:
             return try checkedFlag(submitted)
         }
+    }
+
+    /// Refuses `text` when it is longer than ``maxLength``, with a problem that says the limit.
+    func checkLength(_ text: String) throws(FormFieldProblem) {
+        guard let maxLength else { return }
+        let length = Self.length(of: text)
+        if length > maxLength {
+            throw problem("\(quotedLabel) may have at most \(maxLength) characters; this one has \(length).")
+        }
+    }
+
+    /// `text`'s length as a browser measures it against `maxlength`: UTF-16 code units, with a line
+    /// break that a form sends as CR LF counted once (the browser counts it before it is sent, as LF).
+    ///
+    ///     FormField.length(of: "née 👍") // 6
+    public static func length(of text: String) -> Int {
+        var length = 0
+        var afterCarriageReturn = false
+        for unit in text.utf16 {
+            defer { afterCarriageReturn = unit == 0x0D }
+            if unit == 0x0A && afterCarriageReturn { continue }
+            length += 1
+        }
+        return length
     }
 
     /// A browser sends a checked box as `on` and an unchecked one not at all; scripts may send words.

@@ -42,7 +42,11 @@ public struct FormField: Hashable, Sendable {
     /// The value the input starts with, and the one that arrives when an optional field is left
     /// empty; for a checkbox, `"true"` starts it checked.
     public var defaultValue: String
-    /// The most characters a text may have; nil for no bound of the field's own.
+    /// The most characters a text may have, counted as a browser counts them for `maxlength`: in
+    /// UTF-16 code units, so most characters count one and an emoji or another character outside
+    /// the Basic Multilingual Plane counts two, and a line break counts one (see
+    /// ``length(of:)``). The input says the limit in words and stops typing at it; the server
+    /// refuses a longer text (a script's) rather than cut it. Nil for no bound of the field's own.
     public var maxLength: Int?
 
     /// Creates a field.

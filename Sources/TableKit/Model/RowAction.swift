@@ -36,13 +36,20 @@ public struct RowAction: Hashable, Sendable {
         public var placeholder: String
         /// The current value, shown in the input to edit.
         public var value: String
+        /// The most characters the text may have, counted as ``FormField/maxLength`` counts them;
+        /// the input stops typing at it and a longer text is refused. Nil for no bound.
+        public var maxLength: Int?
 
         /// Creates a required text input.
-        public init(name: String, placeholder: String, value: String = "") {
+        public init(name: String, placeholder: String, value: String = "", maxLength: Int? = nil) {
             self.name = name
             self.placeholder = placeholder
             self.value = value
+            self.maxLength = maxLength
         }
+
+        /// The field as a ``FormField``, for the checks the two share.
+        var formField: FormField { FormField(name: name, label: placeholder, maxLength: maxLength) }
     }
 
     /// Creates an action; give `fields` for a form of several labelled inputs, `field` for one

@@ -10,6 +10,8 @@ public struct SectionRecord: Hashable, Sendable {
     public var headerTitle: String?
     /// The footer title.
     public var footerTitle: String?
+    /// The footer title shown instead to a viewer shown the controls; nil: ``footerTitle``.
+    public var footerTitleWithControls: String?
     /// The header view; replaces the title when present.
     public var headerView: TableCell?
     /// The footer view; replaces the title when present.
@@ -28,6 +30,7 @@ public struct SectionRecord: Hashable, Sendable {
         rowCount: Int,
         headerTitle: String? = nil,
         footerTitle: String? = nil,
+        footerTitleWithControls: String? = nil,
         headerView: TableCell? = nil,
         footerView: TableCell? = nil,
         headerHeight: TableHeight = .points(0),
@@ -39,10 +42,16 @@ public struct SectionRecord: Hashable, Sendable {
         self.rowCount = rowCount
         self.headerTitle = headerTitle
         self.footerTitle = footerTitle
+        self.footerTitleWithControls = footerTitleWithControls
         self.headerView = headerView
         self.footerView = footerView
         self.headerHeight = headerHeight
         self.footerHeight = footerHeight
         self.insertFields = insertFields
+    }
+
+    /// The footer title a viewer reads: with the controls or without them.
+    public func footerTitle(showingControls: Bool) -> String? {
+        showingControls ? footerTitleWithControls ?? footerTitle : footerTitle
     }
 }

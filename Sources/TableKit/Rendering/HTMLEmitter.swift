@@ -101,7 +101,7 @@ struct HTMLEmitter: TableEmitter {
             out.append(">")
             appendStaticCell(view, into: &out)
             out.append("</footer>")
-        } else if let title = section.footerTitle {
+        } else if let title = section.footerTitle(showingControls: context.showsControls) {
             out.append("<footer class=\"tk-footer\"")
             appendHeight(section.footerHeight, estimated: nil, into: &out)
             out.append("><p>")
@@ -298,7 +298,13 @@ struct HTMLEmitter: TableEmitter {
                 out.appendEscapedHTML(field.placeholder)
                 out.append("\" value=\"")
                 out.appendEscapedHTML(field.value)
-                out.append("\">")
+                out.append("\"")
+                if let maxLength = field.maxLength, maxLength >= 0 {
+                    out.append(" maxlength=\"")
+                    out.append(maxLength)
+                    out.append("\"")
+                }
+                out.append(">")
             }
             out.append(action.style == .destructive ? "<button type=\"submit\" class=\"tk-destructive\">" : "<button type=\"submit\">")
             out.appendEscapedHTML(action.title)

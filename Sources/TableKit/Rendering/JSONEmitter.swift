@@ -62,7 +62,7 @@ struct JSONEmitter: TableEmitter {
         out.append(",\"header\":")
         out.appendJSONString(section.headerTitle)
         out.append(",\"footer\":")
-        out.appendJSONString(section.footerTitle)
+        out.appendJSONString(section.footerTitle(showingControls: context.showsControls))
         if let view = section.headerView {
             out.append(",\"headerView\":")
             appendCell(view, into: &out)
@@ -178,6 +178,10 @@ struct JSONEmitter: TableEmitter {
                 out.appendJSONString(field.placeholder)
                 out.append(",\"value\":")
                 out.appendJSONString(field.value)
+                if let maxLength = field.maxLength {
+                    out.append(",\"maxLength\":")
+                    out.append(maxLength)
+                }
                 out.append("}")
             }
             out.append("}")

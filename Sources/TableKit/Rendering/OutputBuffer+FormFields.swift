@@ -1,6 +1,6 @@
 extension OutputBuffer {
     /// Writes `fields` as the inputs of a form: each wrapped in its `<label>`, so its name is read
-    /// out and a click on the words focuses it, with the constraints a browser checks before
+    /// out and a click on the words focuses it, a text's limit said in words, with the constraints a browser checks before
     /// posting (`required`, `maxlength`, a number's step, a date's picker) so that most mistakes
     /// never leave the page, script or not. The server checks again (``FormField/checkedValues(_:against:)``).
     mutating func appendFormFields(_ fields: [FormField]) {
@@ -42,6 +42,12 @@ extension OutputBuffer {
                 append(" value=\"")
                 appendEscapedHTML(field.defaultValue)
                 append("\">")
+            }
+            if let maxLength = field.maxLength, maxLength >= 0 {
+                // In the label, so it is read with the field's name before anything is typed.
+                append("<span class=\"tk-form-hint\">At most ")
+                append(maxLength)
+                append(maxLength == 1 ? " character</span>" : " characters</span>")
             }
             append("</label>")
         }

@@ -56,6 +56,9 @@ extension TableAdapter {
         guard let action = root.actionsForRow(at: indexPath).first(where: { $0.name == name }) else {
             throw TableError.noSuchAction(name, row: id)
         }
+        if action.fields.isEmpty, let field = action.field {
+            try field.formField.checkLength(values[field.name] ?? "")
+        }
         let values = action.fields.isEmpty ? values : try FormField.checkedValues(values, against: action.fields)
         try performBatchUpdates { try root.performAction(named: name, forRowAt: indexPath, values: values) }
     }

@@ -50,6 +50,7 @@ extension TableAdapter {
             rowCount: max(0, root.numberOfRows(inSection: section)),
             headerTitle: root.titleForHeader(inSection: section),
             footerTitle: root.titleForFooter(inSection: section),
+            footerTitleWithControls: root.titleForFooterWithControls(inSection: section),
             headerView: root.viewForHeader(inSection: section),
             footerView: root.viewForFooter(inSection: section),
             headerHeight: root.heightForHeader(inSection: section),

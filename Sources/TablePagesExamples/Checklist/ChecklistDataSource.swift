@@ -4,8 +4,6 @@ import TableKit
 /// starred, deleted, reordered and added. Each change is reported to the table through the
 /// delegate's narrow context, as a UIKit data source reports to its table view.
 final class ChecklistDataSource: ListDataSource<ChecklistItem> {
-    /// The most bytes of UTF-8 a new item's title keeps; longer titles are cut.
-    static let maxTitleBytes = 400
     private var nextNumber: Int
 
     init(items: [ChecklistItem]) {
@@ -15,7 +13,8 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
         }
     }
 
-    override func titleForFooter(inSection section: Int) -> String? {
+    // Only a viewer who may write reads it: it speaks of ticking, which a visitor cannot do.
+    override func titleForFooterWithControls(inSection section: Int) -> String? {
         "Select an item to tick it; everyone watching sees it at once."
     }
 
@@ -50,10 +49,10 @@ final class ChecklistDataSource: ListDataSource<ChecklistItem> {
         }
     }
 
-    /// Adds an item titled `title` (cut to ``maxTitleBytes``) at the end; nothing for an empty title.
+    /// Adds an item titled `title` at the end.
+    /// - Throws: ``TitleRequired`` for a blank title, a ``FormFieldProblem`` for one too long (``ItemTitle``).
     func add(title: String?) throws {
-        let title = title.map { String($0.prefix(maxUTF8Count: Self.maxTitleBytes)) } ?? ""
-        guard !title.allSatisfy(\.isWhitespace) else { throw TitleRequired(item: "item") }
+        guard let title = try ItemTitle.checked(title) else { throw TitleRequired(item: "item") }
         models.append(ChecklistItem(id: "item-\(nextNumber)", title: title))
         nextNumber += 1
         tableContext?.insertRows(at: [TableIndexPath(section: 0, row: models.count - 1)])

@@ -12,7 +12,7 @@ public enum ChecklistPage {
                 ChecklistItem(id: "item-\($0.offset + 1)", title: $0.element)
             }
             let list = ChecklistDataSource(items: items)
-            return CascadingRootTableDelegate(childDelegates: [list, AddSection(row: "add-item", prompt: "New item") { try list.add(title: $0) }])
+            return CascadingRootTableDelegate(childDelegates: [list, AddSection(row: "add-item", prompt: "New item", fields: [ItemTitle.field]) { try list.add(title: $0["title"]) }])
         }
     }
 }

@@ -52,15 +52,4 @@ struct TodoList: Sendable {
             }
         }
     }
-
-    /// The most bytes of UTF-8 a title keeps; longer titles are cut.
-    static let maxTitleBytes = 400
-
-    /// A title as people typed it, without NUL characters (PostgreSQL's text cannot hold them, and
-    /// both stores should keep the same title), cut to ``maxTitleBytes``, or nil when there is
-    /// nothing left after trimming.
-    static func cleanTitle(_ text: String?) -> String? {
-        let trimmed = (text ?? "").replacingOccurrences(of: "\u{0}", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : String(trimmed.prefix(maxUTF8Count: maxTitleBytes))
-    }
 }

@@ -10,8 +10,8 @@ final class TodoRoot: ObservedSource<[Todo]> {
     init(list: TodoList) {
         items = TodoSection(list: list)
         let summary = StaticSection(id: "summary", header: "Progress", rows: [progress])
-        let add = AddSection(row: "add-todo", prompt: "New to-do") { title in
-            guard let title = TodoList.cleanTitle(title) else { throw TitleRequired(item: "to-do") }
+        let add = AddSection(row: "add-todo", prompt: "New to-do", fields: [ItemTitle.field]) { values in
+            guard let title = try ItemTitle.checked(values["title"]) else { throw TitleRequired(item: "to-do") }
             try list.add(title: title)
         }
         super.init(list.data, fetch: { db in try Todo.all(of: list.owner, db) }, sections: [summary, items, add])

@@ -30,11 +30,12 @@ final class TodoRow: ObservedRow<Todo> {
     }
 
     override func actionsForRow(at indexPath: TableIndexPath) -> [RowAction] {
-        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: item.title))]
+        [RowAction(name: "rename", title: "Rename", field: .init(name: "title", placeholder: "New title", value: item.title, maxLength: ItemTitle.maxLength))]
     }
 
     override func performAction(named name: String, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
-        guard name == "rename", let title = TodoList.cleanTitle(values["title"]) else { return }
+        // A blank title leaves the to-do as it was.
+        guard name == "rename", let title = try ItemTitle.checked(values["title"]) else { return }
         try list.rename(id, to: title)
     }
 }

@@ -5,24 +5,29 @@ import TablePages
 /// where all of them are known.
 final class TodoSection: ObservedSection<Todo> {
     private let list: TodoList
+    // Only a viewer who may write reads it: it speaks of ticking, which a visitor cannot do.
+    private let footerWithControls: String
 
     init(list: TodoList) {
         self.list = list
-        let footer = list.owner == nil
-            ? "Select a to-do to tick it. Everyone watching sees the change."
+        footerWithControls = list.owner == nil
+            ? "Select a to-do to tick it. A title has at most \(ItemTitle.maxLength) characters. Everyone watching sees the change."
             // A browser signed in with the link is an actor of its own (`session:…`), and the list
             // is kept per actor: say so, rather than promise the list in every browser.
-            : "Your own list: select a to-do to tick it. It belongs to this sign-in: only this browser sees it, "
+            : "Your own list: select a to-do to tick it. A title has at most \(ItemTitle.maxLength) characters. "
+                + "It belongs to this sign-in: only this browser sees it, "
                 + "and another browser signed in with the link has a list of its own."
-        super.init(id: "todos", header: "To do", footer: footer) { todo in TodoRow(todo: todo, list: list) }
+        super.init(id: "todos", header: "To do") { todo in TodoRow(todo: todo, list: list) }
     }
+
+    override func titleForFooterWithControls(inSection section: Int) -> String? { footerWithControls }
 
     override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         guard editingStyle == .insert else {
             try super.commit(editingStyle, forRowAt: indexPath, values: values)
             return
         }
-        guard let title = TodoList.cleanTitle(values["title"]) else { throw TitleRequired(item: "to-do") }
+        guard let title = try ItemTitle.checked(values["title"]) else { throw TitleRequired(item: "to-do") }
         try list.add(title: title)
     }
 
