@@ -35,6 +35,9 @@ public struct Router: HTTPResponder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let handler: Handler
+        /// Whether the route reads a query with a malformed percent-escape
+        /// (``Request/queryHasMalformedEscape``) rather than have it refused.
+        var keepsMalformedEscapes = false
     }
 
     /// What a request matched: a route (its handler, the request with its parameters, and the
@@ -76,9 +79,11 @@ public struct Router: HTTPResponder {
     /// Creates a router with no routes.
     public init() {}
 
-    /// Adds a route whose handler awaits.
-    public mutating func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping AsyncHandler) {
-        add(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
+    /// Adds a route whose handler awaits. With `keepingMalformedEscapes`, a query with a malformed
+    /// percent-escape reaches it, kept as sent (``Request/queryHasMalformedEscape``), as a server it
+    /// imitates would read it; otherwise such a request is refused with 400.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, keepingMalformedEscapes: Bool = false, use handler: @escaping AsyncHandler) {
+        add(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler), keepsMalformedEscapes: keepingMalformedEscapes))
     }
 
     /// Adds a route whose handler answers at once on the event thread, without suspending the
@@ -278,6 +283,9 @@ public struct Router: HTTPResponder {
             let route = routes[position]
             guard includingRemainders || !route.pattern.capturesRemainder, let parameters = route.pattern.match(segments) else { continue }
             if route.method == lookupMethod {
+                if request.queryHasMalformedEscape, !route.keepsMalformedEscapes {
+                    return .response(.error(400, "The query string has a malformed percent-escape.", for: request))
+                }
                 var request = request
                 request.parameters = parameters
                 return .route(route.handler, request, pattern: route.pattern.description)
