@@ -62,6 +62,7 @@ LISTED = [
     "/fixtures/facetable.json?state__like=C%25", "/fixtures/facetable.json?state__notlike=C%25",
     "/fixtures/facetable.json?state__notlike=C%Z", "/fixtures/facetable.json?state__notlike=C%Z&_size=2",
     "/fixtures/facetable.json?nope=1", "/fixtures/facetable.json?nope__gt=1",
+    "/fixtures.json?sql=select+'C%Z'+as+x,+'%E2%82'+as+y&_shape=array", "/fixtures/simple_primary_key/1.json?_shape=objects&x=%Z",
     "/fixtures/facetable.json?state__notcontains=A", "/fixtures/facetable.json?created__date=2019-01-14",
     "/fixtures/facetable.json?state__glob=C*", "/fixtures/facetable.json?state__arraycontains=CA", "/fixtures/facetable.json?_where=_neighborhood='Dogpatch'",
     "/fixtures/facetable.json?_where=_neighborhood=Dogpatch'", "/fixtures/facetable.json?_where=pk>3&state=CA&_size=2", "/fixtures/facetable.json?_where=pk>3&_where=pk<9&_sort_desc=pk&_size=2",

@@ -35,9 +35,6 @@ public struct Router: HTTPResponder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let handler: Handler
-        /// Whether the route reads a query with a malformed percent-escape
-        /// (``Request/queryHasMalformedEscape``) rather than have it refused.
-        var keepsMalformedEscapes = false
     }
 
     /// What a request matched: a route (its handler, the request with its parameters, and the
@@ -55,6 +52,9 @@ public struct Router: HTTPResponder {
     private var routesByFirstSegment: [String: [Int]] = [:]
     private var routesWithAnyFirstSegment: [Int] = []
     private var rootRoutes: [Int] = []
+    // The methods and patterns (`GET /a/:b`) of the routes that read a query with a malformed percent-escape
+    // (``Request/queryHasMalformedEscape``); the router refuses such a query for every other route.
+    private var routesKeepingMalformedEscapes: Set<String> = []
 
     /// The page browsers see for errors: the router's own (404, 405), its handlers' (a thrown
     /// ``HTTPError``, a ``Response/error(_:_:for:)``) and, through the server, the server's.
@@ -83,7 +83,9 @@ public struct Router: HTTPResponder {
     /// percent-escape reaches it, kept as sent (``Request/queryHasMalformedEscape``), as a server it
     /// imitates would read it; otherwise such a request is refused with 400.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, keepingMalformedEscapes: Bool = false, use handler: @escaping AsyncHandler) {
-        add(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler), keepsMalformedEscapes: keepingMalformedEscapes))
+        let route = Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler))
+        if keepingMalformedEscapes { routesKeepingMalformedEscapes.insert("\(method.rawValue) \(route.pattern.description)") }
+        add(route)
     }
 
     /// Adds a route whose handler answers at once on the event thread, without suspending the
@@ -261,6 +263,15 @@ public struct Router: HTTPResponder {
     }
 
     func resolve(_ request: Request) -> Resolution {
+        let resolution = resolveIgnoringEscapes(request)
+        let method = request.method == .head ? HTTPMethod.get : request.method
+        if request.queryHasMalformedEscape, case .route(_, _, let pattern) = resolution, !routesKeepingMalformedEscapes.contains("\(method.rawValue) \(pattern)") {
+            return .response(.error(400, "The query string has a malformed percent-escape.", for: request))
+        }
+        return resolution
+    }
+
+    private func resolveIgnoringEscapes(_ request: Request) -> Resolution {
         // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix).
         // Routes that capture a file path (`*path`) are left out of that reading, so a file named
         // `data.json` keeps its name.
@@ -283,9 +294,6 @@ public struct Router: HTTPResponder {
             let route = routes[position]
             guard includingRemainders || !route.pattern.capturesRemainder, let parameters = route.pattern.match(segments) else { continue }
             if route.method == lookupMethod {
-                if request.queryHasMalformedEscape, !route.keepsMalformedEscapes {
-                    return .response(.error(400, "The query string has a malformed percent-escape.", for: request))
-                }
                 var request = request
                 request.parameters = parameters
                 return .route(route.handler, request, pattern: route.pattern.description)
