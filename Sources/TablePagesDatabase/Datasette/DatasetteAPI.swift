@@ -265,7 +265,7 @@ public struct DatasetteAPI: Sendable {
     /// Datasette's CSV answer: `text/plain` to show in a browser, or with `_dl` a `text/csv`
     /// attachment named after the table.
     private func csvResponse(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], table: DatasetteTable, request: Request) -> Response {
-        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: blobLinks(table, request))
+        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: blobLinks(table, request), withHeader: request.query["_header"] != "off")
         var response = Response(status: 200, body: Array(text.utf8))
         for (name, value) in csvHeaders(table, request) { response.headers[name] = value }
         return response
@@ -275,7 +275,7 @@ public struct DatasetteAPI: Sendable {
     /// with it is Datasette's 400.
     private func csvStream(_ reader: DatasetteTableReader, table: DatasetteTable, request: Request) async -> Response {
         guard (request.query["_next"] ?? "").isEmpty else { return Self.error("_next not allowed for CSV streaming", status: 400) }
-        let stream = DatasetteCSVStream(reader: reader, blobs: blobLinks(table, request), maxBytes: csvStreamMaxBytes)
+        let stream = DatasetteCSVStream(reader: reader, blobs: blobLinks(table, request), maxBytes: csvStreamMaxBytes, withHeader: request.query["_header"] != "off")
         do {
             let body = try await stream.start(logger: logger) { reader in try await Self.inBackground { try reader.read(counting: false) } }
             let headers = csvHeaders(table, request)

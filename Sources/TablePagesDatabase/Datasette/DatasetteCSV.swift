@@ -17,9 +17,9 @@ enum DatasetteCSV {
     }
 
     /// The CSV of `rows` of `columns`, with `addresses` (each row's key, for blob links) and the
-    /// labels of the expanded columns.
-    static func document(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], blobs: BlobLinks) -> String {
-        var out = header(columns: columns, labels: labels)
+    /// labels of the expanded columns; without its header line when not `withHeader` (`_header=off`).
+    static func document(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], blobs: BlobLinks, withHeader: Bool = true) -> String {
+        var out = withHeader ? header(columns: columns, labels: labels) : ""
         for index in rows.indices {
             out += line(columns: columns, row: rows[index], address: index < addresses.count ? addresses[index] : nil, labels: labels, blobs: blobs)
         }

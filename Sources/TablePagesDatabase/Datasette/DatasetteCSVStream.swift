@@ -17,15 +17,18 @@ struct DatasetteCSVStream: Sendable {
     let reader: DatasetteTableReader
     let blobs: DatasetteCSV.BlobLinks
     let maxBytes: Int
+    /// Whether the first line is the header (Datasette's `_header=off` leaves it out).
+    let withHeader: Bool
 
     /// A reader of the same query that reads whole pages (the rows sent are the same whatever the
     /// page size: the keyset orders them fully).
-    init(reader: DatasetteTableReader, blobs: DatasetteCSV.BlobLinks, maxBytes: Int) {
+    init(reader: DatasetteTableReader, blobs: DatasetteCSV.BlobLinks, maxBytes: Int, withHeader: Bool) {
         var request = reader.request
         if request.size > 0 { request.size = DatasetteTableRequest.maxSize }
         self.reader = DatasetteTableReader(database: reader.database, table: reader.table, request: request, labels: reader.labels, visitorSQL: reader.visitorSQL)
         self.blobs = blobs
         self.maxBytes = maxBytes
+        self.withHeader = withHeader
     }
 
     /// Reads the first page (so a failing read is still a status for the caller), then streams the
@@ -33,12 +36,12 @@ struct DatasetteCSVStream: Sendable {
     func start(logger: Logger, read: @escaping @Sendable (DatasetteTableReader) async throws -> DatasetteTableReader.Page) async throws -> BodyStream {
         let first = try await read(reader)
         let body = BodyStream()
-        let (reader, blobs, maxBytes, name) = (reader, blobs, maxBytes, reader.table.schema.name)
+        let (reader, blobs, maxBytes, withHeader, name) = (reader, blobs, maxBytes, withHeader, reader.table.schema.name)
         Task.detached {
             var page = first
             var written = 0
             // Datasette writes the header of the first page's columns, then every page's lines.
-            var lines = [DatasetteCSV.header(columns: page.columns, labels: page.labels)]
+            var lines = withHeader ? [DatasetteCSV.header(columns: page.columns, labels: page.labels)] : []
             do {
                 while true {
                     for (index, row) in page.rows.enumerated() {
