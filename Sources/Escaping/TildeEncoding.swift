@@ -34,20 +34,7 @@ public enum TildeEncoding {
     public static func decode(_ text: String) -> String? {
         // Most names have neither: no copy of their bytes then (a page's name is decoded on every request).
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "+") }) else { return text }
-        let input = Array(text.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            let byte = input[index]
-            if byte == UInt8(ascii: "~"), index + 2 < input.count, let high = nibble(input[index + 1]), let low = nibble(input[index + 2]) {
-                bytes.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
+        let bytes = URLComponentEncoding.unescaped(Array(text.utf8), escape: UInt8(ascii: "~"), plusAsSpace: true)
         return String(validating: bytes, as: UTF8.self)
     }
 
@@ -59,15 +46,6 @@ public enum TildeEncoding {
             true
         default:
             false
-        }
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
         }
     }
 }

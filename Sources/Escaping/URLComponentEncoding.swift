@@ -80,6 +80,35 @@ public enum URLComponentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Decodes as a WHATWG URL parser and Python's `urllib.parse.unquote` do: a `%` not followed by
+    /// two hex digits stays as it is, and bytes that are not UTF-8 become U+FFFD. For where a
+    /// refusal would answer differently from the server a client was written for.
+    ///
+    ///     URLComponentEncoding.decodeLeniently("C%Z%41")  // "C%ZA"
+    public static func decodeLeniently(_ text: Substring, plusAsSpace: Bool = false) -> String {
+        String(decoding: unescaped(Array(text.utf8), escape: UInt8(ascii: "%"), plusAsSpace: plusAsSpace), as: UTF8.self)
+    }
+
+    /// `input` with each `escape` and two hex digits (either case) made the byte they name, and
+    /// `+` a space when `plusAsSpace`; an `escape` without two hex digits stays as it is. The
+    /// lenient decoding of percent- and tilde-encoding alike.
+    static func unescaped(_ input: [UInt8], escape: UInt8, plusAsSpace: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == escape, index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return bytes
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -161,6 +161,24 @@ struct RoutingTests {
         #expect(PercentEncoding.encode("a b/ü") == "a%20b%2F%C3%BC")
     }
 
+    @Test("A query with a malformed escape reaches only a route that keeps it; every other route answers 400")
+    func malformedEscapesReachOnlyRoutesThatKeepThem() async {
+        var router = Router()
+        router.on(.get, "/kept", keepingMalformedEscapes: true, use: { request in .text(request.query["a"] ?? "") })
+        router.on(.get, "/strict", use: { request in .text(request.query["a"] ?? "") })
+        router.on(.post, "/kept", use: { request in .text(request.query["a"] ?? "") })
+        // `/x.json` is answered by the route of `/x`: the same rule holds.
+        for (method, path, status) in [(HTTPMethod.get, "/kept", 200), (.get, "/kept.json", 200), (.head, "/kept", 200), (.get, "/strict", 400), (.get, "/strict.json", 400), (.post, "/kept", 400)] {
+            var request = Request(method: method, path: path, pathSegments: [String(path.dropFirst())], queryItems: [("a", "C%Z")])
+            request.queryHasMalformedEscape = true
+            let response = await router.respond(to: request)
+            #expect(response.status == status, "\(path)")
+            if status == 200, method == .get { #expect(response.bodyBytes == Array("C%Z".utf8)) }
+            request.queryHasMalformedEscape = false
+            #expect(await router.respond(to: request).status == 200, "\(path)")
+        }
+    }
+
     @Test func errorBodiesEscapeTheMessage() {
         let json = Response.error(400, "bad \"x\" <y>", json: true)
         #expect(String(decoding: json.bodyBytes, as: UTF8.self) == #"{"error":{"status":400,"message":"bad \"x\" \u003cy\u003e"}}"#)

@@ -14,6 +14,12 @@ public enum PercentEncoding {
         decode(text[...], plusAsSpace: plusAsSpace)
     }
 
+    /// Decodes keeping a malformed escape as it is and replacing bytes that are not UTF-8
+    /// (``/Escaping/URLComponentEncoding/decodeLeniently(_:plusAsSpace:)``).
+    public static func decodeLeniently(_ text: String, plusAsSpace: Bool = false) -> String {
+        URLComponentEncoding.decodeLeniently(text[...], plusAsSpace: plusAsSpace)
+    }
+
     /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as one path
     /// segment or one query value (``/Escaping/URLComponentEncoding``).
     ///

@@ -16,6 +16,11 @@ public struct Request: Sendable {
     public var parameters: [String: String]
     /// The query items in order, decoded (`+` counts as a space); a key without `=` has an empty value.
     public var queryItems: [(name: String, value: String)]
+    /// Whether the query string holds a malformed percent-escape (`?a=C%Z`) or escapes that are
+    /// not UTF-8: ``queryItems`` then keep such an escape as sent and hold U+FFFD for such bytes.
+    /// Only routes added with `keepingMalformedEscapes` see such a request; the router refuses it
+    /// (400) for every other route.
+    public var queryHasMalformedEscape = false
     /// The request's header fields.
     public var headers: HTTPHeaders
     /// The cookies the client sent, by name.

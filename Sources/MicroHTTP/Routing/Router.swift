@@ -52,6 +52,9 @@ public struct Router: HTTPResponder {
     private var routesByFirstSegment: [String: [Int]] = [:]
     private var routesWithAnyFirstSegment: [Int] = []
     private var rootRoutes: [Int] = []
+    // The methods and patterns (`GET /a/:b`) of the routes that read a query with a malformed percent-escape
+    // (``Request/queryHasMalformedEscape``); the router refuses such a query for every other route.
+    private var routesKeepingMalformedEscapes: Set<String> = []
 
     /// The page browsers see for errors: the router's own (404, 405), its handlers' (a thrown
     /// ``HTTPError``, a ``Response/error(_:_:for:)``) and, through the server, the server's.
@@ -76,9 +79,13 @@ public struct Router: HTTPResponder {
     /// Creates a router with no routes.
     public init() {}
 
-    /// Adds a route whose handler awaits.
-    public mutating func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping AsyncHandler) {
-        add(Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler)))
+    /// Adds a route whose handler awaits. With `keepingMalformedEscapes`, a query with a malformed
+    /// percent-escape reaches it, kept as sent (``Request/queryHasMalformedEscape``), as a server it
+    /// imitates would read it; otherwise such a request is refused with 400.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, keepingMalformedEscapes: Bool = false, use handler: @escaping AsyncHandler) {
+        let route = Route(method: method, pattern: RoutePattern(pattern), handler: .asynchronous(handler))
+        if keepingMalformedEscapes { routesKeepingMalformedEscapes.insert("\(method.rawValue) \(route.pattern.description)") }
+        add(route)
     }
 
     /// Adds a route whose handler answers at once on the event thread, without suspending the
@@ -256,6 +263,15 @@ public struct Router: HTTPResponder {
     }
 
     func resolve(_ request: Request) -> Resolution {
+        let resolution = resolveIgnoringEscapes(request)
+        let method = request.method == .head ? HTTPMethod.get : request.method
+        if request.queryHasMalformedEscape, case .route(_, _, let pattern) = resolution, !routesKeepingMalformedEscapes.contains("\(method.rawValue) \(pattern)") {
+            return .response(.error(400, "The query string has a malformed percent-escape.", for: request))
+        }
+        return resolution
+    }
+
+    private func resolveIgnoringEscapes(_ request: Request) -> Resolution {
         // `/pages/todo.json` means `/pages/todo` as JSON (``Request/prefersJSON`` sees the suffix).
         // Routes that capture a file path (`*path`) are left out of that reading, so a file named
         // `data.json` keeps its name.

@@ -13,13 +13,13 @@ enum RequestParser {
             return .failure(HTTPError(400, "The path has a malformed percent-escape."))
         }
         var queryItems: [(name: String, value: String)] = []
+        var malformed = false
         if MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) > 0 {
             for (name, value) in values(of: .GET_ARGUMENT_KIND, on: connection) {
-                guard let name = PercentEncoding.decode(name, plusAsSpace: true),
-                      let value = PercentEncoding.decode(value, plusAsSpace: true) else {
-                    return .failure(HTTPError(400, "The query string has a malformed percent-escape."))
-                }
-                queryItems.append((name: name, value: value))
+                // Refused by the router unless the route reads such a query as Datasette does.
+                let decodedName = PercentEncoding.decode(name, plusAsSpace: true) ?? { malformed = true; return PercentEncoding.decodeLeniently(name, plusAsSpace: true) }()
+                let decodedValue = PercentEncoding.decode(value, plusAsSpace: true) ?? { malformed = true; return PercentEncoding.decodeLeniently(value, plusAsSpace: true) }()
+                queryItems.append((name: decodedName, value: decodedValue))
             }
         }
         var headers = HTTPHeaders()
@@ -42,11 +42,13 @@ enum RequestParser {
         }
         // Kept raw: formatting it as text costs more than most requests are worth, and few ask.
         let peer = tp_connection_client_address(connection).flatMap { PeerAddress($0) }
-        return .success(Request(
+        var request = Request(
             method: method, path: path, pathSegments: segments, queryItems: queryItems,
             headers: headers, cookies: cookies, body: body,
             client: ForwardedClient.resolve(peer: peer, headers: headers, trusted: trustedProxies)
-        ))
+        )
+        request.queryHasMalformedEscape = malformed
+        return .success(request)
     }
 
     /// Roughly what libmicrohttpd 0.9.75 holds in the pool for a request head: the request line and

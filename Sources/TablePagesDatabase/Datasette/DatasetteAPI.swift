@@ -40,6 +40,11 @@ public struct DatasetteAPI: Sendable {
     public var cannedQueries: QueryPages?
     /// Who a request is from, for `/-/actor.json`; nil answers every request as anonymous.
     public var accessControl: AccessControl?
+    /// The most bytes of a CSV streamed with `_stream=1` (`serve --datasette-csv-max-bytes`):
+    /// past them the body ends with Datasette's "CSV contains more than … bytes".
+    public var csvStreamMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
+    /// The default of ``csvStreamMaxBytes``: 100 MiB, as Datasette's `max_csv_mb` is 100.
+    public static let defaultCSVStreamMaxBytes = 100 * 1024 * 1024
 
     /// The database's path, `/` and its tilde-encoded name: its tables are under it.
     public var path: String { "/" + TildeEncoding.encode(databaseName) }
@@ -93,8 +98,9 @@ public struct DatasetteAPI: Sendable {
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
         router.on(.get, "/-/actor.json", use: { request in self.actorResponse(request) })
         for prefix in prefixes where !prefix.contains("/") {
-            router.on(.get, "/\(prefix)/:table", use: { request in await self.tableResponse(request) })
-            router.on(.get, "/\(prefix)/:table/:row", use: { request in await self.rowResponse(request) })
+            // Datasette (Python's parse_qsl) keeps a malformed escape such as `C%Z` as it is.
+            router.on(.get, "/\(prefix)/:table", keepingMalformedEscapes: true, use: { request in await self.tableResponse(request) })
+            router.on(.get, "/\(prefix)/:table/:row", keepingMalformedEscapes: true, use: { request in await self.rowResponse(request) })
         }
     }
 
@@ -132,6 +138,9 @@ public struct DatasetteAPI: Sendable {
             visitorSQL = cannedQueries.visitorSQL
         }
         let reader = DatasetteTableReader(database: database, table: table, request: parsed, labels: labels, visitorSQL: visitorSQL)
+        if isCSV, !(request.query["_stream"] ?? "").isEmpty {
+            return await csvStream(reader, table: table, request: request)
+        }
         let started = DispatchTime.now()
         let page: DatasetteTableReader.Page
         let facetResult: DatasetteFacets.Result
@@ -256,14 +265,37 @@ public struct DatasetteAPI: Sendable {
     /// Datasette's CSV answer: `text/plain` to show in a browser, or with `_dl` a `text/csv`
     /// attachment named after the table.
     private func csvResponse(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], table: DatasetteTable, request: Request) -> Response {
-        let host = request.headers["Host"] ?? "localhost"
-        let links = DatasetteCSV.BlobLinks(tablePath: "http://\(host)\(path)/\(TildeEncoding.encode(table.schema.name))")
-        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: links)
+        let text = DatasetteCSV.document(columns: columns, rows: rows, addresses: addresses, labels: labels, blobs: blobLinks(table, request), withHeader: request.query["_header"] != "off")
         var response = Response(status: 200, body: Array(text.utf8))
-        let download = !(request.query["_dl"] ?? "").isEmpty
-        response.headers["Content-Type"] = download ? "text/csv; charset=utf-8" : "text/plain; charset=utf-8"
-        if download { response.headers["Content-Disposition"] = "attachment; filename=\"\(table.schema.name).csv\"" }
+        for (name, value) in csvHeaders(table, request) { response.headers[name] = value }
         return response
+    }
+
+    /// Datasette's `_stream=1`: every row of the CSV, streamed (``DatasetteCSVStream``); `_next`
+    /// with it is Datasette's 400.
+    private func csvStream(_ reader: DatasetteTableReader, table: DatasetteTable, request: Request) async -> Response {
+        guard (request.query["_next"] ?? "").isEmpty else { return Self.error("_next not allowed for CSV streaming", status: 400) }
+        let stream = DatasetteCSVStream(reader: reader, blobs: blobLinks(table, request), maxBytes: csvStreamMaxBytes, withHeader: request.query["_header"] != "off")
+        do {
+            let body = try await stream.start(logger: logger) { reader in try await Self.inBackground { try reader.read(counting: false) } }
+            let headers = csvHeaders(table, request)
+            var response = Response(body: body, contentType: headers["Content-Type"] ?? "text/plain; charset=utf-8")
+            for (name, value) in headers where name != "Content-Type" { response.headers[name] = value }
+            return response
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// Where a CSV's blobs are: this host's URL of the table.
+    private func blobLinks(_ table: DatasetteTable, _ request: Request) -> DatasetteCSV.BlobLinks {
+        DatasetteCSV.BlobLinks(tablePath: "http://\(request.headers["Host"] ?? "localhost")\(path)/\(TildeEncoding.encode(table.schema.name))")
+    }
+
+    /// A CSV's content type, and with `_dl` its attachment's name.
+    private func csvHeaders(_ table: DatasetteTable, _ request: Request) -> [String: String] {
+        guard !(request.query["_dl"] ?? "").isEmpty else { return ["Content-Type": "text/plain; charset=utf-8"] }
+        return ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"\(table.schema.name).csv\""]
     }
 
     /// The table a path segment names: tilde-decoded, else as it is.

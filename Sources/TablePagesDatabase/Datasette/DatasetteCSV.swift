@@ -17,30 +17,43 @@ enum DatasetteCSV {
     }
 
     /// The CSV of `rows` of `columns`, with `addresses` (each row's key, for blob links) and the
-    /// labels of the expanded columns.
-    static func document(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], blobs: BlobLinks) -> String {
-        var out = ""
+    /// labels of the expanded columns; without its header line when not `withHeader` (`_header=off`).
+    static func document(columns: [String], rows: [[SQLValue]], addresses: [[SQLValue]], labels: [String: [SQLValue: DatasetteLabels.Label]], blobs: BlobLinks, withHeader: Bool = true) -> String {
+        var out = withHeader ? header(columns: columns, labels: labels) : ""
+        for index in rows.indices {
+            out += line(columns: columns, row: rows[index], address: index < addresses.count ? addresses[index] : nil, labels: labels, blobs: blobs)
+        }
+        return out
+    }
+
+    /// The header line: the shown columns, each expanded one followed by `{column}_label`.
+    static func header(columns: [String], labels: [String: [SQLValue: DatasetteLabels.Label]]) -> String {
         var header: [String] = []
         for column in columns {
             header.append(column)
             if labels[column] != nil { header.append(column + "_label") }
         }
+        var out = ""
         appendLine(header, to: &out)
-        for (index, row) in rows.enumerated() {
-            var fields: [String] = []
-            for (column, value) in zip(columns, row) {
-                if case .blob = value {
-                    let key = index < addresses.count ? addresses[index].map { TildeEncoding.encode(DatasetteTableReader.text($0)) }.joined(separator: ",") : ""
-                    fields.append("\(blobs.tablePath)/\(key).blob?_blob_column=\(PercentEncoding.encode(column))")
-                } else {
-                    fields.append(text(value))
-                }
-                if let columnLabels = labels[column] {
-                    fields.append((columnLabels[value] ?? nil) ?? "")
-                }
+        return out
+    }
+
+    /// One row's line; `address` is its key, for blob links (none: a blob's link names no row).
+    static func line(columns: [String], row: [SQLValue], address: [SQLValue]?, labels: [String: [SQLValue: DatasetteLabels.Label]], blobs: BlobLinks) -> String {
+        var fields: [String] = []
+        for (column, value) in zip(columns, row) {
+            if case .blob = value {
+                let key = address?.map { TildeEncoding.encode(DatasetteTableReader.text($0)) }.joined(separator: ",") ?? ""
+                fields.append("\(blobs.tablePath)/\(key).blob?_blob_column=\(PercentEncoding.encode(column))")
+            } else {
+                fields.append(text(value))
             }
-            appendLine(fields, to: &out)
+            if let columnLabels = labels[column] {
+                fields.append((columnLabels[value] ?? nil) ?? "")
+            }
         }
+        var out = ""
+        appendLine(fields, to: &out)
         return out
     }
 

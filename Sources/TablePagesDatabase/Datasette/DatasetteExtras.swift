@@ -25,11 +25,22 @@ enum DatasetteExtras {
         // Counted within the query time limit, so never cut short (past it the request is a 503).
         ("count_truncated", { _, _, out in out.append("false") }),
         ("count", { page, _, out in if let count = page.count { out.append(count) } else { out.append("null") } }),
+        // 0.65's facets under 1.0's keys; counted within the query time limit, so none times out.
+        ("facet_results", { _, context, out in
+            out.append("{\"results\": ")
+            if let links = context.facetLinks { DatasetteJSON.appendFacetResults(context.facets, table: context.table, links: links, to: &out) } else { out.append("{}") }
+            out.append(", \"timed_out\": []}")
+        }),
+        ("facets_timed_out", { _, _, out in out.append("[]") }),
+        ("suggested_facets", { _, context, out in
+            if let links = context.facetLinks { DatasetteJSON.appendSuggestedFacets(context.facets, links: links, to: &out) } else { out.append("[]") }
+        }),
+        ("all_columns", { _, context, out in DatasetteJSON.appendStrings(context.table.columns, to: &out) }),
     ]
 
     /// Extras that 1.0a41 knows and this server does not answer: named in the refusal.
     static let unanswered: Set<String> = [
-        "count_sql", "facet_results", "facets_timed_out", "suggested_facets", "all_columns", "column_details",
+        "count_sql", "column_details",
         "actions", "debug", "request", "display_columns", "display_rows", "render_cell", "query", "column_types",
         "set_column_type_ui", "metadata", "database_color", "form_hidden_args", "filters", "custom_table_templates",
         "sorted_facet_results", "table_definition", "private", "expandable_columns", "renderers",
@@ -45,6 +56,8 @@ enum DatasetteExtras {
             }
         }
         if names.contains("count") { names.insert("count_truncated") }
+        // 1.0a41 adds the facets to any extras when a `_facet…` parameter is given.
+        if !names.isEmpty, items.contains(where: { $0.name == "_facet" || $0.name.hasPrefix("_facet_") }) { names.insert("facet_results") }
         return names
     }
 

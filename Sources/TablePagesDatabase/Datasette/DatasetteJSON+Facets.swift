@@ -47,7 +47,15 @@ extension DatasetteJSON {
 
     /// `"facet_results": {…}, "suggested_facets": [...]` as Datasette 0.65 writes them.
     static func appendFacets(_ result: DatasetteFacets.Result, table: DatasetteTable, links: FacetLinks, to out: inout OutputBuffer) {
-        out.append("\"facet_results\": {")
+        out.append("\"facet_results\": ")
+        appendFacetResults(result, table: table, links: links, to: &out)
+        out.append(", \"suggested_facets\": ")
+        appendSuggestedFacets(result, links: links, to: &out)
+    }
+
+    /// The facets' object, each facet by its key (0.65's `facet_results`, 1.0's `facet_results.results`).
+    static func appendFacetResults(_ result: DatasetteFacets.Result, table: DatasetteTable, links: FacetLinks, to out: inout OutputBuffer) {
+        out.append("{")
         for (index, (key, facet)) in zip(DatabaseFacet.keys(of: result.facets), result.facets).enumerated() {
             if index > 0 { out.append(", ") }
             out.appendJSONString(key)
@@ -72,7 +80,12 @@ extension DatasetteJSON {
             out.append(facet.isTruncated ? "true" : "false")
             out.append("}")
         }
-        out.append("}, \"suggested_facets\": [")
+        out.append("}")
+    }
+
+    /// The suggested facets' list, each with the link that adds it.
+    static func appendSuggestedFacets(_ result: DatasetteFacets.Result, links: FacetLinks, to out: inout OutputBuffer) {
+        out.append("[")
         for (index, suggestion) in result.suggestions.enumerated() {
             if index > 0 { out.append(", ") }
             out.append("{\"name\": ")

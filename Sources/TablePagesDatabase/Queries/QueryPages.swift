@@ -108,7 +108,8 @@ public struct QueryPages: Sendable {
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
         for prefix in prefixes where !prefix.contains("/") {
-            router.on(.get, "/\(prefix)", use: { request in
+            // Datasette keeps a malformed escape (`?sql=select+'C%Z'`) as it is.
+            router.on(.get, "/\(prefix)", keepingMalformedEscapes: true, use: { request in
                 if request.prefersJSON { return await self.answer(request, format: .json) }
                 let query = DatasetteAPI.formEncoded(request.queryItems)
                 return .redirect(to: request.query["sql"] == nil ? "/" : Self.path + "?" + query, status: 302)
