@@ -90,7 +90,7 @@ public struct Router: HTTPResponder {
 
     /// Adds a route whose handler answers at once on the event thread, without suspending the
     /// connection: for cheap, non-blocking work such as static files. (A separate name rather than an
-    /// overload of ``on(_:_:use:)``, so a trailing closure never picks the event thread by accident.)
+    /// overload of ``on(_:_:keepingMalformedEscapes:use:)``, so a trailing closure never picks the event thread by accident.)
     public mutating func immediate(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ImmediateHandler) {
         add(Route(method: method, pattern: RoutePattern(pattern), handler: .immediate(handler)))
     }
