@@ -38,10 +38,14 @@ def test_an_empty_list_reads_well_and_an_added_todo_clears_the_form(examples_sit
     assert wait_until(lambda: "0 of 1 done" in (row_text(browser, "progress") or ""), 5)
     check_step(browser, "todo-2-added", size)
 
-    # Add pressed again with the emptied field adds nothing (the field is required).
+    # Add pressed again with the emptied field adds nothing, and the page says what to type below
+    # the form (the server's 400, which Chromium logs).
     browser.find_element(By.CSS_SELECTOR, "form.tk-insert button").click()
+    assert wait_until(lambda: "needs a title" in browser.execute_script(
+        "return document.querySelector('form.tk-insert')?.parentElement?.innerText ?? ''"), 5), "no word on the blank to-do"
+    assert rows_of(browser, "todos") == ["Water the ferns"]
     browser.find_element(By.CSS_SELECTOR, "form.tk-insert input[type='text']").send_keys("Oil the hinges")
     browser.find_element(By.CSS_SELECTOR, "form.tk-insert button").click()
     assert wait_until(lambda: rows_of(browser, "todos") == ["Water the ferns", "Oil the hinges"], 5)
     assert wait_until(lambda: "0 of 2 done" in (row_text(browser, "progress") or ""), 5)
-    check_step(browser, "todo-3-added-again", size)
+    check_step(browser, "todo-3-added-again", size, expected_error="400")
