@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 
 /// One sign-in link's token, `NONCE.EXPIRES.SIGNATURE`: a random nonce (16 bytes, base64url), the
 /// link's expiry (Unix seconds) and the HMAC-SHA256 of `signin:NONCE.EXPIRES` under the session
@@ -37,7 +38,7 @@ public struct SignInLink: Sendable, Hashable {
 
     /// The link's path, `/-/signin?token=…`; put the site's address in front.
     public func path(signedWith secret: SessionSecret) -> String {
-        SignInEndpoints.signInPath + "?token=" + token(signedWith: secret)
+        PageContract.signInPath + "?token=" + token(signedWith: secret)
     }
 
     /// When the link stops signing in.

@@ -30,7 +30,7 @@ extension PageDocument {
         switch account {
         case .signedIn:
             html += "<span class=\"tp-account\">Signed in</span><form class=\"tp-signout\" method=\"post\" action=\""
-                + SignInEndpoints.signOutPath + "\"><button type=\"submit\">Sign out</button></form>"
+                + PageContract.signOutPath + "\"><button type=\"submit\">Sign out</button></form>"
         case .signInOffered:
             html += "<a class=\"tp-signin\" href=\"" + PageContract.signInPath
                 + "\" title=\"Open the sign-in URL the server printed when it started\">Sign in to make changes</a>"

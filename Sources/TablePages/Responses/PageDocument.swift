@@ -87,7 +87,7 @@ enum PageDocument {
                 html += "<li><a href=\"" + HTMLEscaping.escape(PageContract.pagePath(named: page.name)) + "\">"
                 html += "<strong>" + HTMLEscaping.escape(page.title) + "</strong>"
                 if !page.summary.isEmpty { html += "<span>" + HTMLEscaping.escape(page.summary) + "</span>" }
-                if let count = counts[page.name] { html += "<span class=\"tp-count\">" + PageRowCounts.text(count) + "</span>" }
+                if let count = counts[page.name] { html += "<span class=\"tp-count\">" + rowCountText(count) + "</span>" }
                 html += "</a></li>"
             }
             html += "</ul>"
@@ -118,6 +118,18 @@ enum PageDocument {
             + HTMLEscaping.escape(entry.title) + "</button></form>"
     }
 
+    /// "1 row", "12,345 rows", or "many rows" for nil.
+    private static func rowCountText(_ count: Int?) -> String {
+        guard let count else { return "many rows" }
+        var digits = String(count)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return digits + grouped + (count == 1 ? " row" : " rows")
+    }
+
     /// `GET /-/signin` without a token: how to sign in, with status 401.
     static func signInHelp(siteTitle: String) -> Response {
         var html = head(title: "Sign in")
@@ -139,7 +151,7 @@ enum PageDocument {
         var html = head(title: "Sign out")
         html += bar(siteTitle: siteTitle)
         html += "<main class=\"tp-index\"><h1>Sign out</h1>"
-        html += "<form method=\"post\" action=\"" + SignInEndpoints.signOutPath + "\"><button type=\"submit\">Sign out of this browser</button></form>"
+        html += "<form method=\"post\" action=\"" + PageContract.signOutPath + "\"><button type=\"submit\">Sign out of this browser</button></form>"
         html += "<p><a href=\"/\">Back to the index</a></p></main>" + tail
         return document(Array(html.utf8))
     }

@@ -7,7 +7,7 @@ import TableKit
 /// (the HMAC, the expiry, the limiter) answers on the event thread.
 struct SignInEndpoints: Sendable {
     static let signInPath = PageContract.signInPath
-    static let signOutPath = "/-/signout"
+    static let signOutPath = PageContract.signOutPath
 
     let access: AccessControl
     /// The site's title, in the bar of the page that explains how to sign in.

@@ -23,16 +23,4 @@ enum PageRowCounts {
         }
         return counted ?? [:]
     }
-
-    /// "1 row", "12,345 rows", or "many rows" for nil.
-    static func text(_ count: Int?) -> String {
-        guard let count else { return "many rows" }
-        var digits = String(count)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        return digits + grouped + (count == 1 ? " row" : " rows")
-    }
 }
