@@ -9,8 +9,8 @@ import Testing
 struct IdempotencyKeysTests {
     static let json: [(String, String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
 
-    static func key(_ value: String, actor: String = "anonymous") -> IdempotencyKeys.Key {
-        IdempotencyKeys.Key(actor: actor, path: "/pages/items/sections/items/rows", value: value)
+    static func key(_ value: String, actor: String = "anonymous") -> IdempotencyKeys.ClientKey {
+        IdempotencyKeys.ClientKey(actor: actor, path: "/pages/items/sections/items/rows", value: value)
     }
 
     @Test func anInsertSentAgainWithItsKeyIsAnsweredAsBeforeAndAddsNothing() async throws {

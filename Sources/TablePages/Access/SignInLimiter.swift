@@ -25,7 +25,7 @@ final class SignInLimiter: Sendable {
         var refused = false
     }
 
-    private struct State {
+    private struct LimiterState {
         var buckets: [String: Bucket] = [:]
         var overflow: Bucket
         var lastPrune = Date.distantPast
@@ -45,7 +45,7 @@ final class SignInLimiter: Sendable {
     /// Most addresses kept: the byte limit over ``bytesPerAddress``.
     let capacity: Int
     private let now: @Sendable () -> Date
-    private let state: Mutex<State>
+    private let state: Mutex<LimiterState>
 
     /// A limiter allowing `burst` wrong attempts at once, then `perSecond`, per address, keeping at
     /// most `byteLimit` bytes of addresses.
@@ -54,7 +54,7 @@ final class SignInLimiter: Sendable {
         self.perSecond = perSecond > 0 ? perSecond : 1
         self.capacity = max(1, byteLimit / Self.bytesPerAddress)
         self.now = now
-        self.state = Mutex(State(overflow: Bucket(tokens: Double(max(1, burst)), updated: now())))
+        self.state = Mutex(LimiterState(overflow: Bucket(tokens: Double(max(1, burst)), updated: now())))
     }
 
     /// Whether a sign-in attempt from `address` may be checked now.
@@ -88,7 +88,7 @@ final class SignInLimiter: Sendable {
 
     /// Calls `body` with `key`'s bucket refilled up to `now`, adding it (or, in a full table, the
     /// shared overflow bucket) when it is new.
-    private func withBucket<Result>(_ key: String, in state: inout State, now: Date, _ body: (inout Bucket) -> Result) -> Result {
+    private func withBucket<Result>(_ key: String, in state: inout LimiterState, now: Date, _ body: (inout Bucket) -> Result) -> Result {
         if state.buckets[key] == nil, state.buckets.count >= capacity {
             prune(&state, now: now)
         }
@@ -112,7 +112,7 @@ final class SignInLimiter: Sendable {
 
     /// Drops the addresses whose buckets are full again: they hold nothing a new bucket would not.
     /// At most once a second, so a flood of new addresses does not scan the table for each.
-    private func prune(_ state: inout State, now: Date) {
+    private func prune(_ state: inout LimiterState, now: Date) {
         guard now.timeIntervalSince(state.lastPrune) >= 1 || now < state.lastPrune else { return }
         state.lastPrune = now
         let full = Double(burst)

@@ -14,7 +14,7 @@ final class RequestMetrics: ServerObserver {
     /// The methods HTTP defines: an array, since comparing a few short strings is quicker than hashing one.
     static let knownMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 
-    private struct Key: Hashable {
+    private struct SeriesKey: Hashable {
         let method: HTTPMethod
         let route: String?
         let status: Int
@@ -35,7 +35,7 @@ final class RequestMetrics: ServerObserver {
     }
 
     private let factory: any MetricsFactory
-    private let series = Mutex<[Key: Series]>([:])
+    private let series = Mutex<[SeriesKey: Series]>([:])
     private let openStreams: Meter
 
     init(factory: any MetricsFactory) {
@@ -44,7 +44,7 @@ final class RequestMetrics: ServerObserver {
     }
 
     func requestAnswered(method: HTTPMethod, route: String?, status: Int, duration: Duration) {
-        let key = Key(method: Self.knownMethods.contains(method) ? method : HTTPMethod(rawValue: Self.otherMethod), route: route, status: status)
+        let key = SeriesKey(method: Self.knownMethods.contains(method) ? method : HTTPMethod(rawValue: Self.otherMethod), route: route, status: status)
         let series = self.series.withLock { series in
             if let existing = series[key] { return existing }
             let made = make(key)
@@ -64,7 +64,7 @@ final class RequestMetrics: ServerObserver {
     }
 
     /// The series of `key`; the factory hands back the one it already has for the same labels.
-    private func make(_ key: Key) -> Series {
+    private func make(_ key: SeriesKey) -> Series {
         let method = ("method", key.method.rawValue)
         let route = ("route", key.route ?? Self.unmatchedRoute)
         return Series(

@@ -14,7 +14,7 @@ import Synchronization
 /// that write again is safe, and should be done. Kept in memory, per process.
 final class IdempotencyKeys: Sendable {
     /// What a client's key is: the actor (or `anonymous`), the request's path, and the key itself.
-    struct Key: Hashable, Sendable {
+    struct ClientKey: Hashable, Sendable {
         let actor: String
         let path: String
         let value: String
@@ -30,15 +30,15 @@ final class IdempotencyKeys: Sendable {
         case answered(Response)
     }
 
-    private enum Entry {
+    private enum Record {
         case inProgress
         case answered(Response, bytes: Int, at: ContinuousClock.Instant)
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
+    private struct Ledger {
+        var entries: [ClientKey: Record] = [:]
         // Answered keys, oldest first (appended as they finish).
-        var order: [Key] = []
+        var order: [ClientKey] = []
         var orderStart = 0
         var bytes = 0
     }
@@ -47,7 +47,7 @@ final class IdempotencyKeys: Sendable {
     let byteLimit: Int
     /// How long an answer is kept.
     let lifetime: Duration
-    private let state = Mutex(State())
+    private let state = Mutex(Ledger())
 
     /// The longest key accepted, in bytes.
     static let maxKeyLength = 255
@@ -68,7 +68,7 @@ final class IdempotencyKeys: Sendable {
     }
 
     /// Looks `key` up; a fresh key is marked in progress until ``finish(_:with:now:)`` or ``abandon(_:)``.
-    func begin(_ key: Key, now: ContinuousClock.Instant = .now) -> Start {
+    func begin(_ key: ClientKey, now: ContinuousClock.Instant = .now) -> Start {
         state.withLock { state in
             expire(&state, now: now)
             switch state.entries[key] {
@@ -83,7 +83,7 @@ final class IdempotencyKeys: Sendable {
 
     /// Keeps `response` as the answer to `key`, unless it says nothing was changed (then the key
     /// is forgotten, and the write may be sent again).
-    func finish(_ key: Key, with response: Response, now: ContinuousClock.Instant = .now) {
+    func finish(_ key: ClientKey, with response: Response, now: ContinuousClock.Instant = .now) {
         guard Self.mayHaveChanged(response.status) else {
             abandon(key)
             return
@@ -106,7 +106,7 @@ final class IdempotencyKeys: Sendable {
     }
 
     /// Forgets `key` (its write failed and changed nothing).
-    func abandon(_ key: Key) {
+    func abandon(_ key: ClientKey) {
         state.withLock { state in
             if case .inProgress = state.entries[key] { state.entries[key] = nil }
         }
@@ -121,13 +121,13 @@ final class IdempotencyKeys: Sendable {
         status < 400 || (status >= 500 && status != 503)
     }
 
-    private static func cost(of key: Key, _ response: Response) -> Int {
+    private static func cost(of key: ClientKey, _ response: Response) -> Int {
         let headers = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         // A fixed part for the entry and its place in the order.
         return 128 + key.actor.utf8.count + key.path.utf8.count + key.value.utf8.count + response.bodyBytes.count + headers
     }
 
-    private func expire(_ state: inout State, now: ContinuousClock.Instant) {
+    private func expire(_ state: inout Ledger, now: ContinuousClock.Instant) {
         while state.orderStart < state.order.count {
             let key = state.order[state.orderStart]
             if case .answered(_, _, let at) = state.entries[key], now - at < lifetime { break }
@@ -137,7 +137,7 @@ final class IdempotencyKeys: Sendable {
         compact(&state)
     }
 
-    private func drop(_ state: inout State, _ key: Key) {
+    private func drop(_ state: inout Ledger, _ key: ClientKey) {
         if case .answered(_, let bytes, _) = state.entries[key] {
             state.bytes -= bytes
             state.entries[key] = nil
@@ -145,7 +145,7 @@ final class IdempotencyKeys: Sendable {
     }
 
     // Drops the consumed front of the order once it is half of it, so the array stays bounded.
-    private func compact(_ state: inout State) {
+    private func compact(_ state: inout Ledger) {
         if state.orderStart > 64, state.orderStart * 2 > state.order.count {
             state.order.removeFirst(state.orderStart)
             state.orderStart = 0

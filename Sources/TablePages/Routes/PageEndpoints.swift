@@ -260,7 +260,7 @@ struct PageEndpoints: Sendable {
     func insert(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
         guard let value = request.headers[IdempotencyKeys.header] else { return try await insertRow(request, context: context, input: input) }
         if let problem = IdempotencyKeys.problem(with: value) { throw HTTPError(400, problem) }
-        let key = IdempotencyKeys.Key(actor: context.actor?.id ?? "anonymous", path: request.path, value: value)
+        let key = IdempotencyKeys.ClientKey(actor: context.actor?.id ?? "anonymous", path: request.path, value: value)
         switch idempotency.begin(key) {
         case .inProgress:
             throw HTTPError(409, "A write with this \(IdempotencyKeys.header) is still being done; send it again once that one is answered.", headers: ["Retry-After": "1"])

@@ -18,7 +18,7 @@ struct PageRequests: Sendable {
     let hosts: PageHosts
     let access: AccessControl
     let logger: Logger
-    private let counter = Counter()
+    private let counter = ResolutionCounter()
 
     init(hosts: PageHosts, access: AccessControl, logger: Logger) {
         self.hosts = hosts
@@ -89,7 +89,7 @@ struct PageRequests: Sendable {
         try await host(for: try resolve(request, for: purpose))
     }
 
-    private final class Counter: Sendable {
+    private final class ResolutionCounter: Sendable {
         let value = Atomic<Int>(0)
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// each for at most its own timeout. A lane held by a slow page therefore gets one probe queued
 /// behind it, however often a load balancer asks.
 final class ReadinessProbes: Sendable {
-    private struct State {
+    private struct Outstanding {
         var sentAt: ContinuousClock.Instant?
         var waiters: [Int: CheckedContinuation<String?, Never>] = [:]
         var nextWaiter = 0
@@ -15,7 +15,7 @@ final class ReadinessProbes: Sendable {
 
     private let probes: [any ReadinessProbe]
     private let lanes: DatabaseLanes
-    private let state = Mutex(State())
+    private let state = Mutex(Outstanding())
 
     init(_ probes: [any ReadinessProbe], lanes: DatabaseLanes) {
         self.probes = probes
