@@ -16,7 +16,7 @@ func withServer<T>(
     configure(&configuration)
     var logger = Logger(label: "MicroHTTPTests")
     logger.logLevel = logLevel
-    let server = Server(configuration: configuration, responder: router, logger: logger)
+    let server = Server(configuration: configuration, responder: router, errorPage: router.errorPage, logger: logger)
     try server.start()
     do {
         let result = try await body(server)

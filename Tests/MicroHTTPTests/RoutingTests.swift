@@ -64,19 +64,19 @@ struct RoutingTests {
         #expect(await router.respond(to: Self.request(.post, "/act")).bodyBytes == Array("done".utf8))
     }
 
-    @Test("A first step's work made elsewhere is not immediate; respond awaits it, and what it fails with answers as a handler's throw")
-    func firstStepMadeElsewhereIsAwaitedByRespond() async {
+    @Test("An answer made elsewhere is not immediate; respond awaits it, and what it fails with answers as a handler's throw")
+    func answerMadeElsewhereIsAwaitedByRespond() async {
         var router = Router()
-        router.on(.get, "/e/:n", resolving: { request -> FirstStep<String> in
+        router.on(.get, "/e/:n", answering: { request in
             let n = request.parameters["n"] ?? ""
-            return n == "second" ? .resolved(n) : .elsewhere { finish in
+            return n == "second" ? .later { .text("second step of \(n)") } : .elsewhere { finish in
                 switch n {
                 case "conflict": finish(.failure(HTTPError(409, "taken")))
                 case "broken": finish(.failure(CancellationError()))
                 default: finish(.success(.text("made \(n)")))
                 }
             }
-        }, use: { _, resolved in .text("second step of \(resolved)") })
+        })
         #expect(router.immediateResponse(to: Self.request(.get, "/e/1")) == nil)
         #expect(await router.respond(to: Self.request(.get, "/e/1")).bodyBytes == Array("made 1".utf8))
         #expect(await router.respond(to: Self.request(.get, "/e/second")).bodyBytes == Array("second step of second".utf8))
@@ -85,44 +85,65 @@ struct RoutingTests {
         #expect(await router.respond(to: Self.request(.get, "/e/1")).route == "/e/:n")
     }
 
-    @Test("The admission check answers before any route, on both paths; finishing sees every response")
-    func admissionAndFinishing() async {
+    @Test("Middleware answers before any route, on both paths, and its map sees every response, thrown errors too, in the order added")
+    func middlewareRefusesAndFinishes() async {
         var router = Router()
         router.immediate(.get, "/now") { _ in .text("now") }
         router.on(.post, "/later") { _ in .text("later") }
-        router.admission = { request in request.headers["X-Refuse"] == nil ? nil : .error(421, "refused", json: true) }
-        router.finishing = { _, response in response.headers["X-Finished"] = "yes" }
+        router.on(.get, "/throws") { _ in throw HTTPError(409, "taken") }
+        router.use { request, context, next in
+            next(request, context).map { response in
+                var response = response
+                response.headers["X-Finished"] = "yes"
+                response.headers["X-Route"] = context.route ?? "none"
+                return response
+            }
+        }
+        router.use { request, context, next in
+            request.headers["X-Refuse"] == nil ? next(request, context) : .now(.error(421, "refused", json: true))
+        }
+        #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.headers["X-Route"] == "none")
+        #expect(router.immediateResponse(to: Self.request(.get, "/now"))?.headers["X-Route"] == "/now")
+        let thrown = await router.respond(to: Self.request(.get, "/throws"))
+        #expect(thrown.status == 409 && thrown.headers["X-Finished"] == "yes" && thrown.route == "/throws")
         var refused = Self.request(.post, "/later")
         refused.headers["X-Refuse"] = "1"
         #expect(router.immediateResponse(to: refused)?.status == 421)
         #expect(await router.respond(to: refused).status == 421)
+        #expect(router.immediateResponse(to: refused)?.headers["X-Finished"] == "yes", "the first middleware wraps the second's refusal")
         #expect(router.immediateResponse(to: Self.request(.get, "/now"))?.headers["X-Finished"] == "yes")
         #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.headers["X-Finished"] == "yes")
         let later = await router.respond(to: Self.request(.post, "/later"))
         #expect(later.bodyBytes == Array("later".utf8) && later.headers["X-Finished"] == "yes")
     }
 
-    @Test("A prerequisite holds a request back until it calls back, then every kind of route answers as it would have")
-    func prerequisiteRoutesAfterItsWait() async {
+    @Test("Middleware that holds a request back until a wait ends, then goes on, sees every kind of route answer as it would have")
+    func middlewareRoutesAfterItsWait() async {
         var router = Router()
         router.immediate(.get, "/now") { _ in .text("now") }
         router.on(.get, "/later") { _ in .text("later") }
-        router.on(.get, "/elsewhere", resolving: { _ -> FirstStep<Void> in .elsewhere { finish in finish(.success(.text("elsewhere"))) } }, use: { _, _ in .text("unused") })
+        router.on(.get, "/elsewhere", answering: { _ in .elsewhere { finish in finish(.success(.text("elsewhere"))) } })
         let waited = Mutex(0)
         // What the prerequisite waits for is known only once it was released: a request routed
         // before the wait ends would see the old state.
         let released = Mutex(false)
-        router.prerequisite = { request in
-            guard request.headers["X-Wait"] != nil else { return nil }
-            return { ready in
+        router.use { request, context, next in
+            next(request, context).map { response in
+                var response = response
+                response.headers["X-Released"] = released.withLock { $0 } ? "yes" : "no"
+                return response
+            }
+        }
+        router.use { request, context, next in
+            guard request.headers["X-Wait"] != nil else { return next(request, context) }
+            return .elsewhere { finish in
                 waited.withLock { $0 += 1 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
                     released.withLock { $0 = true }
-                    ready()
+                    next(request, context).run(for: request) { finish(.success($0)) }
                 }
             }
         }
-        router.finishing = { _, response in response.headers["X-Released"] = released.withLock { $0 } ? "yes" : "no" }
         for path in ["/now", "/later", "/elsewhere"] {
             released.withLock { $0 = false }
             var request = Self.request(.get, path)
@@ -135,6 +156,25 @@ struct RoutingTests {
         // Without the header: no wait, as before.
         #expect(router.immediateResponse(to: Self.request(.get, "/now"))?.bodyBytes == Array("now".utf8))
         #expect(router.immediateResponse(to: Self.request(.get, "/missing"))?.status == 404)
+    }
+
+    @Test("The query by name is built with its items and kept in step when they change; the last value of a repeated name wins")
+    func queryFollowsItsItems() async {
+        let names = Gen.element(of: ["a", "b", "", "a b"]).map { $0! }
+        let items = zip(names, HostileText.text).array(of: 0...8)
+        await propertyCheckFailingOnThrow(input: items, items) { first, second in
+            var request = Request(method: .get, path: "/q", pathSegments: ["q"], queryItems: first.map { (name: $0.0, value: $0.1) })
+            #expect(request.query == Self.lastWins(first))
+            request.queryItems = second.map { (name: $0.0, value: $0.1) }
+            #expect(request.query == Self.lastWins(second))
+        }
+    }
+
+    /// `items` by name, a later value of a name replacing an earlier one.
+    static func lastWins(_ items: [(String, String)]) -> [String: String] {
+        var query: [String: String] = [:]
+        for (name, value) in items { query[name] = value }
+        return query
     }
 
     @Test func headersAreCaseInsensitive() {

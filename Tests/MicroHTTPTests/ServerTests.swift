@@ -101,18 +101,24 @@ struct ServerTests {
         }
     }
 
-    @Test("A first step's work made on a thread of its own answers from there: its response, or its thrown error as a handler's, finished by the router; the connection stays kept alive")
-    func firstStepAnsweredElsewhere() async throws {
+    @Test("An answer made on a thread of its own answers from there: its response, or its thrown error as a handler's, finished by the router's middleware; the connection stays kept alive")
+    func answeredElsewhere() async throws {
         var router = Router()
-        router.on(.get, "/elsewhere/:n", resolving: { request -> FirstStep<Void> in
+        router.on(.get, "/elsewhere/:n", answering: { request in
             let n = request.parameters["n"] ?? ""
             return .elsewhere { finish in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
                     finish(n == "bad" ? .failure(HTTPError(418, "no tea")) : .success(.text("made \(n)")))
                 }
             }
-        }, use: { _, _ in .text("second step") })
-        router.finishing = { _, response in response.headers["X-Finished"] = "yes" }
+        })
+        router.use { request, context, next in
+            next(request, context).map { response in
+                var response = response
+                response.headers["X-Finished"] = "yes"
+                return response
+            }
+        }
         try await withServer(router) { server in
             let connection = try await TestConnection(port: server.port)
             let made = try await connection.request("GET", "/elsewhere/1")

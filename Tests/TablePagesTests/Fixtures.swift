@@ -166,7 +166,7 @@ func withSite<T>(
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.threads = 2
     configuration.observer = metrics?.serverObserver
-    let server = Server(configuration: configuration, responder: site.router, logger: logger)
+    let server = Server(configuration: configuration, responder: site.router, errorPage: site.router.errorPage, logger: logger)
     try server.start()
     do {
         let result = try await body(server, site)

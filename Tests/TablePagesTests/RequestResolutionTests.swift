@@ -35,11 +35,9 @@ struct RequestResolutionTests {
 
     /// The answer as the server gets it: at once, or the work it runs later.
     static func serve(_ site: Site, _ request: Request) async -> (response: Response, immediate: Bool) {
-        switch site.router.answer(to: request) {
-        case .now(let response): (response, true)
-        case .later(let work): (await work(), false)
-        case .elsewhere(let start): (await withCheckedContinuation { done in start { done.resume(returning: $0) } }, false)
-        }
+        let answer = site.router.answer(to: request)
+        if case .now(let response) = answer { return (response, true) }
+        return (await answer.response(for: request), false)
     }
 
     @Test("a cache miss resolves the page, the actor and the variant once; so does a hit", arguments: [false, true])
@@ -56,6 +54,33 @@ struct RequestResolutionTests {
         #expect(hit.response.bodyBytes == miss.response.bodyBytes)
         #expect(site.pageRequests.resolutionCount == 2)
         #expect(calls.value == 2)
+    }
+
+    @Test(
+        "a cache miss of a page or its JSON parses the query, the format, the rows and the view once, and renders the rows parsed",
+        arguments: ["/pages/items", "/pages/items.json"]
+    )
+    func cacheMissParsesOnce(path: String) async throws {
+        let calls = Calls()
+        let site = Self.site(counting: calls)
+        var request = Self.request(.get, path, json: false)
+        request.queryItems = [(name: "limit", value: "1")]
+        let miss = await Self.serve(site, request)
+        let body = String(decoding: miss.response.bodyBytes, as: UTF8.self)
+        #expect(miss.response.status == 200 && !miss.immediate)
+        #expect(site.pageRequests.resolutionCount == 1, "parsed \(site.pageRequests.resolutionCount) times")
+        #expect(body.contains("first") && !body.contains("second"), "limit=1 reached the renderer: \(body)")
+        #expect(miss.response.headers["Content-Type"]?.hasPrefix(path.hasSuffix(".json") ? "application/json" : "text/html") == true)
+        // The hit reads the same parsed window: the cached one-row page.
+        let hit = await Self.serve(site, request)
+        #expect(hit.immediate && hit.response.bodyBytes == miss.response.bodyBytes)
+        #expect(site.pageRequests.resolutionCount == 2)
+        // A bad window is reported by the work, from what the first step parsed.
+        request.queryItems = [(name: "limit", value: "0")]
+        let refused = await Self.serve(site, request)
+        #expect(refused.response.status == 400 && !refused.immediate)
+        #expect(String(decoding: refused.response.bodyBytes, as: UTF8.self).contains("limit must be a whole number"))
+        #expect(site.pageRequests.resolutionCount == 3)
     }
 
     @Test("a write behind the middleware, a section and a row are each resolved once")

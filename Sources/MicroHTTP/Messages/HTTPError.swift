@@ -16,3 +16,8 @@ public struct HTTPError: Error, Sendable, Equatable {
         self.headers = headers
     }
 }
+
+extension HTTPError: HTTPErrorConvertible {
+    /// The error itself.
+    public var httpError: HTTPError { self }
+}

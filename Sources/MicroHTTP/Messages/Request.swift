@@ -15,7 +15,12 @@ public struct Request: Sendable {
     /// The path parameters the matching route captured, decoded, e.g. `["page": "todo list"]`.
     public var parameters: [String: String]
     /// The query items in order, decoded (`+` counts as a space); a key without `=` has an empty value.
-    public var queryItems: [(name: String, value: String)]
+    public var queryItems: [(name: String, value: String)] {
+        didSet { query = Self.query(queryItems) }
+    }
+    /// The query items by name; where a name repeats, the last value wins. Built once, with
+    /// ``queryItems``: handlers, middleware and the router read it without building it again.
+    public private(set) var query: [String: String]
     /// Whether the query string holds a malformed percent-escape (`?a=C%Z`) or escapes that are
     /// not UTF-8: ``queryItems`` then keep such an escape as sent and hold U+FFFD for such bytes.
     /// Only routes added with `keepingMalformedEscapes` see such a request; the router refuses it
@@ -78,6 +83,7 @@ public struct Request: Sendable {
         self.pathSegments = pathSegments
         self.parameters = parameters
         self.queryItems = queryItems
+        self.query = Self.query(queryItems)
         self.headers = headers
         self.cookies = cookies
         self.body = body
@@ -94,6 +100,7 @@ public struct Request: Sendable {
         self.pathSegments = pathSegments
         self.parameters = [:]
         self.queryItems = queryItems
+        self.query = Self.query(queryItems)
         self.headers = headers
         self.cookies = cookies
         self.body = body
@@ -101,9 +108,11 @@ public struct Request: Sendable {
         self.isSecure = client.isSecure
     }
 
-    /// The query items by name; where a name repeats, the last value wins.
-    public var query: [String: String] {
-        Dictionary(queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    /// `items` by name, the last value of a name that repeats winning.
+    private static func query(_ items: [(name: String, value: String)]) -> [String: String] {
+        // Most requests have no query: no dictionary to build.
+        guard !items.isEmpty else { return [:] }
+        return Dictionary(items.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Whether the client asked for JSON: by a `.json` suffix on the path, an `Accept` header that

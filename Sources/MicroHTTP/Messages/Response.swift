@@ -140,8 +140,16 @@ public struct Response: Sendable {
         error(status, message, json: request.prefersJSON)
     }
 
-    /// `error` for `request`, in the form it prefers, with the headers it carries (`Retry-After`, `Allow`, …).
-    public static func error(_ error: HTTPError, for request: Request) -> Response {
+    /// What a thrown `error` answers `request`, in the form it prefers: an ``HTTPErrorConvertible``
+    /// its status, message and headers (`Retry-After`, `Allow`, …); anything else a 500 that names
+    /// nothing of it. The one place a thrown error becomes a status: the ``Router`` and the server
+    /// both answer with it.
+    public static func error(_ error: any Error, for request: Request) -> Response {
+        guard let convertible = error as? any HTTPErrorConvertible else {
+            // Not the client's fault and not for the client's eyes: the server logs the status.
+            return Self.error(500, "The server could not answer this request.", for: request)
+        }
+        let error = convertible.httpError
         var response = Self.error(error.status, error.message, for: request)
         for (name, value) in error.headers { response.headers[name] = value }
         return response

@@ -1,29 +1,23 @@
 /// Something that answers requests; the server hands every fully received request to one.
 ///
-/// Implementation requirements: the methods may be called on any thread, concurrently.
-/// ``answer(to:)`` (by default ``immediateResponse(to:)``) runs on one of libmicrohttpd's event
-/// threads, so it must not block; a ``HTTPAnswer/later(_:)`` answer (by default, nil from
-/// ``immediateResponse(to:)`` and then ``respond(to:)``) has the server suspend the connection and
-/// run the work.
+/// Implementation requirements: ``answer(to:)`` may be called on any thread, concurrently. The
+/// server calls it on one of libmicrohttpd's event threads, so it must not block: what waits
+/// goes into an ``HTTPAnswer/later(_:)`` or ``HTTPAnswer/elsewhere(_:)`` answer.
 public protocol HTTPResponder: Sendable {
-    /// The response at once, or the work that makes it later; the server asks this of every request.
+    /// The response at once, or the work that makes it.
     func answer(to request: Request) -> HTTPAnswer
-    /// A response that can be made at once without waiting (static files, routing errors), or nil.
-    func immediateResponse(to request: Request) -> Response?
-    /// The response to `request`, made asynchronously while its connection is suspended.
-    func respond(to request: Request) async -> Response
-    /// The page browsers see for the errors the server answers itself (a body too large, a
-    /// request too slow, shutting down); ``ErrorPage/plainText`` unless the responder says otherwise.
-    var errorPage: ErrorPage { get }
 }
 
 extension HTTPResponder {
-    /// ``immediateResponse(to:)``, or ``respond(to:)`` later when it is nil.
-    public func answer(to request: Request) -> HTTPAnswer {
-        if let response = immediateResponse(to: request) { return .now(response) }
-        return .later { await respond(to: request) }
+    /// The response when ``answer(to:)`` has it at once (static files, a cached page, routing
+    /// errors), else nil; the work of a deferred answer is not started.
+    public func immediateResponse(to request: Request) -> Response? {
+        guard case .now(let response) = answer(to: request) else { return nil }
+        return response
     }
 
-    /// ``ErrorPage/plainText``.
-    public var errorPage: ErrorPage { .plainText }
+    /// The response to `request`, whichever way ``answer(to:)`` makes it.
+    public func respond(to request: Request) async -> Response {
+        await answer(to: request).response(for: request)
+    }
 }

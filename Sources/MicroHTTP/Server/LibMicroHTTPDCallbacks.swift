@@ -79,7 +79,7 @@ private struct AccessCall {
         case .refuseAndClose(let refusal):
             watch?.requestReceived()
             let response = core.response(for: refusal)
-            ImmediateRefusal.send(core.responder.errorPage.apply(to: response), on: tp_connection_fd(connection))
+            ImmediateRefusal.send(response, on: tp_connection_fd(connection))
             let methodValue = HTTPMethod(cString: method)
             core.requestLog.record(method: methodValue, path: String(cString: url), status: response.status, startedAt: context.startedAt, request: nil)
             core.observe(method: methodValue, response: response, context: context)
@@ -90,14 +90,10 @@ private struct AccessCall {
             return perform(handle(body: body, context: context), for: context)
         case .queue(let response, let request):
             return queue(response, for: request, context: context)
-        case .start(let answer):
+        case .start(let answer, let request):
             let handle = ConnectionHandle(pointer: connection)
             handle.suspend()
-            switch answer {
-            case .later(let work): core.respondLater(with: work, context: context, connection: handle)
-            case .elsewhere(let start): core.respondElsewhere(starting: start, context: context, connection: handle)
-            case .now: break  // Queued, never started.
-            }
+            core.respondLater(with: answer, to: request, context: context, connection: handle)
             return .YES
         }
     }
@@ -114,7 +110,7 @@ private struct AccessCall {
             return context.lifecycle.withLock { $0.responderAnswered(answer, to: request) }
         case .failure(let error):
             let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) } ?? ""
-            let response = Response.error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json"))
+            let response = core.errorPage.apply(to: Response.error(error.status, error.message, json: path.hasSuffix(".json") || accept.contains("application/json")))
             return context.lifecycle.withLock { $0.requestUnreadable(response) }
         }
     }

@@ -59,8 +59,8 @@ struct RequestLifecycle: Sendable {
         case handle(body: [UInt8])
         /// Queue `response`; `request` is what the request log reads, nil when it was never parsed.
         case queue(Response, for: Request?)
-        /// Suspend the connection and start the responder's deferred work.
-        case start(HTTPAnswer)
+        /// Suspend the connection and start the responder's deferred answer to the request.
+        case start(HTTPAnswer, for: Request)
         /// Resume the suspended connection (from any thread), so its next call queues the response.
         case resume
         /// The event stream turned the idle timeout off: turn it on again for the kept-alive
@@ -135,7 +135,7 @@ struct RequestLifecycle: Sendable {
             return .queue(response, for: request)
         }
         state = .waiting(request)
-        return .start(answer)
+        return .start(answer, for: request)
     }
 
     /// The request could not be parsed: `response` says why.

@@ -31,9 +31,11 @@ public final class Server: Sendable {
     private let core: ServerCore
     private let running = Mutex<Running?>(nil)
 
-    /// Creates a server; it does not listen until ``start()``.
-    public init(configuration: ServerConfiguration, responder: some HTTPResponder, logger: Logger = Logger(label: "MicroHTTP")) {
-        core = ServerCore(configuration: configuration, responder: responder, logger: logger)
+    /// Creates a server; it does not listen until ``start()``. `errorPage` is the page browsers see
+    /// for the errors the server answers itself (a body too large, a request too slow, shutting
+    /// down): a ``Router``'s ``Router/errorPage``, so that they look like the rest of the site.
+    public init(configuration: ServerConfiguration, responder: some HTTPResponder, errorPage: ErrorPage = .plainText, logger: Logger = Logger(label: "MicroHTTP")) {
+        core = ServerCore(configuration: configuration, responder: responder, errorPage: errorPage, logger: logger)
     }
 
     /// The port the server listens on (the real one when configured with port 0), or 0 when stopped.

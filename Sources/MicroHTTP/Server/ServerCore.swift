@@ -7,6 +7,8 @@ import Synchronization
 final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let responder: any HTTPResponder
+    /// The look of the errors the server answers itself; the responder's own are its business.
+    let errorPage: ErrorPage
     let logger: Logger
     let requestLog: RequestLog
     let streams = StreamRegistry()
@@ -25,7 +27,8 @@ final class ServerCore: Sendable {
     /// ``ServerConfiguration/minimumConnectionMemoryLimit``).
     let connectionMemoryLimit: Int
 
-    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    init(configuration: ServerConfiguration, responder: any HTTPResponder, errorPage: ErrorPage, logger: Logger) {
+        self.errorPage = errorPage
         self.configuration = configuration
         self.connectionMemoryLimit = max(ServerConfiguration.minimumConnectionMemoryLimit, configuration.connectionMemoryLimit)
         self.responder = responder
@@ -66,25 +69,23 @@ final class ServerCore: Sendable {
         if due { logger.warning("\(message())") }
     }
 
-    /// Runs the responder's later answer while the connection stays suspended.
-    func respondLater(with work: @escaping @Sendable () async -> Response, context: RequestContext, connection: ConnectionHandle) {
-        respondElsewhere(starting: { respond in Task { respond(await work()) } }, context: context, connection: connection)
-    }
-
-    /// Starts the responder's answer made elsewhere (``HTTPAnswer/elsewhere(_:)``) while the
-    /// connection stays suspended; whichever thread it responds on resumes the connection.
-    func respondElsewhere(starting start: @Sendable (@escaping @Sendable (Response) -> Void) -> Void, context: RequestContext, connection: ConnectionHandle) {
+    /// Runs the responder's deferred answer to `request` while the connection stays suspended;
+    /// whichever thread it finishes on resumes the connection.
+    func respondLater(with answer: HTTPAnswer, to request: Request, context: RequestContext, connection: ConnectionHandle) {
         let key = ObjectIdentifier(context)
         waiting.withLock { $0[key] = (context, connection) }
-        start { [self] response in
+        answer.run(for: request) { [self] response in
             waiting.withLock { _ = $0.removeValue(forKey: key) }
             context.complete(with: response, resuming: connection)
         }
     }
 
-    /// The answer the server makes itself to `refusal`, as plain text (the responder's error page
-    /// is applied when it is queued or sent).
+    /// The answer the server makes itself to `refusal`, in the server's ``errorPage``.
     func response(for refusal: RequestLifecycle.Refusal) -> Response {
+        errorPage.apply(to: plainResponse(for: refusal))
+    }
+
+    private func plainResponse(for refusal: RequestLifecycle.Refusal) -> Response {
         switch refusal {
         case .badHead(let problem):
             .error(problem.status, problem.message, json: false)
@@ -107,8 +108,9 @@ final class ServerCore: Sendable {
             defer { waiting.removeAll() }
             return Array(waiting.values)
         }
+        let answer = errorPage.apply(to: Self.shuttingDown)
         for (context, connection) in pending {
-            context.complete(with: Self.shuttingDown, resuming: connection)
+            context.complete(with: answer, resuming: connection)
         }
         return pending.count
     }
@@ -128,8 +130,6 @@ final class ServerCore: Sendable {
     /// Builds the libmicrohttpd response for `response` and queues it; returns false when
     /// libmicrohttpd refused it (the connection is then closed).
     func queue(_ response: Response, on connection: OpaquePointer, for request: Request?, context: RequestContext, method: HTTPMethod, path: String) -> Bool {
-        // The server's own refusals are made here with the neutral page; the site's look is the responder's.
-        let response = responder.errorPage.apply(to: response)
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -150,7 +150,7 @@ final class ServerCore: Sendable {
             guard streams.add(stream, client: client, limit: configuration.maxStreamsPerClient) else {
                 // Ends the stream at once, so its owner lets go of it too.
                 stream.detach()
-                var refusal = Response.error(429, "This client already has \(configuration.maxStreamsPerClient) live streams open, the most this server allows; close one first.", json: request?.prefersJSON ?? false)
+                var refusal = errorPage.apply(to: Response.error(429, "This client already has \(configuration.maxStreamsPerClient) live streams open, the most this server allows; close one first.", json: request?.prefersJSON ?? false))
                 refusal.route = response.route
                 return queue(refusal, on: connection, for: request, context: context, method: method, path: path)
             }

@@ -102,7 +102,7 @@ final class Credentials: Sendable {
     }
 
     /// When `token` looks like an access token but is not one the credentials read last hold (it may
-    /// have been created since): the wait for a re-read of the store, for ``/MicroHTTP/Router/prerequisite``.
+    /// have been created since): the wait for a re-read of the store, for ``Site``'s middleware.
     /// Re-reads are at least ``recheckInterval`` apart and shared by every request waiting; nil
     /// when there is nothing to wait for.
     func recheck(forToken token: String) -> (@Sendable (@escaping @Sendable () -> Void) -> Void)? {

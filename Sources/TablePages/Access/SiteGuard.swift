@@ -13,14 +13,22 @@ struct SiteGuard: Sendable {
         cors = CORSPolicy(corsOrigins)
     }
 
-    /// Installs the checks on `router` (see ``/MicroHTTP/Router/admission`` and ``/MicroHTTP/Router/finishing``).
+    /// Installs the checks on `router` as ``/MicroHTTP/Middleware``: the CORS headers first, so
+    /// that they reach the host check's refusals too.
     func install(on router: inout Router) {
         let (hosts, cors) = (hosts, cors)
-        router.admission = { request in
-            hosts.refusal(for: request) ?? cors.preflight(request)
-        }
         if !cors.isEmpty {
-            router.finishing = { request, response in cors.decorate(&response, for: request) }
+            router.use { request, context, next in
+                next(request, context).map { response in
+                    var response = response
+                    cors.decorate(&response, for: request)
+                    return response
+                }
+            }
+        }
+        router.use { request, context, next in
+            if let refusal = hosts.refusal(for: request) ?? cors.preflight(request) { return .now(refusal) }
+            return next(request, context)
         }
     }
 }

@@ -120,7 +120,7 @@ public struct AccessControl: Sendable {
     }
 
     /// The wait before routing a request whose access token is not known yet (see
-    /// ``/MicroHTTP/Router/prerequisite``): the store is re-read first, so a token works at once.
+    /// ``Site``'s middleware): the store is re-read first, so a token works at once.
     func recheckUnknownToken(_ request: Request) -> (@Sendable (@escaping @Sendable () -> Void) -> Void)? {
         Self.bearerToken(request).flatMap { credentials.recheck(forToken: $0) }
     }

@@ -3,10 +3,13 @@ import MicroHTTP
 /// A page request with its variant's live host, admitted to the host's lane: what every page
 /// route's handler works with.
 struct PageContext: Sendable {
-    /// The page.
-    let definition: PageDefinition
-    /// Who the request acts for; nil when anonymous.
-    let actor: Actor?
+    /// What the request names and asks for, parsed once.
+    let page: PageRequest
     /// The live table of the variant the request names.
     let host: PageHost
+
+    /// The page.
+    var definition: PageDefinition { page.definition }
+    /// Who the request acts for; nil when anonymous.
+    var actor: Actor? { page.actor }
 }

@@ -29,7 +29,7 @@ struct PageEndpoints: Sendable {
         for format in ExportFormat.allCases { router.on(.get, format.pattern, use: middleware.reading(export(as: format))) }
         // The page itself is resolved on the event thread, answered from the cache when it can be,
         // and otherwise rendered with what that first step resolved.
-        router.on(.get, PageContract.pagePattern, resolving: cachedPage, use: page)
+        router.on(.get, PageContract.pagePattern, answering: cachedPage)
         router.on(.get, PageContract.sectionPattern, use: middleware.reading(section))
         router.on(.get, PageContract.rowPattern, use: middleware.reading(row))
         router.on(.get, PageContract.eventsPattern, use: middleware.reading(events))
@@ -49,23 +49,20 @@ struct PageEndpoints: Sendable {
     /// The page, from what ``cachedPage(_:)`` resolved on the event thread.
     func page(_ request: Request, resolved: Result<PageRequest, HTTPError>) async throws -> Response {
         let page = try resolved.get()
-        if !request.prefersJSON, case .failure(let error) = page.variant {
+        if !page.json, case .failure(let error) = page.variant {
             return try await pageRefusing(page, message: error.message)
         }
         let context = try await pages.host(for: page)
         let (definition, host, actor) = (context.definition, context.host, context.actor)
-        let after = try Self.afterRow(request.query)
-        let position = try Self.startPosition(request.query, after: after)
-        if after != nil || position != nil {
+        let window = try page.window.get()
+        if window.isPaged {
             // `?after=` (Datasette's `_next=`) or `?_at=` on the page pages its only section, as that section's URL does.
             guard let section = host.onlySectionID else {
                 throw HTTPError(400, "\(PageContract.Query.after), \(PageContract.Query.next) and \(PageContract.Query.at) page one section: follow the next link of the section to page (this page has several).")
             }
-            return try await renderSection(section, after: after, at: position, request: request, definition: definition, host: host, actor: actor)
+            return try await renderSection(section, window: window, context: context)
         }
-        let limit = try Self.rowLimit(request.query, settings: settings)
-        let json = request.prefersJSON
-        let view = view(of: actor, definition: definition)
+        let (limit, json, view) = (window.limit, page.json, page.view)
         let (rendered, stamp) = await host.renderPage(as: json ? .json : .html, limit: limit, controls: view.controls)
         let response = json ? .json(rendered) : PageDocument.page(definition: definition, variant: host.variant, fragment: rendered, siteTitle: siteTitle, view: view)
         hosts.renderCache.store(response.bodyBytes, for: RenderCache.Key(variant: host.variant, json: json, limit: limit, view: view), stamp: stamp)
@@ -77,10 +74,9 @@ struct PageEndpoints: Sendable {
     /// answered 400. The reader keeps the bar and the forms to put the query right; a script still
     /// gets the plain 400.
     private func pageRefusing(_ page: PageRequest, message: String) async throws -> Response {
-        let plain = PageRequest(definition: page.definition, actor: page.actor, variant: page.definition.variant(for: [:], items: [], viewer: page.actor))
+        let plain = page.selecting(page.definition.variant(for: [:], items: [], viewer: page.actor))
         let context = try await pages.host(for: plain)
-        let (definition, host, actor) = (context.definition, context.host, context.actor)
-        let view = view(of: actor, definition: definition)
+        let (definition, host, actor, view) = (context.definition, context.host, context.actor, page.view)
         let (rendered, _) = await host.renderPage(as: .html, controls: view.controls)
         var response = PageDocument.page(
             definition: definition, variant: host.variant, fragment: PageDocument.withNotice(message, in: rendered), siteTitle: siteTitle, view: view
@@ -101,44 +97,39 @@ struct PageEndpoints: Sendable {
     /// The first step of a page request, on the event thread: resolves the page, the actor and the
     /// variant once, and answers a page unchanged since it was last rendered from the cache; on a
     /// miss, or whenever anything needs reporting (a refusal, a bad query), hands what it resolved
-    /// (or the error) to ``page(_:resolved:)``.
-    func cachedPage(_ request: Request) -> FirstStep<Result<PageRequest, HTTPError>> {
+    /// (or the error) to ``page(_:resolved:)``, later.
+    func cachedPage(_ request: Request) -> HTTPAnswer {
         let resolved = Result { () throws(HTTPError) in try pages.resolve(request, for: .reading) }
-        // Built once: this runs on the event thread for every page request.
-        let query = request.query
-        guard case .success(let page) = resolved, case .success(let variant) = page.variant else { return .resolved(resolved) }
-        // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
-        if query[PageContract.Query.after] != nil || query[PageContract.Query.next] != nil || query[PageContract.Query.at] != nil {
-            return sectionOnLane(request, page: page, variant: variant).map { .elsewhere($0) } ?? .resolved(resolved)
+        // A bad query or rows it names badly are the async path's to report.
+        guard case .success(let page) = resolved, case .success(let variant) = page.variant, case .success(let window) = page.window else {
+            return .later { try await self.page(request, resolved: resolved) }
         }
-        // `try?` would flatten "no limit given" into a miss; a bad limit is the async path's to report.
-        guard case .success(let limit) = Result(catching: { () throws(HTTPError) in try Self.rowLimit(query, settings: settings) }) else { return .resolved(resolved) }
-        let json = request.prefersJSON
-        // JSON is cached under one view for every viewer: no access check to make for it.
-        let view = json ? .jsonView : view(of: page.actor, definition: page.definition)
+        // A page of rows after one (`after`, `_next`) or from a position (`_at`) is not the page.
+        if window.isPaged {
+            return sectionOnLane(page: page, variant: variant, window: window).map { .elsewhere($0) } ?? .later { try await self.page(request, resolved: resolved) }
+        }
+        let json = page.json
+        // JSON is cached under one view for every viewer.
+        let view = json ? .jsonView : page.view
         guard let host = hosts.existingHost(for: variant),
-              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: limit, view: view), stamp: host.renderStamp) else {
+              let body = hosts.renderCache.body(for: RenderCache.Key(variant: variant, json: json, limit: window.limit, view: view), stamp: host.renderStamp) else {
             // A page about to be rendered (a request the async path will refuse is no miss).
             hosts.metrics?.renderCacheMisses.increment()
-            return .resolved(resolved)
+            return .later { try await self.page(request, resolved: resolved) }
         }
         hosts.metrics?.renderCacheHits.increment()
-        return .answer(json ? .json(body) : forViewer(PageDocument.document(body), actor: page.actor))
+        return .now(json ? .json(body) : forViewer(PageDocument.document(body), actor: page.actor))
     }
 
     func section(_ request: Request, context: PageContext) async throws -> Response {
-        let (definition, host, actor) = (context.definition, context.host, context.actor)
-        let after = try Self.afterRow(request.query)
-        let position = try Self.startPosition(request.query, after: after)
-        return try await renderSection(try Self.sectionID(request), after: after, at: position, request: request, definition: definition, host: host, actor: actor)
+        try await renderSection(try Self.sectionID(request), window: try context.page.window.get(), context: context)
     }
 
-    /// Rows of `section` after `after`, or from `position` (from the first when both are nil),
-    /// `limit` (or `_size`) of them.
-    private func renderSection(_ section: SectionID, after: RowID?, at position: RowPosition?, request: Request, definition: PageDefinition, host: PageHost, actor: Actor?) async throws -> Response {
-        let controls = view(of: actor, definition: definition).controls
-        let limit = try Self.rowLimit(request.query, settings: settings) ?? settings.pageRowLimit
-        let format: RenderFormat = request.prefersJSON ? .json : .html
+    /// The rows of `section` that `window` names (from the first when it names no start).
+    private func renderSection(_ section: SectionID, window: RowWindow, context: PageContext) async throws -> Response {
+        let (host, controls) = (context.host, context.page.view.controls)
+        let (after, position, limit) = (window.after, window.position, window.limit ?? settings.pageRowLimit)
+        let format: RenderFormat = context.page.json ? .json : .html
         let bytes: [UInt8]
         do {
             if let work = host.detachedSection(section, after: after, at: position?.index, limit: limit, as: format, controls: controls) {
@@ -167,10 +158,9 @@ struct PageEndpoints: Sendable {
     }
 
     func row(_ request: Request, context: PageContext) async throws -> Response {
-        let (definition, host, actor) = (context.definition, context.host, context.actor)
+        let (definition, host, actor, view) = (context.definition, context.host, context.actor, context.page.view)
         let row = try Self.rowID(request)
-        let format: RenderFormat = request.prefersJSON ? .json : .html
-        let view = view(of: actor, definition: definition)
+        let format: RenderFormat = context.page.json ? .json : .html
         let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: view.controls) }
         guard format == .html else { return .json(bytes) }
         let document = PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account)
@@ -184,7 +174,7 @@ struct PageEndpoints: Sendable {
         let query = request.query
         let format: PatchFormat
         switch query[PageContract.Query.format] {
-        case nil, "html": format = view(of: actor, definition: definition).controls ? .html : .htmlWithoutControls
+        case nil, "html": format = context.page.view.controls ? .html : .htmlWithoutControls
         case "json": format = .json
         case let other?: throw HTTPError(400, "format must be html or json; got '\(other)'.")
         }
@@ -210,7 +200,7 @@ struct PageEndpoints: Sendable {
         let (outcome, location) = try await perform(.init(page: host.variant.page, action: "select", row: row)) { try await host.selectRow(row) }
         switch outcome {
         case .selected:
-            return await done(request, input: input, host: host, location: location)
+            return await done(context, input: input, location: location)
         case .vetoed:
             throw HTTPError(409, "Row \u{201C}\(row)\u{201D} cannot be selected.")
         case .unknownRow:
@@ -223,7 +213,7 @@ struct PageEndpoints: Sendable {
         let row = try Self.rowID(request)
         let name = try Self.validID(request.parameters[PageContract.Parameter.action] ?? "", what: "action name")
         try await perform(.init(page: host.variant.page, action: name, row: row)) { try await host.performAction(named: name, onRow: row, values: input.values) }
-        return await done(request, input: input, host: host)
+        return await done(context, input: input)
     }
 
     func delete(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
@@ -233,7 +223,7 @@ struct PageEndpoints: Sendable {
             throw HTTPError(405, "POST to a row deletes it only with _method=DELETE; use DELETE.", headers: ["Allow": "GET, HEAD, DELETE, OPTIONS"])
         }
         try await perform(.init(page: host.variant.page, action: "delete", row: row)) { try await host.deleteRow(row) }
-        return await done(request, input: input, host: host)
+        return await done(context, input: input)
     }
 
     func move(_ request: Request, context: PageContext, input: ActionInput) async throws -> Response {
@@ -252,7 +242,7 @@ struct PageEndpoints: Sendable {
         default: break
         }
         try await perform(.init(page: host.variant.page, action: "move", row: row)) { try await host.moveRow(row, toSection: section, placement: placement) }
-        return await done(request, input: input, host: host)
+        return await done(context, input: input)
     }
 
     /// Inserts a row; with an `Idempotency-Key` header, a write sent again with the same key is
@@ -292,7 +282,7 @@ struct PageEndpoints: Sendable {
             logger.notice("an insert into section \(section.rawValue) of page \(host.variant.page) changed nothing: commit(.insert, forRowAt:values:) is delivered to the section's delegate at the index path one past its last row, not to the row that shows the add form; add the row to the data there and report it with insertRows(at:), or throw to refuse it")
             throw HTTPError(409, "Nothing was added: section \u{201C}\(section)\u{201D} does not take new rows, or not these values.")
         }
-        guard !input.isForm || request.prefersJSON else { return await done(request, input: input, host: host) }
+        guard !input.isForm || request.prefersJSON else { return await done(context, input: input) }
         // A script learns the new row's id and where to read it, without looking for it in the page.
         var json = #"{"ok":true,"version":"# + String(await host.version)
         var location: String?
@@ -318,8 +308,9 @@ struct PageEndpoints: Sendable {
 
     /// The answer to a successful action: back to the page (or to the `location` the delegate
     /// showed) for a form, the new version (and that location, for the client to follow) for a script.
-    private func done(_ request: Request, input: ActionInput, host: PageHost, location: String? = nil) async -> Response {
-        if input.isForm && !request.prefersJSON {
+    private func done(_ context: PageContext, input: ActionInput, location: String? = nil) async -> Response {
+        let host = context.host
+        if input.isForm && !context.page.json {
             return .redirect(to: location ?? host.variant.url)
         }
         var json = #"{"ok":true,"version":"# + String(await host.version)
@@ -331,50 +322,6 @@ struct PageEndpoints: Sendable {
 
     // MARK: Resolving
 
-    /// How `actor` sees `definition`'s pages: what the bar says of their sign-in, with controls only when they may write.
-    func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
-        let controls = access.mayWrite(actor, page: definition)
-        return PageDocument.View(account: .of(actor, mayWrite: controls, readOnly: definition.access.isReadOnly), controls: controls)
-    }
-
-    /// The `limit` (or `_size`) query value, rows per section in one response; nil when not given.
-    static func rowLimit(_ query: [String: String], settings: LiveSettings) throws(HTTPError) -> Int? {
-        guard let (name, text) = try aliased(PageContract.Query.limit, PageContract.Query.size, in: query) else { return nil }
-        guard let value = Int(text), (1...settings.maxRowsPerRequest).contains(value) else {
-            throw HTTPError(400, "\(name) must be a whole number from 1 to \(settings.maxRowsPerRequest).")
-        }
-        return value
-    }
-
-    /// The `after` (or `_next`) query value: the row a page of a section follows; nil when not given.
-    static func afterRow(_ query: [String: String]) throws(HTTPError) -> RowID? {
-        guard let (name, text) = try aliased(PageContract.Query.after, PageContract.Query.next, in: query) else { return nil }
-        return RowID(try validID(text, what: name))
-    }
-
-    /// The `_at` query value: where a page of a section starts; nil when not given.
-    /// - Throws: 400 when it is no position, or when `after` is given too (they say where to start
-    ///   in two ways).
-    static func startPosition(_ query: [String: String], after: RowID?) throws(HTTPError) -> RowPosition? {
-        guard let position = try RowPosition.parse(query: query) else { return nil }
-        guard after == nil else {
-            throw HTTPError(400, "\(PageContract.Query.at) and \(PageContract.Query.after) (or \(PageContract.Query.next)) both say where the rows start; give one.")
-        }
-        return position
-    }
-
-    /// The value of `name` or of its alias, with the name it came by; both may be given only alike.
-    private static func aliased(_ name: String, _ alias: String, in query: [String: String]) throws(HTTPError) -> (String, String)? {
-        switch (query[name], query[alias]) {
-        case (let value?, nil): return (name, value)
-        case (nil, let value?): return (alias, value)
-        case (let value?, let other?):
-            guard value == other else { throw HTTPError(400, "\(name) and \(alias) say the same thing differently (\(value), \(other)); give one.") }
-            return (name, value)
-        case (nil, nil): return nil
-        }
-    }
-
     private static func rowID(_ request: Request) throws(HTTPError) -> RowID {
         RowID(try validID(request.parameters[PageContract.Parameter.row] ?? "", what: "row id"))
     }
@@ -385,7 +332,7 @@ struct PageEndpoints: Sendable {
 
     /// Identifiers come from data and may hold any printable text, but not control characters,
     /// and not so much of it that it is clearly not an identifier.
-    private static func validID(_ text: String, what: String) throws(HTTPError) -> String {
+    static func validID(_ text: String, what: String) throws(HTTPError) -> String {
         guard !text.isEmpty, text.utf8.count <= 512,
               !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
             throw HTTPError(400, "The \(what) is malformed: it must be 1 to 512 bytes of printable text.")
@@ -426,10 +373,9 @@ struct PageEndpoints: Sendable {
         }
     }
 
-    /// The ``/MicroHTTP/HTTPError`` a ``/TableKit/TableError`` or an ``HTTPErrorConvertible`` error
-    /// answers; any other error as it is.
+    /// The ``/MicroHTTP/HTTPError`` a ``/TableKit/TableError`` answers; any other error as it is
+    /// (the router answers an ``/MicroHTTP/HTTPErrorConvertible`` one with its own status).
     func tableFailure(_ error: any Error) -> any Error {
-        if let error = error as? any HTTPErrorConvertible { return error.httpError }
         guard let error = error as? TableError else { return error }
         switch error {
         case .unknownRow, .unknownSection:

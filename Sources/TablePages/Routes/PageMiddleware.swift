@@ -27,21 +27,21 @@ struct PageMiddleware: Sendable {
     func writing(_ action: String?, _ handler: @escaping WriteHandler) -> Router.AsyncHandler {
         { request in
             // An unknown page is no write attempt: no log line.
-            _ = try pages.definition(of: request)
+            let definition = try pages.definition(of: request)
             let actionName = action ?? request.parameters[PageContract.Parameter.action] ?? "action"
             var actor: Actor?
             do {
-                let page = try pages.resolve(request, for: .writing)
+                let page = try pages.resolve(request, for: .writing, definition: definition)
                 actor = page.actor
                 let input = try ActionInput.parse(request)
                 var response = try await handler(request, try await pages.host(for: page), input)
                 response.logFields += Self.actorField(actor)
                 log(request, actor: actor, action: actionName, status: response.status)
                 return response
-            } catch let error as HTTPError {
+            } catch let error as any HTTPErrorConvertible {
                 // A 403's actor is known though the write was refused: the log names who tried.
                 let known = actor ?? pages.access.actor(for: request)
-                log(request, actor: known, action: actionName, status: error.status)
+                log(request, actor: known, action: actionName, status: error.httpError.status)
                 var response = Response.error(error, for: request)
                 response.logFields += Self.actorField(known)
                 return response

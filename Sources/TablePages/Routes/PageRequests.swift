@@ -26,7 +26,8 @@ struct PageRequests: Sendable {
         self.logger = logger
     }
 
-    /// How many requests were resolved since the site started.
+    /// How many requests were resolved, and their query, format, rows and view parsed, since the
+    /// site started: once per page request.
     var resolutionCount: Int { counter.value.load(ordering: .relaxed) }
 
     /// The page `request` names. - Throws: 404 when there is none.
@@ -38,13 +39,14 @@ struct PageRequests: Sendable {
         return definition
     }
 
-    /// The page, the actor (once they may read it, or write it), and the variant `request`
-    /// names; `actor` when the caller resolved it already (one request naming several pages).
-    /// Cheap and non-blocking: it runs on the event thread for every page request.
+    /// The page, the actor (once they may read it, or write it), the variant, the format, the rows
+    /// and the view `request` names; `actor` or `definition` when the caller has it already (one
+    /// request naming several pages; a write, whose unknown page is no attempt). The one place
+    /// these are parsed. Cheap and non-blocking: it runs on the event thread for every page request.
     /// - Throws: 404 for no such page; 401 or 403 from ``AccessControl``.
-    func resolve(_ request: Request, for purpose: Purpose, actor known: Actor?? = nil) throws(HTTPError) -> PageRequest {
+    func resolve(_ request: Request, for purpose: Purpose, actor known: Actor?? = nil, definition named: PageDefinition? = nil) throws(HTTPError) -> PageRequest {
         counter.value.add(1, ordering: .relaxed)
-        let definition = try definition(of: request)
+        let definition = if let named { named } else { try self.definition(of: request) }
         let actor: Actor?
         switch (purpose, known) {
         case (.reading, let known?):
@@ -53,7 +55,18 @@ struct PageRequests: Sendable {
         case (.reading, nil): actor = try access.authorizeRead(request, page: definition)
         case (.writing, _): actor = try access.authorizeWrite(request, page: definition)
         }
-        return PageRequest(definition: definition, actor: actor, variant: definition.variant(for: request.query, items: request.queryItems, viewer: actor))
+        let query = request.query
+        return PageRequest(
+            definition: definition, actor: actor, variant: definition.variant(for: query, items: request.queryItems, viewer: actor),
+            json: request.prefersJSON, window: Result { () throws(HTTPError) in try RowWindow.parse(query, maxRows: hosts.settings.maxRowsPerRequest) },
+            view: view(of: actor, definition: definition)
+        )
+    }
+
+    /// How `actor` sees `definition`'s pages: what the bar says of their sign-in, with controls only when they may write.
+    func view(of actor: Actor?, definition: PageDefinition) -> PageDocument.View {
+        let controls = access.mayWrite(actor, page: definition)
+        return PageDocument.View(account: .of(actor, mayWrite: controls, readOnly: definition.access.isReadOnly), controls: controls)
     }
 
     /// The live host of the variant `page` names (the viewer's own, for a per-viewer page),
@@ -81,7 +94,7 @@ struct PageRequests: Sendable {
             throw HTTPError(503, "The page \u{201C}\(page.definition.name)\u{201D} is not available right now.")
         }
         try hosts.lanes.admit(host.lane)
-        return PageContext(definition: page.definition, actor: page.actor, host: host)
+        return PageContext(page: page, host: host)
     }
 
     /// ``resolve(_:for:actor:)`` then ``host(for:)``.

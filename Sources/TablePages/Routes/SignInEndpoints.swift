@@ -17,18 +17,18 @@ struct SignInEndpoints: Sendable {
     static let newLinkAdvice = "Ask whoever runs the server for a new link: the command \u{201C}tablepages secret link\u{201D} prints one (and the server logs one when it starts)."
 
     func register(on router: inout Router) {
-        router.on(.get, Self.signInPath, resolving: signIn, use: { request, link in await claim(link, for: request) })
+        router.on(.get, Self.signInPath, answering: signIn)
         // GET only asks: another site can make a browser follow a link, and must not sign it out.
         router.immediate(.get, Self.signOutPath) { _ in PageDocument.signOutConfirmation(siteTitle: siteTitle) }
         router.immediate(.post, Self.signOutPath, signOut)
     }
 
-    /// A link signed with the secret and not expired, for ``claim(_:for:)``; anything else is
-    /// answered here: 403 saying why, no cookie.
-    func signIn(_ request: Request) -> FirstStep<SignedLink> {
+    /// A link signed with the secret and not expired is claimed later (``claim(_:for:)``); anything
+    /// else is answered here: 403 saying why, no cookie.
+    func signIn(_ request: Request) -> HTTPAnswer {
         let secret = access.secret
         // No token at all: someone followed a page's "Sign in" link; tell them where the URL is.
-        guard let token = request.query["token"] else { return .answer(PageDocument.signInHelp(siteTitle: siteTitle)) }
+        guard let token = request.query["token"] else { return .now(PageDocument.signInHelp(siteTitle: siteTitle)) }
         let address = request.remoteAddress
         if case .refused(let retryAfter, let first) = access.signInLimiter.admit(address) {
             if first {
@@ -36,18 +36,19 @@ struct SignInEndpoints: Sendable {
             }
             var response = Self.refusal(429, "Too many sign-in attempts from this address; try again in \(retryAfter) s.", for: request)
             response.headers["Retry-After"] = String(retryAfter)
-            return .answer(response)
+            return .now(response)
         }
         guard let link = SignInLink.verify(token, secret: secret) else {
             access.signInLimiter.recordFailure(address)
-            return .answer(Self.refusal(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated since it was made. \(Self.newLinkAdvice)", for: request))
+            return .now(Self.refusal(403, "This sign-in link is not valid: it is mistyped, or the secret was rotated since it was made. \(Self.newLinkAdvice)", for: request))
         }
         let now = access.settings.now()
         guard now < link.expiryDate else {
             access.logger.info("an expired sign-in link was refused (client \(SignInLimiter.key(address)))")
-            return .answer(Self.refusal(403, "This sign-in link expired at \(link.expiryDate.ISO8601Format()): links sign in within a short time of being made. \(Self.newLinkAdvice)", for: request))
+            return .now(Self.refusal(403, "This sign-in link expired at \(link.expiryDate.ISO8601Format()): links sign in within a short time of being made. \(Self.newLinkAdvice)", for: request))
         }
-        return .resolved(SignedLink(link: link, secret: secret))
+        let signed = SignedLink(link: link, secret: secret)
+        return .later { await claim(signed, for: request) }
     }
 
     /// A link that passed the first step, and the secret that signed it.

@@ -55,7 +55,10 @@ public struct Site: Sendable {
         }
         let accessControl = AccessControl(settings: access, logger: logger)
         // A token `tablepages token create` printed a moment ago works on its first request.
-        router.prerequisite = { request in accessControl.recheckUnknownToken(request) }
+        router.use { request, context, next in
+            guard let wait = accessControl.recheckUnknownToken(request) else { return next(request, context) }
+            return .elsewhere { finish in wait { next(request, context).run(for: request) { finish(.success($0)) } } }
+        }
         let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
         // Only the pages this viewer may read (a private page's name and summary are not for
         // everyone) that are listed.
@@ -71,12 +74,10 @@ public struct Site: Sendable {
         }
         // On the event thread when no page counts its rows; counting reads a database, on a lane.
         // The actor and the pages they may read are resolved once, on the event thread.
-        router.on(.get, "/", resolving: { request -> FirstStep<(actor: Actor?, readable: [PageDefinition])> in
+        router.on(.get, "/", answering: { request in
             let (actor, readable) = listed(request)
-            guard readable.contains(where: { $0.countRows != nil }) else { return .answer(index(request, actor, readable, [:])) }
-            return .resolved((actor, readable))
-        }, use: { request, listed in
-            index(request, listed.actor, listed.readable, await PageRowCounts.count(listed.readable, lanes: hosts.lanes))
+            guard readable.contains(where: { $0.countRows != nil }) else { return .now(index(request, actor, readable, [:])) }
+            return .later { index(request, actor, readable, await PageRowCounts.count(readable, lanes: hosts.lanes)) }
         })
         let watchdog = StallWatchdog(lanes: hosts.lanes.lanes, timeout: settings.stallTimeout)
         router.immediate(.get, "/healthz", watchdog.respond)

@@ -25,7 +25,8 @@ public struct SiteService: Service {
         logger: Logger = Logger(label: "MicroHTTP"), onListening: (@Sendable (_ port: Int) -> Void)? = nil
     ) {
         self.site = site
-        self.server = Server(configuration: configuration, responder: router ?? site.router, logger: logger)
+        let router = router ?? site.router
+        self.server = Server(configuration: configuration, responder: router, errorPage: router.errorPage, logger: logger)
         let host = configuration.host
         self.onListening = onListening ?? { port in
             site.access.logSignInLink(at: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
