@@ -18,36 +18,21 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from conftest import ROOT, new_browser, post, session_headers, wait_until
+from conftest import ROOT, example_binary, new_browser, post, running_example, session_headers, wait_until
 from journey import SIZE_IDS, SIZES, check_step, live, navigate, set_size
 from selenium.webdriver.common.by import By
 
 EXAMPLE = os.path.join(ROOT, "Examples", "ReadingList")
 SOURCES = os.path.join(EXAMPLE, "Sources", "ReadingList")
-BINARY = os.environ.get("READING_LIST_BINARY", os.path.join(ROOT, ".build", "debug", "ReadingList"))
-
-
-@pytest.fixture(scope="module")
-def binary():
-    if not os.path.exists(BINARY):
-        subprocess.run(["swift", "build", "--product", "ReadingList"], cwd=ROOT, check=True)
-    return BINARY
 
 
 @pytest.fixture()
-def reading_list(binary, tmp_path):
+def reading_list(tmp_path):
     """The example on a port of its choosing, over `reading.sqlite` in a fresh folder; yields (base
-    URL, the database's path, the sign-in link it logged), then stops it with SIGTERM, expecting exit 0."""
-    log_path = tmp_path / "reading.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([binary, "--port", "0"], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
-    found = wait_until(lambda: process.poll() is not None or re.search(r"open: (http://127\.0\.0\.1:(\d+)/-/signin\?token=\S+)", log_path.read_text()), 30)
-    if not isinstance(found, re.Match):
-        process.kill()
-        pytest.fail("the example did not start: " + log_path.read_text())
-    yield f"http://127.0.0.1:{found.group(2)}", tmp_path / "reading.sqlite", found.group(1)
-    process.terminate()
-    assert process.wait(timeout=15) == 0, "the example did not exit cleanly on SIGTERM: " + log_path.read_text()
+    URL, the database's path, the sign-in link it logged)."""
+    ready = r"open: (http://127\.0\.0\.1:(\d+)/-/signin\?token=\S+)"
+    for found in running_example(example_binary("ReadingList"), tmp_path, ready):
+        yield f"http://127.0.0.1:{found.group(2)}", tmp_path / "reading.sqlite", found.group(1)
 
 
 def document(base, path="/pages/reading"):
