@@ -39,10 +39,12 @@ test: test-deps
 	$(call STEP,build)
 	@# Fresh builds show every warning; the project allows none (dependencies' are suppressed by SwiftPM).
 	$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log
-	@# README's example is a package of its own over this checkout; the build above compiled its
-	@# sources (the root package's Bookshelf target) and test_example_package.py runs them. Loading its
-	@# package graph checks its manifest: the products it names exist.
+	@# README's and the guide's examples are packages of their own over this checkout; the build above
+	@# compiled their sources (the root package's Bookshelf and ReadingList targets), and
+	@# test_example_package.py and test_reading_list_example.py run them. Loading each package graph
+	@# checks its manifest: the products it names exist.
 	$(SWIFT) package --package-path Examples/Bookshelf show-dependencies > /dev/null
+	$(SWIFT) package --package-path Examples/ReadingList show-dependencies > /dev/null
 	@if grep -E '^/.*: warning:' .build-warnings.log; then echo "error: the build has warnings"; exit 1; fi
 	@# swift-property-based runs a property's body under try?, so plain propertyCheck passes an
 	@# example whose code threw: tests call the wrapper that records the error.
@@ -98,4 +100,4 @@ bench-datasette: deps
 	BENCH_SKIP_BUILD=$(BENCH_SKIP_BUILD) Benchmarks/datasette.sh
 
 clean:
-	rm -rf .build .build-warnings.log Examples/Bookshelf/.build
+	rm -rf .build .build-warnings.log Examples/Bookshelf/.build Examples/ReadingList/.build

@@ -130,6 +130,12 @@ let package = Package(
             dependencies: ["TablePages"],
             path: "Examples/Bookshelf/Sources/Bookshelf"
         ),
+        // docs/guide.md's example, `Examples/ReadingList`, a package of its own too, compiled here likewise.
+        .executableTarget(
+            name: "ReadingList",
+            dependencies: ["TablePages", "TablePagesDatabase"],
+            path: "Examples/ReadingList/Sources/ReadingList"
+        ),
         .plugin(name: "EmbedPublicFiles", capability: .buildTool(), dependencies: ["PublicFilesEmbedder"]),
         .executableTarget(
             name: "tablepages",

@@ -52,8 +52,8 @@ public enum ExamplePages {
     /// ``/TableStorePostgres/PostgresStore``), with the pictures they show. Every page observes the
     /// store, so that a change from any writer reaches every open page; with the store's version
     /// clock, every instance numbers the pages' states alike.
-    public static func register(store: any SQLStore, in registry: inout PageRegistry) throws {
-        let data = ObservableSQLStore(store)
+    public static func register(store: some SQLStore & ObservableStore<any SQLSession>, in registry: inout PageRegistry) throws {
+        let data: ExampleData = store
         let thumbnails = ThumbnailService(pictures: publicFiles, folder: "images/gallery/")
         registry.register(ProductsPage.definition(data: data))
         registry.register(try ProductDetailPage.definition(data: data))
@@ -72,3 +72,7 @@ public enum ExamplePages {
         registry.register(ReadingListPage.definition())
     }
 }
+
+/// The examples' database, SQLite's `Store` or a `PostgresStore`: pages observe it (``/TablePages/ObservedSource``)
+/// and write to it, through the one value.
+typealias ExampleData = any SQLStore & ObservableStore<any SQLSession>

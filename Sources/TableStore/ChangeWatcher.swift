@@ -12,7 +12,6 @@ import Synchronization
 final class ChangeWatcher: Sendable {
     private struct State {
         var lastVersion: Int?
-        var observers: [@Sendable () -> Void] = []
         var timer: (any DispatchSourceTimer)?
     }
 
@@ -20,6 +19,8 @@ final class ChangeWatcher: Sendable {
     private let queue = DispatchQueue(label: "tablestore.change-watcher")
     private let logger: Logger
     private let state = Mutex(State())
+    /// Who is told of each change.
+    let observers = ChangeObservers()
 
     init(path: String, logger: Logger) throws {
         var configuration = Configuration()
@@ -30,8 +31,9 @@ final class ChangeWatcher: Sendable {
         _ = poll()
     }
 
-    func addObserver(_ observer: @escaping @Sendable () -> Void) {
-        state.withLock { $0.observers.append(observer) }
+    /// Adds `observer`; returns the function that removes it.
+    func addObserver(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        observers.add(observer)
     }
 
     func start(interval: Duration) {
@@ -56,24 +58,24 @@ final class ChangeWatcher: Sendable {
 
     /// Notifies the observers when the database changed since the last check.
     func checkNow() {
-        guard let observers = poll() else { return }
-        for observer in observers { observer() }
+        guard poll() else { return }
+        observers.notify()
     }
 
-    /// The observers to notify, when the version moved.
-    private func poll() -> [@Sendable () -> Void]? {
+    /// Whether the version moved since the last poll.
+    private func poll() -> Bool {
         let version: Int
         do {
             // Outside a transaction: data_version is per connection and must see every commit.
             version = try connection.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0
         } catch {
             logger.warning("cannot poll the database for changes: \(error)")
-            return nil
+            return false
         }
         return state.withLock { state in
             defer { state.lastVersion = version }
-            guard let last = state.lastVersion, last != version else { return nil }
-            return state.observers
+            guard let last = state.lastVersion else { return false }
+            return last != version
         }
     }
 }

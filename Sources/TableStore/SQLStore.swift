@@ -4,7 +4,7 @@
 ///
 ///     let titles = try store.snapshot { db in try db.rows("SELECT title FROM todo ORDER BY position").map { try $0.string(0) } }
 ///     try store.transaction { db in try db.execute("UPDATE todo SET isDone = ? WHERE id = ?", [.bool(true), 3]) }
-///     store.onChange { feed.notify() }
+///     let stop = store.onChange { print("changed") }   // until stop()
 ///
 /// ## Implementation requirements
 /// ``SQLReader/snapshot(_:)`` sees one consistent snapshot; ``transaction(_:)`` runs in one transaction that is
@@ -15,8 +15,9 @@ public protocol SQLStore: SQLReader {
     /// Writes in one transaction, durable once it returns.
     func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T
 
-    /// Calls `observer` after the data changed.
-    func onChange(_ observer: @escaping @Sendable () -> Void)
+    /// Calls `observer` after the data changed, until the function it returns is called.
+    @discardableResult
+    func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     /// The data's version now: a counter that every write transaction advances within itself, so
     /// a reader that sees the same value before and after its reads saw exactly that version. Nil

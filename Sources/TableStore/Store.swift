@@ -6,7 +6,7 @@ import Synchronization
 /// whoever changed it — this process, another server instance, or a script with the `sqlite3` shell.
 ///
 ///     let store = try Store.open(path: "tablepages.sqlite", migrator: ExampleSchema.migrator)
-///     store.onChange { feed.notify() }
+///     let stop = store.onChange { print("changed") }
 ///     try store.write { db in try db.execute(sql: "UPDATE product SET price = 3 WHERE id = 1") }
 ///
 /// Changes are found by watching SQLite's `PRAGMA data_version` on a connection of its own, which
@@ -149,8 +149,9 @@ public final class Store: Sendable {
     }
 
     /// Calls `observer` after every change to the database, from any writer, at most about once
-    /// per poll interval.
-    public func onChange(_ observer: @escaping @Sendable () -> Void) {
+    /// per poll interval, until the function it returns is called.
+    @discardableResult
+    public func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         watcher.addObserver(observer)
     }
 

@@ -137,8 +137,10 @@ public final class PostgresStore: SQLStore {
     }
 
     /// Calls `observer` after every change any writer commits to a watched table, and whenever
-    /// the listening connection (re)connects (when changes may have been missed).
-    public func onChange(_ observer: @escaping @Sendable () -> Void) {
+    /// the listening connection (re)connects (when changes may have been missed), until the
+    /// function it returns is called.
+    @discardableResult
+    public func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         observers.add(observer)
     }
 

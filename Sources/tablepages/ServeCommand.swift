@@ -479,7 +479,7 @@ struct ServeCommand: AsyncParsableCommand {
             let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
             if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
             // SQLite tells only that the file changed, not which tables: every live query re-runs.
-            let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in store.onChange { heard(.unknown) } }
+            let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in _ = store.onChange { heard(.unknown) } }
             LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: onChange, in: &pages)
             LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: onChange, in: &pages)
             queryRunner = runner

@@ -53,6 +53,31 @@ def start_server(directory, *arguments, anonymous_writes=True):
         time.sleep(0.05)
 
 
+def example_binary(product):
+    """The example package `product`'s binary (a target of the root package, which `make test` builds),
+    built when missing; `{PRODUCT}_BINARY` names another build."""
+    binary = os.environ.get(re.sub(r"(?<!^)(?=[A-Z])", "_", product).upper() + "_BINARY", os.path.join(ROOT, ".build", "debug", product))
+    if not os.path.exists(binary):
+        subprocess.run(["swift", "build", "--product", product], cwd=ROOT, check=True)
+    return binary
+
+
+def running_example(binary, directory, ready):
+    """Runs an example package's `binary` in `directory` on a port of its choosing (`--port 0`);
+    yields the match of the regular expression `ready` in its log once it is there, then stops it
+    with SIGTERM and expects exit 0."""
+    log_path = directory / "example.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen([binary, "--port", "0"], cwd=directory, stdout=log, stderr=subprocess.STDOUT)
+    found = wait_until(lambda: process.poll() is not None or re.search(ready, log_path.read_text()), 30)
+    if not isinstance(found, re.Match):
+        process.kill()
+        pytest.fail("the example did not start: " + log_path.read_text())
+    yield found
+    process.terminate()
+    assert process.wait(timeout=15) == 0, "the example did not exit cleanly on SIGTERM: " + log_path.read_text()
+
+
 def start_datasette(path, *arguments, timeout=60):
     """Starts Datasette (from PyPI, `make test-deps`) serving the SQLite file `path` immutably on
     a free port of 127.0.0.1, with `arguments` besides (e.g. `-m metadata.json`); returns (process,

@@ -17,33 +17,16 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import ROOT, post, session_headers, wait_until
+from conftest import ROOT, example_binary, post, running_example, session_headers, wait_until
 
 EXAMPLE = os.path.join(ROOT, "Examples", "Bookshelf")
-BINARY = os.environ.get("BOOKSHELF_BINARY", os.path.join(ROOT, ".build", "debug", "Bookshelf"))
-
-
-@pytest.fixture(scope="module")
-def binary():
-    if not os.path.exists(BINARY):
-        subprocess.run(["swift", "build", "--product", "Bookshelf"], cwd=ROOT, check=True)
-    return BINARY
 
 
 @pytest.fixture()
-def bookshelf(binary, tmp_path):
-    """The example on a port of its choosing (`--port 0`, read from its `listening on` line);
-    yields the base URL, then stops it with SIGTERM and expects exit 0."""
-    log_path = tmp_path / "bookshelf.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([binary, "--port", "0"], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
-    found = wait_until(lambda: process.poll() is not None or re.search(r"listening on http://[^\s]*:(\d+)", log_path.read_text()), 30)
-    if not isinstance(found, re.Match):
-        process.kill()
-        pytest.fail("the example did not start: " + log_path.read_text())
-    yield f"http://127.0.0.1:{found.group(1)}"
-    process.terminate()
-    assert process.wait(timeout=15) == 0, "the example did not exit cleanly on SIGTERM: " + log_path.read_text()
+def bookshelf(tmp_path):
+    """The example on a port of its choosing (read from its `listening on` line); yields the base URL."""
+    for found in running_example(example_binary("Bookshelf"), tmp_path, r"listening on http://[^\s]*:(\d+)"):
+        yield f"http://127.0.0.1:{found.group(1)}"
 
 
 def get(url, headers=None):
@@ -139,7 +122,7 @@ def test_the_page_answers_in_html_and_json_in_both_layouts(bookshelf):
 def test_a_select_is_pushed_live_to_every_viewer(bookshelf, tmp_path):
     assert rows(page(bookshelf))["book-3"].get("accessory") != "checkmark"
     # Writing needs an actor: sign in with the link the example logged.
-    link = re.search(r"open: (http://\S+/-/signin\?token=\S+)", (tmp_path / "bookshelf.log").read_text()).group(1)
+    link = re.search(r"open: (http://\S+/-/signin\?token=\S+)", (tmp_path / "example.log").read_text()).group(1)
     signed_in = session_headers(link, bookshelf + "/pages/books")
     viewers = [Subscriber(bookshelf), Subscriber(bookshelf)]
     try:

@@ -28,7 +28,7 @@ struct DatabaseAnyStoreTests {
             try base.transaction(body)
         }
 
-        func onChange(_ observer: @escaping @Sendable () -> Void) {
+        func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
             base.onChange(observer)
         }
     }

@@ -45,7 +45,7 @@ func withDatabaseSite<T>(
     logger.logLevel = .warning
     let store = try Store.openExisting(path: database.path, writable: writable, logger: logger)
     var pages = PageRegistry()
-    try DatabaseTablePages.register(store: store, in: &pages, feed: ChangeFeed())
+    try DatabaseTablePages.register(store: store, in: &pages)
     store.startWatching(every: .milliseconds(50))
     defer { store.stopWatching() }
     return try await withSite(pages: pages, settings: settings) { server, site in try await body(server, site, store) }

@@ -282,12 +282,14 @@ enum BlockingPages {
     /// `race`: its factory reads the titles, then the titles change and the feed announces it
     /// before the factory returns — a commit landing between a host's first read and its observation.
     static func race(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "race", title: "Race", changes: feed) { _ in
+        var definition = PageDefinition(name: "race", title: "Race") { _ in
             let root = ReloadableTitles(titles)
             titles.set(["changed while the page was being made"])
             feed.notify()
             return root
         }
+        definition.changes = feed
+        return definition
     }
 
     static func registry(_ definitions: PageDefinition...) -> PageRegistry {
@@ -331,7 +333,7 @@ final class SharedTitles: Sendable {
 }
 
 /// A list of ``SharedTitles`` re-read when its page's feed announces a change.
-final class ReloadableTitles: ListDataSource<TestItem>, PageSource {
+final class ReloadableTitles: ListDataSource<TestItem>, RereadingSource {
     private let source: SharedTitles
 
     init(_ source: SharedTitles) {
@@ -420,9 +422,11 @@ enum BackgroundPages {
 
     /// `shared`: rows read from `titles` as they are asked for, under a root that is not reloadable.
     static func shared(titles: SharedTitles, feed: ChangeFeed) -> PageDefinition {
-        PageDefinition(name: "shared", title: "Shared", changes: feed) { _ in
+        var definition = PageDefinition(name: "shared", title: "Shared") { _ in
             CascadingRootTableDelegate(childDelegates: [SharedTitlesSection(titles)])
         }
+        definition.changes = feed
+        return definition
     }
 }
 

@@ -37,6 +37,10 @@ final class ClockedTitles: ObservableStore {
     /// The next read cannot say which version it saw (a clock that could not be read).
     func loseTheVersionOfTheNextRead() { unversionedReads.add(1, ordering: .relaxed) }
 
+    func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        changes.observe(observer)
+    }
+
     func versionedRead<Value: Sendable>(_ fetch: ([String]) throws -> Value) throws -> (value: Value, version: Int?) {
         let (titles, version) = data.state.withLock { $0 }
         let lost = unversionedReads.load(ordering: .relaxed) > 0 && unversionedReads.subtract(1, ordering: .relaxed).oldValue > 0

@@ -1,8 +1,10 @@
 import Synchronization
 
-/// The one way in for changes that come from outside a table's isolation: a thumbnail that
-/// finished loading, a record that changed on another server. Delegates get it from their
-/// context (`tableContext?.updater`, IGListKit's context style) and may hand it to any task.
+/// The door for work of this process that changes a row from outside the table's isolation: a
+/// cover that finished loading, a thumbnail made. A row's delegate gets it from its context
+/// (`tableContext?.updater`, IGListKit's context style), hands it to a task, and the task says
+/// which row changed and how (``updateRow(_:of:_:)``). Data that changes outside the page (a
+/// database another writer changes) has the other door: TablePages' `ObservedSource` over a store.
 ///
 ///     let updater = tableContext!.updater
 ///     Task.detached {
@@ -59,12 +61,13 @@ public final class TableUpdater: Sendable {
     ///     }
     ///
     /// To change the delegates' data too, use ``perform(on:_:)``, which hands `body` the root.
+    /// Below the door (``updateRow(_:of:_:)``), for the package's own owners of tables.
     ///
     /// When `body` throws, what it reported is discarded and the error is returned by
     /// ``TableAdapter/applyQueuedChanges()`` (a page host logs it).
     /// - Returns: whether the change was queued (false past ``queueLimit`` or after the table is gone).
     @discardableResult
-    public func perform(_ body: @escaping @Sendable (any TableContext) throws -> Void) -> Bool {
+    package func perform(_ body: @escaping @Sendable (any TableContext) throws -> Void) -> Bool {
         enqueue { table in try table.performBatchUpdates { try body(table) } }
     }
 
@@ -80,7 +83,7 @@ public final class TableUpdater: Sendable {
     /// Nothing happens when the root is not a `Root`. Errors are handled as ``perform(_:)`` handles them.
     /// - Returns: whether the change was queued (false past ``queueLimit`` or after the table is gone).
     @discardableResult
-    public func perform<Root>(on type: Root.Type, _ body: @escaping @Sendable (Root, any TableContext) throws -> Void) -> Bool {
+    package func perform<Root>(on type: Root.Type, _ body: @escaping @Sendable (Root, any TableContext) throws -> Void) -> Bool {
         enqueue { table in
             guard let root = table.root as? Root else { return }
             try table.performBatchUpdates { try body(root, table) }
@@ -91,7 +94,7 @@ public final class TableUpdater: Sendable {
     /// (``TableContext/reconcileData()``), for data that changed without anyone saying where.
     /// - Returns: whether the change was queued (false past ``queueLimit`` or after the table is gone).
     @discardableResult
-    public func reconcile() -> Bool {
+    package func reconcile() -> Bool {
         enqueue { table in table.reconcileData() }
     }
 

@@ -1,34 +1,33 @@
 import Synchronization
 
-/// Tells live pages that the data behind them changed, wherever the change came from (an action,
-/// another server instance, another process writing the same database). Every ``ObservableStore``
-/// has one, and ``ObservedSource`` pages read their data again when it notifies; so do pages whose
-/// definition names a feed (``PageDefinition/changes``). Each page then sends only the rows that differ.
+/// Tells live pages that the data behind them changed: what a page's host observes (an
+/// ``ObservedSource``'s store, a database's tables, a feed of state of this process alone), below
+/// the two public doors (``ObservedSource`` over an ``ObservableStore``, and a table's
+/// ``/TableKit/TableUpdater``). Each page then re-reads and sends only the rows that differ.
 ///
 ///     let feed = ChangeFeed()
 ///     store.onChange { feed.notify() }
-public final class ChangeFeed: Sendable {
+package final class ChangeFeed: Sendable {
     private let observers = Mutex<[UInt64: @Sendable () -> Void]>([:])
     private let nextToken = Atomic<UInt64>(0)
 
     /// Creates a feed with no observers.
-    public init() {}
+    package init() {}
 
     /// Calls every observer; cheap when nobody listens.
-    public func notify() {
+    package func notify() {
         for observer in observers.withLock({ Array($0.values) }) { observer() }
     }
 
-    /// Adds an observer and returns the token that removes it.
+    /// Adds an observer and returns the function that removes it.
     @discardableResult
-    func observe(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
+    package func observe(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let token = nextToken.add(1, ordering: .relaxed).newValue
         observers.withLock { $0[token] = observer }
-        return token
-    }
-
-    /// Removes an observer.
-    func removeObserver(_ token: UInt64) {
-        _ = observers.withLock { $0.removeValue(forKey: token) }
+        return { [weak self] in
+            // Released outside the lock: an observer's captures may run arbitrary deinitializers.
+            let removed = self?.observers.withLock { $0.removeValue(forKey: token) }
+            _ = removed
+        }
     }
 }

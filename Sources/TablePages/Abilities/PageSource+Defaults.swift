@@ -2,12 +2,6 @@ import TableKit
 
 // The one place the page abilities' "none" answers are stated, in code and in their requirements' words.
 extension PageSource {
-    /// Default: none.
-    public var changeFeeds: [ChangeFeed] { [] }
-    /// Default: false.
-    public var readsVersionedSnapshots: Bool { false }
-    /// Default: reads nothing; nil.
-    public func readFromSource() throws -> Int? { nil }
     /// Default: nil, the live table's rows are paged.
     public var rowPager: (any RowPager)? { nil }
     /// Default: nil, the live table shows the row.

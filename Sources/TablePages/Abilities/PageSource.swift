@@ -1,8 +1,8 @@
 import TableKit
 
-/// A page's root that declares what its page can do besides showing its table: read its data
-/// again when it changes (and name the state by its version), page its rows away from the live
-/// table, show a row in full on its own URL, and download its rows. Every ability answers "none"
+/// A page's root that declares what its page can do besides showing its table: page its rows away
+/// from the live table, show a row in full on its own URL, and download its rows. (Reading the data
+/// again when it changes is ``ObservedSource``'s, over an ``ObservableStore``.) Every ability answers "none"
 /// unless implemented (`PageSource+Defaults.swift`), the way ``/TableKit/TableDataSource``'s
 /// methods do; the page's host asks each one directly.
 ///
@@ -20,19 +20,6 @@ import TableKit
 /// ``PageSource`` overrides the abilities it adds only when that class implements them
 /// (as ``ObservedSource`` does every one): Swift calls a protocol default, not a subclass's method.
 public protocol PageSource: TableRoot {
-    /// Where changes to the data the root reads are announced; the host observes them before
-    /// its first read, so no change after that read is missed. Default: none.
-    var changeFeeds: [ChangeFeed] { get }
-    /// Whether the host reads the data (``readFromSource()``) before the first render too and
-    /// numbers the table's states by the versions it returns. Default: false, the root's
-    /// factory read what it shows, and the host numbers its states itself.
-    var readsVersionedSnapshots: Bool { get }
-    /// Reads the data again and shows it, after a change was announced; returns the version of
-    /// exactly what it read, or nil when the data has no version (or state of this process shows
-    /// besides it). The host then compares the table with what it last sent and publishes the
-    /// rows that differ: do not report updates from here. Default: reads nothing and returns nil,
-    /// for a root that reads shared data as it answers (comparing its answers is all there is to do).
-    func readFromSource() throws -> Int?
     /// The reader of the root's later pages (`GET /pages/{page}/sections/{section}?after=`), as of
     /// its current data, which a request reads and renders on any database lane, away from the
     /// host; a ``PositionalRowPager`` also serves `?_at=N`. The host asks for it when the root is

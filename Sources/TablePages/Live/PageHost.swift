@@ -46,10 +46,10 @@ public actor PageHost {
     private var insertedRows: [(row: RowID, section: SectionID)]?
     // How the table's states are numbered, by the versions an observed source reads or by the host.
     private var versions: PageVersions
-    // The feed observations, removed when the host goes (``PageHosts`` drops unwatched variants).
-    private nonisolated let changes: ChangeFeed?
-    private nonisolated let changesToken: UInt64?
-    private nonisolated let sourceObservations: [(feed: ChangeFeed, token: UInt64)]
+    // What re-reads the root's data, when it does (``RereadingSource``).
+    private let rereading: (any RereadingSource)?
+    // Stops the observations of the data's changes, when the host goes (``PageHosts`` drops unwatched variants).
+    private nonisolated let stopObserving: @Sendable () -> Void
 
     /// Builds the variant's table, numbering its first state by the version an observed source read
     /// (see ``PageVersions``); call it on `lane`, since the page's factory may read a database.
@@ -62,31 +62,34 @@ public actor PageHost {
         // it queues a refresh that starts once the host exists.
         let refresh = RefreshSignal()
         self.refresh = refresh
-        let token = definition.changes?.observe { refresh.request() }
-        self.changesToken = token
+        let stopDefinitionFeed = definition.changes?.observe { refresh.request() }
         let table: TableAdapter
         let source: any PageSource
+        let rereading: (any RereadingSource)?
         var versions: PageVersions
-        var sourceObservations: [(feed: ChangeFeed, token: UInt64)] = []
+        var stopSource: (@Sendable () -> Void)?
         do {
             let made = try definition.makeSource(variant)
             source = made.abilities
-            // A source that reads versioned snapshots reads once its feeds are observed, for the same reason.
-            for feed in source.changeFeeds {
-                sourceObservations.append((feed, feed.observe { refresh.request() }))
-            }
-            let followsClock = source.readsVersionedSnapshots
+            rereading = source as? any RereadingSource
+            // A source that reads versioned snapshots reads once its changes are observed, for the same reason.
+            stopSource = rereading?.observeChanges { refresh.request() }
+            let followsClock = rereading?.readsVersionedSnapshots ?? false
             versions = PageVersions(followsClock: followsClock, fingerprint: PageVersions.fingerprint(rowLimit: settings.pageRowLimit))
-            versions.beginRead(at: followsClock ? try source.readFromSource() : nil)
+            versions.beginRead(at: followsClock ? try rereading?.readFromSource() : nil)
             try PageSourceMisplaced.check(made.root, page: variant.page)
             table = IgnoredAnswerLog.shared.watching(definition.makeTable(root: made.root, version: versions.next()), page: variant.page, logger: logger)
             versions.endRead()
         } catch {
-            if let token { definition.changes?.removeObserver(token) }
-            for (feed, token) in sourceObservations { feed.removeObserver(token) }
+            stopDefinitionFeed?()
+            stopSource?()
             throw error
         }
-        self.sourceObservations = sourceObservations
+        self.stopObserving = { [stopSource] in
+            stopDefinitionFeed?()
+            stopSource?()
+        }
+        self.rereading = rereading
         self.versions = versions
         self.table = table
         self.source = source
@@ -97,7 +100,6 @@ public actor PageHost {
             subscriberBufferLimit: settings.subscriberBufferLimit, metrics: metrics
         )
         self.tableBytes = Atomic(TableMemoryEstimate.bytes(of: table, context: renderContext))
-        self.changes = definition.changes
         let rowPager = source.rowPager
         let onlySection = Self.onlySection(of: table)
         pager.withLock { $0 = (rowPager, onlySection) }
@@ -126,8 +128,7 @@ public actor PageHost {
     }
 
     deinit {
-        if let changesToken { changes?.removeObserver(changesToken) }
-        for (feed, token) in sourceObservations { feed.removeObserver(token) }
+        stopObserving()
     }
 
     /// Re-reads the table's data soon, once however many changes were announced meanwhile.
@@ -156,7 +157,7 @@ public actor PageHost {
         if isStale { refreshIfQueued() }
     }
 
-    /// Re-reads the table's data (the root reads its source first: ``PageSource/readFromSource()``) and
+    /// Re-reads the table's data (the root reads its source first: ``RereadingSource/readFromSource()``) and
     /// publishes the rows that differ, if a change was announced since the last re-read. Actions
     /// call it before they return, so that an action whose delegate wrote to the store answers with
     /// (and redirects to) the page it changed.
@@ -170,7 +171,7 @@ public actor PageHost {
         do {
             // A root that reads nothing (the default) may still read shared data as it answers:
             // comparing its answers with what was sent is what a change feed can do for it.
-            versions.beginRead(at: try source.readFromSource())
+            versions.beginRead(at: try rereading?.readFromSource())
             defer { versions.endRead() }
             table.reconcileData()
             updatePager()

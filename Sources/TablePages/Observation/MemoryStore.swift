@@ -11,9 +11,7 @@ import Synchronization
 /// states themselves.
 public final class MemoryStore<Value: Sendable>: ObservableStore {
     private let value: Mutex<Value>
-
-    /// Where each update is announced.
-    public let changes = ChangeFeed()
+    private let changes = ChangeFeed()
 
     /// A store holding `value`.
     public init(_ value: Value) {
@@ -36,5 +34,11 @@ public final class MemoryStore<Value: Sendable>: ObservableStore {
     /// `fetch` over the value now; no version.
     public func versionedRead<Fetched: Sendable>(_ fetch: (Value) throws -> Fetched) throws -> (value: Fetched, version: Int?) {
         (try fetch(current), nil)
+    }
+
+    /// Calls `observer` after every ``update(_:)``, until the function it returns is called.
+    @discardableResult
+    public func onChange(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        changes.observe(observer)
     }
 }

@@ -8,6 +8,14 @@ import TableKit
 ///     let list = ObservedSection<Todo>(id: "todos", header: "To do") { todo in TodoRow(item: todo) }
 ///     list.show(todos)
 ///
+/// With `adding:`, the section ends with the library's form to add an item, of the declared
+/// fields, shown to viewers who may write; `add` is given the checked values and writes them to the
+/// store, and the page shows the new item when the store announces it, as for any other writer's.
+///
+///     ObservedSection(id: "to-read", header: "To read", adding: Book.fields, prompt: "Add a book", add: { values in
+///         try Book.add(values, to: store)
+///     }) { book in BookRow(item: book) }
+///
 /// Subclass it to answer more (a footer that depends on the list, inserts, moves), calling `super`
 /// for the rest.
 open class ObservedSection<Item: Identifiable>: StaticSection {
@@ -15,13 +23,35 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
     public typealias RowProvider = (Item) -> ObservedRow<Item>
 
     private let makeRow: RowProvider
+    // The add form's row, its fields and what it does; nil for a section with no form.
+    private let addition: (row: AddRow, fields: [FormField], add: ([String: String]) throws -> Void)?
     /// The row delegates, in the order of the items last shown.
     public private(set) var rows: [ObservedRow<Item>] = []
 
-    /// An empty section whose rows `row` makes.
-    public init(id: SectionID, header: String? = nil, footer: String? = nil, row: @escaping RowProvider) {
+    /// An empty section whose rows `row` makes; with `fields`, it ends with a form of them that
+    /// adds an item (its row labelled `prompt`), whose checked values `add` is given.
+    public init(
+        id: SectionID, header: String? = nil, footer: String? = nil,
+        adding fields: [FormField] = [], prompt: String = "Add", add: (([String: String]) throws -> Void)? = nil,
+        row: @escaping RowProvider
+    ) {
         makeRow = row
-        super.init(id: id, header: header, footer: footer)
+        addition = add.map { (AddRow(id: RowID("\(id.rawValue)-add"), prompt: prompt), fields, $0) }
+        super.init(id: id, header: header, footer: footer, rows: addition.map { [$0.row] } ?? [])
+    }
+
+    /// The add form's fields (none without one).
+    open override func fieldsForInserting(inSection section: Int) -> [FormField] {
+        addition?.fields ?? super.fieldsForInserting(inSection: section)
+    }
+
+    /// An insertion from the add form, delivered here at the index one past the last row, goes to
+    /// `add`; others as the section's ``StaticSection`` answers them.
+    open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
+        guard editingStyle == .insert, let addition else {
+            return try super.commit(editingStyle, forRowAt: indexPath, values: values)
+        }
+        try addition.add(values)
     }
 
     /// Shows `items` in order: an item whose id was shown keeps its row delegate, which is given
@@ -33,13 +63,28 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
             row.item = item
             return row
         }
-        childDelegates = rows
+        childDelegates = children(of: rows)
     }
 
     /// Puts the rows in a new order that the table recorded already (a move), so that the next
     /// ``show(_:)`` starts from it; `rows` must be the same delegates.
     public func reorder(_ rows: [ObservedRow<Item>]) {
         self.rows = rows
-        childDelegates = rows
+        childDelegates = children(of: rows)
+    }
+
+    // The section's children: the rows, then the add form's row.
+    private func children(of rows: [ObservedRow<Item>]) -> [any CascadingTableDelegate] {
+        rows + (addition.map { [$0.row] } ?? [])
+    }
+
+    /// The row that carries the add form: editable, as an insertion.
+    private final class AddRow: StaticRow {
+        init(id: RowID, prompt: String) {
+            super.init(id: id, cell: TableCell(.basic, CellContent(title: prompt)))
+        }
+
+        override func canEditRow(at indexPath: TableIndexPath) -> Bool { true }
+        override func editingStyleForRow(at indexPath: TableIndexPath) -> EditingStyle { .insert }
     }
 }

@@ -9,17 +9,26 @@ extension ObservedSource {
     ///     } select: { product in try store.markSeen(product.id) }
     ///
     /// - Parameters:
-    ///   - store: the data, and where its changes are announced.
+    ///   - store: the data, and what says when it changed.
     ///   - fetch: reads the items, in one snapshot.
-    ///   - local: a feed of state of this process the rows also show (see ``init(_:fetch:local:sections:)``).
     ///   - kind: the cell kind of every row.
     ///   - section: the identifier and header title of an item's section; one section for all by default.
     ///   - cell: what an item's row shows.
     ///   - select: what selecting an item's row does (usually a write to the store).
     ///   - link: the page on this site an item's row is a plain link to, for every viewer (signed
     ///     in or not), nil for none. Rows can be selected when there is a `select`.
-    public convenience init<Store: ObservableStore, Item: Identifiable>(
-        _ store: Store, fetch: @escaping (Store.Reader) throws -> [Item], local: ChangeFeed? = nil, kind: CellKind = .basic,
+    public convenience init<Reader, Item: Identifiable>(
+        _ store: any ObservableStore<Reader>, fetch: @escaping (Reader) throws -> [Item], kind: CellKind = .basic,
+        section: @escaping (Item) -> (id: String, title: String?) = { _ in (id: "items", title: nil) },
+        cell: @escaping (Item) -> CellContent, select: ((Item) throws -> Void)? = nil, link: ((Item) -> String?)? = nil
+    ) where Value == [Item] {
+        self.init(store, fetch: fetch, local: nil, kind: kind, section: section, cell: cell, select: select, link: link)
+    }
+
+    /// The list of cells of ``init(_:fetch:kind:section:cell:select:link:)``, also showing state of
+    /// this process alone announced on `local` (see ``init(_:fetch:local:sections:)``).
+    package convenience init<Reader, Item: Identifiable>(
+        _ store: any ObservableStore<Reader>, fetch: @escaping (Reader) throws -> [Item], local: ChangeFeed?, kind: CellKind = .basic,
         section: @escaping (Item) -> (id: String, title: String?) = { _ in (id: "items", title: nil) },
         cell: @escaping (Item) -> CellContent, select: ((Item) throws -> Void)? = nil, link: ((Item) -> String?)? = nil
     ) where Value == [Item] {
@@ -33,17 +42,17 @@ extension ObservedSource {
         }
     }
 
-    /// ``init(_:fetch:local:kind:section:cell:select:link:)`` over a store whose value is the list
+    /// ``init(_:fetch:kind:section:cell:select:link:)`` over a store whose value is the list
     /// itself, such as a ``MemoryStore`` of items.
     ///
     ///     let shelf = MemoryStore(Book.samples)
     ///     ObservedSource(shelf, kind: .subtitle) { book in CellContent(title: book.title) }
-    public convenience init<Store: ObservableStore, Item: Identifiable>(
-        _ store: Store, local: ChangeFeed? = nil, kind: CellKind = .basic,
+    public convenience init<Item: Identifiable>(
+        _ store: any ObservableStore<[Item]>, kind: CellKind = .basic,
         section: @escaping (Item) -> (id: String, title: String?) = { _ in (id: "items", title: nil) },
         cell: @escaping (Item) -> CellContent, select: ((Item) throws -> Void)? = nil, link: ((Item) -> String?)? = nil
-    ) where Value == [Item], Store.Reader == [Item] {
-        self.init(store, fetch: { $0 }, local: local, kind: kind, section: section, cell: cell, select: select, link: link)
+    ) where Value == [Item] {
+        self.init(store, fetch: { $0 }, kind: kind, section: section, cell: cell, select: select, link: link)
     }
 }
 

@@ -13,49 +13,61 @@ import TableKit
 ///
 /// `show` (or an override of ``show(_:)``) updates the delegates below the root from the value:
 /// ``ObservedSection/show(_:)`` keeps the row delegate of every item already shown. For a list of
-/// cells, `ObservedSource(store, section:cell:select:)` builds the sections itself. Background work
-/// (a picture loaded, a timer) changes what the page shows by writing to the store, or, for a state
-/// of this process alone, by notifying a feed given as `local`.
+/// cells, `ObservedSource(store, section:cell:select:)` builds the sections itself.
 ///
-/// It is a ``PageSource`` that reads versioned snapshots; its other abilities answer "none" and are
-/// `open`, so a subclass offers one by overriding it (a download: ``exporter(as:)``).
-open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, PageSource {
-    /// Where the data's changes are announced: the store's feed, and the `local` one if any.
-    public let changeFeeds: [ChangeFeed]
+/// It is the door for data that changes outside the page: whoever writes to the store (a request,
+/// a background task, the `sqlite3` shell, another server instance), the page reads again. Work of
+/// this process that changes one row (a picture loaded) goes through the other door, the table's
+/// ``/TableKit/TableUpdater`` (`tableContext?.updater.updateRow(_:of:_:)`).
+///
+/// It is a ``PageSource`` whose abilities answer "none" and are `open`, so a subclass offers one
+/// by overriding it (a download: ``exporter(as:)``).
+open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, PageSource, RereadingSource {
     private let read: () throws -> (value: Value, version: Int?)
+    // Observes the store's changes until the function it returns is called.
+    private let observe: (@escaping @Sendable () -> Void) -> @Sendable () -> Void
     // What `show` does besides a subclass's override; set by the initializers that take it.
     var present: ((ObservedSource<Value>, Value) -> Void)?
-    private let showsLocalState: Bool
+    /// A feed of state of this process the page also shows (thumbnails this instance made): its
+    /// changes read the data again, and the page numbers its states itself, since another instance
+    /// at the same version may show other ones. Set it before the page's host observes the root.
+    package var local: ChangeFeed?
 
     /// The value last read; nil before the page's host first reads it.
     public private(set) var value: Value?
 
     /// A root over `store`'s data as `fetch` reads it, for a subclass that overrides ``show(_:)``.
     /// - Parameters:
-    ///   - store: the data, and where its changes are announced.
+    ///   - store: the data, and what says when it changed.
     ///   - fetch: reads what the page shows, in one snapshot (it may block: pages run it on a
     ///     database lane). Everything it reads from `store` is as of one version.
-    ///   - local: a feed of state of this process the page also shows (thumbnails this instance
-    ///     made): its changes read the data again, and the page numbers its states itself, since
-    ///     another instance at the same version may show other ones.
     ///   - sections: the root's children, one per section, until ``show(_:)`` sets others.
-    public init<Store: ObservableStore>(
-        _ store: Store, fetch: @escaping (Store.Reader) throws -> Value, local: ChangeFeed? = nil,
-        sections: [any CascadingTableDelegate] = []
+    public init<Reader>(
+        _ store: any ObservableStore<Reader>, fetch: @escaping (Reader) throws -> Value, sections: [any CascadingTableDelegate] = []
     ) {
         read = { try store.versionedRead(fetch) }
-        changeFeeds = [store.changes] + (local.map { [$0] } ?? [])
-        showsLocalState = local != nil
+        observe = { observer in store.onChange(observer) }
         super.init(childDelegates: sections)
     }
 
+    /// A root over `store`'s data that also shows state of this process alone (thumbnails this
+    /// instance made), announced on `local`: its changes read the data again, and the page numbers
+    /// its states itself, since another instance at the same version may show other ones.
+    package convenience init<Reader>(
+        _ store: any ObservableStore<Reader>, fetch: @escaping (Reader) throws -> Value, local: ChangeFeed?,
+        sections: [any CascadingTableDelegate] = []
+    ) {
+        self.init(store, fetch: fetch, sections: sections)
+        self.local = local
+    }
+
     /// A root over `store`'s data as `fetch` reads it, whose `show` updates the delegates from
-    /// each value read (the other parameters as in ``init(_:fetch:local:sections:)``).
-    public convenience init<Store: ObservableStore>(
-        _ store: Store, fetch: @escaping (Store.Reader) throws -> Value, local: ChangeFeed? = nil,
+    /// each value read (the other parameters as in ``init(_:fetch:sections:)``).
+    public convenience init<Reader>(
+        _ store: any ObservableStore<Reader>, fetch: @escaping (Reader) throws -> Value,
         sections: [any CascadingTableDelegate] = [], show: @escaping (Value) -> Void
     ) {
-        self.init(store, fetch: fetch, local: local, sections: sections)
+        self.init(store, fetch: fetch, local: nil, sections: sections)
         present = { _, value in show(value) }
     }
 
@@ -65,15 +77,25 @@ open class ObservedSource<Value: Sendable>: CascadingRootTableDelegate, PageSour
         present?(self, value)
     }
 
+    /// Observes the store (and the `local` feed) until the function returned is called.
+    final package func observeChanges(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let stopStore = observe(observer)
+        let stopLocal = local?.observe(observer)
+        return {
+            stopStore()
+            stopLocal?()
+        }
+    }
+
     /// True: the page's host reads the data before the first render and numbers states by its versions.
-    public var readsVersionedSnapshots: Bool { true }
+    final package var readsVersionedSnapshots: Bool { true }
 
     /// Reads the data and shows it; the version of what was read, unless state of this process shows too.
-    public func readFromSource() throws -> Int? {
+    final package func readFromSource() throws -> Int? {
         let (value, version) = try read()
         self.value = value
         show(value)
-        return showsLocalState ? nil : version
+        return local == nil ? version : nil
     }
 
     /// None: the live table's rows are paged; override to read later pages away from the host.

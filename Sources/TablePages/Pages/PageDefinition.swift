@@ -58,9 +58,10 @@ public struct PageDefinition: Sendable {
     /// The cell kinds the page's rows use besides the built-in ones; registered on every table of
     /// the page, including those a root's ``PageSource/rowPager`` or ``PageSource/root(ofRow:)`` returns.
     public var cellKinds: [CellKind] { parts.cellKinds }
-    /// Where changes to the page's data are announced; nil for pages whose data lives only in
-    /// their delegates.
-    public var changes: ChangeFeed? { parts.changes }
+    /// Where changes to the page's data are announced, besides its root's own (a database's
+    /// table pages, whose rows are read as asked for); nil for most pages, whose roots observe
+    /// their data (``ObservedSource``). Set before the page is registered.
+    package var changes: ChangeFeed?
     /// Who may read the page and who may write it; ``PageAccess/signedInWrites`` unless given.
     public var access: PageAccess { parts.access }
     /// Whether each viewer gets a table of their own: the request's actor is then part of the
@@ -107,14 +108,13 @@ public struct PageDefinition: Sendable {
         let resolveVariantItems: VariantItemsResolver?
         let makeSource: @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
         let cellKinds: [CellKind]
-        let changes: ChangeFeed?
         let access: PageAccess
         let countRows: RowCounter?
 
         init(
             name: String, title: String, summary: String, variants: [String: [String]], resolveVariant: VariantResolver?,
             resolveVariantItems: VariantItemsResolver?, makeSource: @escaping @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource),
-            cellKinds: [CellKind], changes: ChangeFeed?, access: PageAccess, countRows: RowCounter?
+            cellKinds: [CellKind], access: PageAccess, countRows: RowCounter?
         ) {
             self.name = name
             self.title = title
@@ -125,7 +125,6 @@ public struct PageDefinition: Sendable {
             self.resolveVariantItems = resolveVariantItems
             self.makeSource = makeSource
             self.cellKinds = cellKinds
-            self.changes = changes
             self.access = access
             self.countRows = countRows
         }
@@ -135,14 +134,14 @@ public struct PageDefinition: Sendable {
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
         resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
-        changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        cellKinds: [CellKind] = [],
         access: PageAccess = .signedInWrites, perViewer: Bool = false,
         isListed: Bool = true, countRows: RowCounter? = nil,
         makeRoot: @escaping TableFactory
     ) {
         self.init(
             name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
-            resolveVariantItems: resolveVariantItems, changes: changes, cellKinds: cellKinds, access: access,
+            resolveVariantItems: resolveVariantItems, cellKinds: cellKinds, access: access,
             perViewer: perViewer, isListed: isListed, countRows: countRows,
             makeSource: { variant in
                 let root = try makeRoot(variant)
@@ -157,14 +156,14 @@ public struct PageDefinition: Sendable {
     public init(
         name: String, title: String, summary: String = "", variants: [String: [String]] = [:],
         resolveVariant: VariantResolver? = nil, resolveVariantItems: VariantItemsResolver? = nil,
-        changes: ChangeFeed? = nil, cellKinds: [CellKind] = [],
+        cellKinds: [CellKind] = [],
         access: PageAccess = .signedInWrites, perViewer: Bool = false,
         isListed: Bool = true, countRows: RowCounter? = nil,
         makeRoot: @escaping PlainTableFactory
     ) {
         self.init(
             name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
-            resolveVariantItems: resolveVariantItems, changes: changes, cellKinds: cellKinds, access: access,
+            resolveVariantItems: resolveVariantItems, cellKinds: cellKinds, access: access,
             perViewer: perViewer, isListed: isListed, countRows: countRows,
             makeSource: { variant in (try makeRoot(variant), NoPageAbilities()) }
         )
@@ -173,7 +172,7 @@ public struct PageDefinition: Sendable {
     private init(
         name: String, title: String, summary: String, variants: [String: [String]],
         resolveVariant: VariantResolver?, resolveVariantItems: VariantItemsResolver?,
-        changes: ChangeFeed?, cellKinds: [CellKind], access: PageAccess, perViewer: Bool,
+        cellKinds: [CellKind], access: PageAccess, perViewer: Bool,
         isListed: Bool, countRows: RowCounter?,
         makeSource: @escaping @Sendable (PageVariant) throws -> (root: any TableRoot, abilities: any PageSource)
     ) {
@@ -181,7 +180,7 @@ public struct PageDefinition: Sendable {
         self.perViewer = perViewer
         parts = Parts(
             name: name, title: title, summary: summary, variants: variants, resolveVariant: resolveVariant,
-            resolveVariantItems: resolveVariantItems, makeSource: makeSource, cellKinds: cellKinds, changes: changes,
+            resolveVariantItems: resolveVariantItems, makeSource: makeSource, cellKinds: cellKinds,
             access: access, countRows: countRows
         )
     }

@@ -26,8 +26,7 @@ import TableStore
 ///
 ///     let store = try Store.openExisting(path: "shop.sqlite", writable: false)
 ///     var pages = PageRegistry()
-///     let feed = ChangeFeed()
-///     try DatabaseTablePages.register(store: store, in: &pages, feed: feed)
+///     try DatabaseTablePages.register(store: store, in: &pages)
 ///     store.startWatching()
 ///
 /// or, in one call, `try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)`.
@@ -39,8 +38,8 @@ import TableStore
 /// own page counts the rows of other tables that refer to it.
 public enum DatabaseTablePages {
     /// Registers one page per table of `store`'s SQLite database (a ``/TableStore/Store``, or any
-    /// ``/TableStore/SQLStore`` that speaks SQLite), named after the table, and announces the
-    /// store's changes on `feed`; returns the names of the tables, in registration order (each
+    /// ``/TableStore/SQLStore`` that speaks SQLite), named after the table, each re-read after
+    /// every change the store reports; returns the names of the tables, in registration order (each
     /// page is named ``pageName(ofTable:)``). `tables`
     /// (a configuration file's) sets a table's title, description, label column, or hides it from
     /// the index. With `sqlPage` (the SQL page's path, ``QueryPages/path``, when it is on), each
@@ -49,8 +48,9 @@ public enum DatabaseTablePages {
     ///   ``registerPostgres(database:namespace:in:tables:sqlPage:)`` serves its tables).
     @discardableResult
     public static func register(
-        store: any SQLStore, in registry: inout PageRegistry, feed: ChangeFeed = ChangeFeed(), tables: [String: TableConfiguration] = [:], sqlPage: String? = nil
+        store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration] = [:], sqlPage: String? = nil
     ) throws -> [String] {
+        let feed = ChangeFeed()
         let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
         let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
         store.onChange { feed.notify() }
@@ -62,13 +62,13 @@ public enum DatabaseTablePages {
 
     /// Registers one page per table and view of the PostgreSQL schema `namespace` that `database`
     /// reaches, with the same queries, routes and cells as a SQLite table's, in PostgreSQL's dialect,
-    /// and `tables` (a configuration file's) and `sqlPage` as ``register(store:in:feed:tables:sqlPage:)`` takes them.
+    /// and `tables` (a configuration file's) and `sqlPage` as ``register(store:in:tables:sqlPage:)`` takes them.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
     /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
     /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
     /// out because they have no primary key (keyset paging needs one).
     /// - Throws: `database`'s errors reading the catalog.
-    public static func registerPostgres(
+    package static func registerPostgres(
         database: any SQLReader, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil
     ) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
         let found = try database.snapshot { runner in
@@ -126,7 +126,6 @@ public enum DatabaseTablePages {
             resolveVariantItems: { query throws(PageDefinition.VariantError) in
                 try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
             },
-            changes: feed,
             cellKinds: [DatabaseRecordCell.kind(linking: schema.linkedColumns), DatabaseTableHeader.kind],
             // The pages only read, even with --writable (which lets other writers in): nobody
             // writes through them, so nobody is asked to sign in.
@@ -138,6 +137,7 @@ public enum DatabaseTablePages {
             return try DatabaseTableSource.reading(reader, tableDescription: configuration.description, sqlPage: sqlPage)
         }
         definition.showsBreadcrumbs = true
+        definition.changes = feed
         return definition
     }
 }

@@ -9,7 +9,7 @@ import TablePages
 /// query (`rowPager`) in a table of its own, which its host renders with the same cells; a row's own
 /// URL reads the row again with its values whole (`root(ofRow:)`). Rows show but are not
 /// selectable or editable: the page reads the database and never writes it.
-final class DatabaseTableSource: PageSource {
+final class DatabaseTableSource: RereadingSource {
     private let reader: DatabaseTableReader
     private var sections: [DatabaseSection]
     /// The value counts of the query's `_facet` columns, read with the window; the header shows them.

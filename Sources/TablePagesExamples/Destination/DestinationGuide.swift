@@ -15,7 +15,7 @@ struct DestinationGuide: Sendable {
     }
 
     /// The store, as the page observes it.
-    let data: ObservableSQLStore
+    let data: ExampleData
 
     /// The place with its shown reviews and the total count, or nil when the database has no place.
     static func read(_ db: any SQLSession) throws -> Reading? {
@@ -25,7 +25,7 @@ struct DestinationGuide: Sendable {
 
     /// Shows ``pageSize`` more reviews, to everyone watching.
     func showMoreReviews() throws {
-        try data.store.transaction { db in
+        try data.transaction { db in
             try db.execute(
                 "UPDATE destination SET shownReviews = shownReviews + ? WHERE id = (SELECT min(id) FROM destination)",
                 [.integer(Self.pageSize)]

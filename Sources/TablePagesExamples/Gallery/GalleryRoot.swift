@@ -10,7 +10,7 @@ final class GalleryRoot: ObservedSource<[GalleryImage]> {
     private let thumbnails: ThumbnailService
     private let pictures: ObservedSection<GalleryImage>
 
-    init(data: ObservableSQLStore, thumbnails: ThumbnailService) {
+    init(data: ExampleData, thumbnails: ThumbnailService) {
         self.thumbnails = thumbnails
         pictures = ObservedSection(id: "pictures", header: "Pictures", footer: "Thumbnails are made on the server and appear as they are ready.") { image in
             GalleryRow(item: image)
@@ -21,7 +21,8 @@ final class GalleryRoot: ObservedSource<[GalleryImage]> {
                 image.thumbnail = thumbnails.thumbnail(for: image.file)
                 return image
             }
-        }, local: thumbnails.changes, sections: [pictures])
+        }, sections: [pictures])
+        local = thumbnails.changes
     }
 
     override func show(_ images: [GalleryImage]) {

@@ -4,7 +4,7 @@ import TablePagesDatabase
 /// People and pets: one reusable cell kind, two data providers. Users have no picture, so their
 /// image area collapses; pets show an avatar, breed, owner and weight.
 enum PeoplePage {
-    static func definition(data: ObservableSQLStore) -> PageDefinition {
+    static func definition(data: ExampleData) -> PageDefinition {
         PageDefinition(
             name: "people", title: "People & pets", summary: "One reusable cell, two data providers.",
             // Nothing on it can be changed through the web, so nobody is asked to sign in.

@@ -7,7 +7,7 @@ import TablePagesDatabase
 /// while the server runs has its detail page at once. Only its form is checked when the variant is
 /// chosen: that runs on the server's event threads, which must never wait for a database.
 enum ProductDetailPage {
-    static func definition(data: ObservableSQLStore) throws -> PageDefinition {
+    static func definition(data: ExampleData) throws -> PageDefinition {
         PageDefinition(
             name: "product", title: "Product", summary: "One product's details; a product's row leads here.",
             resolveVariant: { query throws(PageDefinition.VariantError) in
@@ -22,7 +22,7 @@ enum ProductDetailPage {
             access: .everyoneReads
         ) { variant in
             let given = variant["id"]
-            let product = try data.store.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
+            let product = try data.snapshot { db in try Product.find(given.map { Int64($0) ?? 0 }, db) }
             guard let product else {
                 // The factory's VariantError is a 404: the id is well formed but names nothing.
                 throw PageDefinition.VariantError(message: "id must name a product; got '\(given ?? "")'.")

@@ -8,7 +8,7 @@ final class ProductDetailSource: ObservedSource<Product?> {
     // The groups shown, kept by name, as their rows are kept by fact.
     private var groups: [String: ObservedSection<ProductFact>] = [:]
 
-    init(data: ObservableSQLStore, productID: Int64) {
+    init(data: ExampleData, productID: Int64) {
         super.init(data, fetch: { db in try Product.find(productID, db) })
     }
 

@@ -5,7 +5,7 @@ import TablePagesDatabase
 /// `?layout=sections` groups by category; a price changed in the database shows up live in both,
 /// and each product's row is a link to its detail page.
 enum ProductsPage {
-    static func definition(data: ObservableSQLStore) -> PageDefinition {
+    static func definition(data: ExampleData) -> PageDefinition {
         PageDefinition(
             name: "products", title: "Products", summary: "Two layouts of one source: a flat list or sections by category.",
             variants: ["layout": ["list", "sections"]],

@@ -6,18 +6,16 @@ import TableStore
 /// goes to the store; the page learns about it from the store's change signal, like any other
 /// writer's change. Each write touches only the list's own items, whatever id it is given.
 struct TodoList: Sendable {
-    /// The store, as the pages observe it.
-    let data: ObservableSQLStore
+    /// The store the pages observe and the list writes to.
+    let data: ExampleData
     /// Whose list this is; nil for the shared one.
     var owner: String? = nil
-
-    private var store: any SQLStore { data.store }
 
     /// Runs `sql` on the list's item `id`: `sql` ends in a WHERE clause that the list's own
     /// condition is appended to.
     private func update(_ sql: String, _ arguments: [SQLValue], item id: Int64) throws {
         let (condition, owned) = Todo.owned(by: owner)
-        try store.transaction { db in try db.execute(sql + " AND " + condition, arguments + [.integer(id)] + owned) }
+        try data.transaction { db in try db.execute(sql + " AND " + condition, arguments + [.integer(id)] + owned) }
     }
 
     func toggle(_ id: Int64) throws {
@@ -26,7 +24,7 @@ struct TodoList: Sendable {
 
     func add(title: String) throws {
         let (condition, owned) = Todo.owned(by: owner)
-        try store.transaction { db in
+        try data.transaction { db in
             let last = try db.row("SELECT max(position) FROM todo WHERE \(condition)", owned)?.optionalInt64(0) ?? -1
             try db.execute(
                 "INSERT INTO todo (title, isDone, position, owner) VALUES (?, ?, ?, ?)",
@@ -46,7 +44,7 @@ struct TodoList: Sendable {
     /// Stores `ids` as the list's order.
     func reorder(_ ids: [Int64]) throws {
         let (condition, owned) = Todo.owned(by: owner)
-        try store.transaction { db in
+        try data.transaction { db in
             for (position, id) in ids.enumerated() {
                 try db.execute("UPDATE todo SET position = ? WHERE id = ? AND \(condition)", [.integer(position), .integer(id)] + owned)
             }

@@ -13,7 +13,7 @@ enum TodoPage {
     /// `/pages/mine`: each sign-in's own to-do list, stored per actor id (a browser signed in with
     /// the link is an actor of its own, so each browser has its own list). A per-viewer
     /// page: every viewer has a table (and a live stream) of their own, and anonymous clients get 401.
-    static func personalDefinition(data: ObservableSQLStore) -> PageDefinition {
+    static func personalDefinition(data: ExampleData) -> PageDefinition {
         PageDefinition(
             name: "mine", title: "My to-dos", summary: "Your own to-do list: sign in, and only this browser sees it.",
             access: .private, perViewer: true

@@ -7,7 +7,7 @@ import TableStore
 /// ``TableChangeRouter/Watch``); the page then publishes only the rows that differ, by
 /// ``QueryRowIdentity``. Rows show but are not selectable: the page only reads. The whole result
 /// is the window (at most the runner's row limit), so nothing pages.
-final class QueryResultSource: PageSource {
+final class QueryResultSource: RereadingSource {
     private let runner: any QueryRunner
     /// The query's place among the live queries; nil for a row's own root, which is not re-run.
     private let watch: TableChangeRouter.Watch?
@@ -47,9 +47,12 @@ final class QueryResultSource: PageSource {
         ids.firstIndex(of: row).map { QueryResultSource(row: $0, of: self) }
     }
 
-    var changeFeeds: [ChangeFeed] { watch.map { [$0.feed] } ?? [] }
+    func observeChanges(_ observer: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard let watch else { return {} }
+        return watch.feed.observe(observer)
+    }
 
-    /// True so that the host follows ``changeFeeds`` before the first run; a query's result has no
+    /// True so that the host follows the watch's feed before the first run; a query's result has no
     /// version (each state gets one of the host's own).
     var readsVersionedSnapshots: Bool { true }
 

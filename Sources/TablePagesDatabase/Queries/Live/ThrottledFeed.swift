@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import TablePages
 
-/// A ``/TablePages/ChangeFeed`` that passes on its source's changes at most once per `interval`:
+/// A `ChangeFeed` that passes on its source's changes at most once per `interval`:
 /// a change within the interval after the last one passed on is passed on when the interval ends
 /// (once, however many came), so a live query re-runs at most `1 / interval` times a second and
 /// never misses the last change.
