@@ -112,16 +112,17 @@ public struct Router: HTTPResponder {
     /// route's pattern on the response (``Response/route``) and the ``errorPage`` applied.
     public func answer(to request: Request) -> HTTPAnswer {
         let (route, matched, context) = resolve(request)
-        let answer = proceed(from: 0, matched, context, to: route)
+        let answer = Self.proceed(through: middleware, from: 0, matched, context, to: route)
         return Self.finished(answer, for: request, with: errorPage)
     }
 
-    /// The answer of the middleware at `position` and on, then of `route`.
-    private func proceed(from position: Int, _ request: Request, _ context: RouteContext, to route: @escaping Handler) -> HTTPAnswer {
+    /// The answer of the middleware at `position` and on, then of `route`. Static, so that each
+    /// `next` holds the middleware alone, not a copy of the router (its routes and their indexes).
+    private static func proceed(through middleware: [Middleware], from position: Int, _ request: Request, _ context: RouteContext, to route: @escaping Handler) -> HTTPAnswer {
         guard position < middleware.count else {
-            return Self.labelled(route(request).recovering(for: request), context.route)
+            return labelled(route(request).recovering(for: request), context.route)
         }
-        return middleware[position](request, context) { [self] request, context in proceed(from: position + 1, request, context, to: route) }
+        return middleware[position](request, context) { request, context in proceed(through: middleware, from: position + 1, request, context, to: route) }
             .recovering(for: request)
     }
 
