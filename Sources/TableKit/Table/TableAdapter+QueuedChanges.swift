@@ -4,7 +4,7 @@ extension TableAdapter {
     ///
     ///     table.updater.whenChangesQueued { Task { @MainActor in table.applyQueuedChanges() } }
     ///
-    /// - Returns: the errors changes threw (``TableUpdater/perform(_:)``); a change that threw
+    /// - Returns: the errors queued changes threw; a change that threw
     ///   published nothing, the others are applied regardless.
     @discardableResult
     public func applyQueuedChanges() -> [any Error] {

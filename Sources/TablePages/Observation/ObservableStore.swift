@@ -4,7 +4,7 @@
 /// and, with `TablePagesDatabase`, SQLite's `Store` and a `PostgresStore`.
 ///
 ///     let shelf = MemoryStore(Book.samples)                              // in memory
-///     let books = try Store.open(path: "books.sqlite", schema: schema)   // SQLite
+///     let books = try Store.open(path: "books.sqlite", migrations: Book.migrations)   // SQLite
 ///
 /// Implementation requirements: ``versionedRead(_:)`` runs `fetch` and reads the version in the
 /// same snapshot, so that the version names exactly the data `fetch` saw; it may block (pages call

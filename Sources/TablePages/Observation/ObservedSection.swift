@@ -46,7 +46,7 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
     }
 
     /// An insertion from the add form, delivered here at the index one past the last row, goes to
-    /// `add`; others as the section's ``StaticSection`` answers them.
+    /// `add`; others as the section's ``/TableKit/StaticSection`` answers them.
     open override func commit(_ editingStyle: EditingStyle, forRowAt indexPath: TableIndexPath, values: [String: String]) throws {
         guard editingStyle == .insert, let addition else {
             return try super.commit(editingStyle, forRowAt: indexPath, values: values)

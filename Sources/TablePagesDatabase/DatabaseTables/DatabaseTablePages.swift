@@ -45,7 +45,7 @@ public enum DatabaseTablePages {
     /// the index. With `sqlPage` (the SQL page's path, ``QueryPages/path``, when it is on), each
     /// page links its rows' query there ("View and edit SQL").
     /// - Throws: the store's errors reading SQLite's schema (a PostgreSQL store has none:
-    ///   ``registerPostgres(database:namespace:in:tables:sqlPage:)`` serves its tables).
+    ///   `PostgresTablePages.register` serves its tables).
     @discardableResult
     public static func register(
         store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration] = [:], sqlPage: String? = nil

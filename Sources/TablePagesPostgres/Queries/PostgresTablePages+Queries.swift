@@ -49,7 +49,7 @@ extension PostgresTablePages {
     /// change. What a live query (``/TablePagesDatabase/LiveQueryPages``) re-runs on.
     ///
     ///     LiveQueryPages.register(queries, runner: runner, onChange: tables.onChange, in: &pages)
-    package func onChange(_ observer: @escaping @Sendable (ChangedTables) -> Void) {
+    public func onChange(_ observer: @escaping @Sendable (ChangedTables) -> Void) {
         changeObservers.withLock { $0.append(observer) }
     }
 }

@@ -23,7 +23,7 @@ enum BookPage {
             return ObservedSource(store, fetch: { db in lines(try Book.all(db, id: id)) }, kind: .subtitle, section: { line in
                 line.shelf == nil ? (id: "book", title: nil) : (id: "shelf", title: "Shelf")
             }) { line in
-                CellContent(title: line.title, subtitle: line.subtitle, accessory: line.isChecked ? .checkmark : .none)
+                CellContent(title: line.title, subtitle: line.subtitle, accessory: line.isChecked ? .checkmark : line.link == nil ? .none : .disclosureIndicator)
             } select: { line in
                 if let shelf = line.shelf { try Book.move(id, to: shelf, in: store) }
             } link: { line in
