@@ -16,8 +16,9 @@ import TableStorePostgres
 ///     try ExamplePages.register(store: store, in: &pages)
 ///     store.startWatching()   // also pick up changes other processes make
 ///
-/// On PostgreSQL: `let store = try await ExamplePages.open(postgres: url)`, the same `register`,
-/// and `store.startWatching()` opens the listening connection.
+/// On PostgreSQL: `let store = try PostgresStore(url: url)`, run in a `ServiceGroup`, then
+/// `try await ExamplePages.prepare(postgres: store)`, the same `register`, and
+/// `store.startWatching()` opens the listening connection.
 public enum ExamplePages {
     /// The database file `tablepages serve` uses when given no other.
     public static let defaultDatabasePath = "tablepages.sqlite"
@@ -28,20 +29,12 @@ public enum ExamplePages {
         try ExampleDatabase.open(at: path)
     }
 
-    /// Connects to the examples' PostgreSQL database, migrating and seeding it on first use (under
-    /// a lock, so instances starting together do it once); later opens keep what changed.
-    public static func open(
-        postgres url: PostgresURL, maximumConnections: Int = PostgresStore.defaultMaximumConnections, logger: Logger = Logger(label: "TablePagesExamples")
-    ) async throws -> PostgresStore {
-        let store = try PostgresStore(url: url, maximumConnections: maximumConnections, logger: logger)
-        do {
-            // The store blocks its caller; a thread of its own keeps that off Swift's cooperative pool.
-            try await OwnThread.run { try ExamplePostgresSchema.prepare(store) }
-        } catch {
-            store.stop()
-            throw error
-        }
-        return store
+    /// Migrates and seeds the examples' PostgreSQL database on first use (under a lock, so
+    /// instances starting together do it once); later runs keep what changed. Call it while the
+    /// store runs (``/TableStorePostgres/PostgresStore/run()``).
+    public static func prepare(postgres store: PostgresStore) async throws {
+        // The store blocks its caller; a thread of its own keeps that off Swift's cooperative pool.
+        try await OwnThread.run { try ExamplePostgresSchema.prepare(store) }
     }
 
     /// The pictures the examples show, under `images/`, compiled in from `Public/images` at build

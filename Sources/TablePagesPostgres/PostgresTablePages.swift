@@ -3,6 +3,7 @@ import TableStorePostgres
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 import TablePages
 import TablePagesDatabase
@@ -25,10 +26,15 @@ import TablePagesDatabase
 ///   changes whenever a transaction that wrote anything in the cluster starts or ends; then every
 ///   page re-reads. No table is scanned, but every write anywhere re-reads every open page.
 ///
+/// Its PostgreSQL clients (postgres-nio's `PostgresClient`) and the following of changes run while
+/// ``run()`` does: put it in the `ServiceGroup` that runs the site, before the site, so that it
+/// starts first and stops last. ``register(tables:sqlPage:in:)`` reads the catalog once it runs.
+///
+///     let served = try PostgresTablePages(url: url, namespace: "public", watch: true)
+///     // …in a ServiceGroup, running:
 ///     var pages = PageRegistry()
-///     let served = try PostgresTablePages.register(url: url, namespace: "public", watch: true, in: &pages)
-///     served.start()
-public final class PostgresTablePages: Sendable {
+///     try served.register(in: &pages)
+public final class PostgresTablePages: Service {
     /// The channel the triggers notify and the listener listens on.
     public static let channel = "tablepages"
     /// The name of the trigger function and of each trigger.
@@ -47,10 +53,10 @@ public final class PostgresTablePages: Sendable {
 
     /// The schema whose tables are served.
     public let namespace: String
-    /// The tables served, by name.
-    public var tables: [String] { servedTables }
+    /// The tables served, by name (none before ``register(tables:sqlPage:in:)``).
+    public var tables: [String] { registered.withLock { $0.served } }
     /// Tables left out because they have no primary key.
-    public let tablesWithoutKey: [String]
+    public var tablesWithoutKey: [String] { registered.withLock { $0.withoutKey } }
     /// Whether changes arrive by `LISTEN` (else by polling).
     public let watches: Bool
 
@@ -58,20 +64,22 @@ public final class PostgresTablePages: Sendable {
     /// counts as not listening once its heartbeat is overdue).
     public var isListening: Bool { listening.load(ordering: .acquiring) }
 
-    /// The database, for messages.
-    let url: PostgresURL
+    /// The database (its password never shows in messages).
+    public let url: PostgresURL
+    /// The database as the role visitors' SQL runs as, for messages.
+    let readerURL: PostgresURL
     /// Runs the pages' reads (and the readiness probe's).
     let executor: PostgresTableExecutor
     private let client: PostgresClient
     private let listenerClient: PostgresClient?
-    /// Each table's feeds: its own pages', and those of the pages that read it too (a table
-    /// showing its rows' labels, a view); a table may be named several times.
-    private let feeds: [(table: String, feed: ChangeFeed)]
+    /// The pool of visitors' SQL (``queryRunner(limits:logger:)``), as ``readerURL``'s role.
+    let sqlClient: PostgresClient
+    /// What ``register(tables:sqlPage:in:)`` found: the tables served and left out, and each
+    /// table's feeds: its own pages', and those of the pages that read it too (a table showing its
+    /// rows' labels, a view); a table may be named several times.
+    private let registered = Mutex<(served: [String], withoutKey: [String], feeds: [(table: String, feed: ChangeFeed)])>(([], [], []))
     /// Called after any change of a served table, with the table when known (``onChange(_:)``).
     let changeObservers = Mutex<[@Sendable (ChangedTables) -> Void]>([])
-    private let servedTables: [String]
-    /// The tasks that run the pools and follow changes, cancelled by ``stop()``.
-    let tasks = Mutex<[Task<Void, Never>]>([])
     private let logger: Logger
     // Whether a LISTEN is in effect (readiness fails otherwise), and its heartbeats.
     private let listening = Atomic<Bool>(false)
@@ -79,32 +87,16 @@ public final class PostgresTablePages: Sendable {
     // Tells this instance's heartbeats from other instances' on the same channel.
     private let heartbeatToken = UUID().uuidString
 
-    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], servedTables: [String], tablesWithoutKey: [String], logger: Logger) {
-        self.url = url
-        self.executor = executor
-        self.namespace = namespace
-        self.client = client
-        self.listenerClient = listenerClient
-        self.feeds = feeds
-        self.servedTables = servedTables
-        self.tablesWithoutKey = tablesWithoutKey
-        self.watches = listenerClient != nil
-        self.logger = logger
-    }
-
-    /// Connects to `url`, registers a page per table of `namespace` with a primary key, and with
-    /// `watch` installs the notifying triggers; call ``start()`` to follow changes, ``stop()`` at
-    /// the end. `tables` (a configuration file's) sets tables' titles, descriptions, label columns
-    /// and hides them from the index; with `sqlPage` (the SQL page's path, when it is on) each page
-    /// links its rows' query there. It blocks its thread while it reads the catalog: call it from
-    /// a thread that may block, not from Swift's cooperative pool.
-    /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
-    ///   the triggers), or ``/TableStorePostgres/PostgresURL/Invalid``.
-    public static func register(
-        url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false,
-        queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20, tables: [String: TableConfiguration] = [:],
-        sqlPage: String? = nil, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
-    ) throws -> PostgresTablePages {
+    /// The pages of the tables of `namespace` in the database at `url`, as its role, and with
+    /// `watch` by triggers and `LISTEN`; visitors' SQL runs as `readerURL`'s role (by default
+    /// `url`'s). It makes the clients — a pool of at most `maximumConnections` started with
+    /// `statement_timeout` (`queryTimeLimit`) and, unless `writable`, read-only; one listening
+    /// connection with `watch`; one pool for visitors' SQL — and connects nothing until ``run()``.
+    /// - Throws: ``/TableStorePostgres/PostgresURL/Invalid``.
+    public init(
+        url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false, queryTimeLimit: Duration? = .seconds(1),
+        maximumConnections: Int = 20, readerURL: PostgresURL? = nil, logger: Logger = Logger(label: "TablePages")
+    ) throws {
         var parameters: [(String, String)] = []
         if let queryTimeLimit {
             parameters.append(("statement_timeout", String(StatementTimeout.milliseconds(queryTimeLimit))))
@@ -113,55 +105,74 @@ public final class PostgresTablePages: Sendable {
         var configuration = try url.clientConfiguration(applicationName: "tablepages", parameters: parameters)
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runTask = client.startRunning()
-        do {
-            let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
-            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
-            do {
-                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage)
-            } catch {
-                throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
-            }
-            var listenerClient: PostgresClient?
-            if watch {
-                do {
-                    try installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
-                } catch {
-                    throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
-                }
-                var listenerConfiguration = try url.clientConfiguration(applicationName: listenerApplicationName)
-                listenerConfiguration.options.maximumConnections = 1
-                listenerClient = PostgresClient(configuration: listenerConfiguration, backgroundLogger: logger)
-            }
-            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served + found.dependents, servedTables: found.served.map(\.table), tablesWithoutKey: found.withoutKey, logger: logger)
-            pages.tasks.withLock { $0.append(runTask) }
-            return pages
-        } catch {
-            runTask.cancel()
-            throw error
-        }
-    }
-
-    /// Starts following changes: listening (with `watch`) or polling.
-    public func start() {
-        let task: Task<Void, Never>
-        if let listenerClient {
-            let listenerRun = listenerClient.startRunning()
-            task = Task { [self] in await listen(on: listenerClient) }
-            tasks.withLock { $0 += [listenerRun, task] }
+        if watch {
+            var listenerConfiguration = try url.clientConfiguration(applicationName: PostgresTablePages.listenerApplicationName)
+            listenerConfiguration.options.maximumConnections = 1
+            listenerClient = PostgresClient(configuration: listenerConfiguration, backgroundLogger: logger)
         } else {
-            task = Task { [self] in await poll() }
-            tasks.withLock { $0.append(task) }
+            listenerClient = nil
         }
+        let reader = readerURL ?? url
+        var sqlConfiguration = try reader.clientConfiguration(applicationName: PostgresTablePages.sqlApplicationName, parameters: [("default_transaction_read_only", "on")])
+        // One at a time (the runner's turn), and one more while a connection that could not be reset closes.
+        sqlConfiguration.options.maximumConnections = 2
+        sqlClient = PostgresClient(configuration: sqlConfiguration, backgroundLogger: logger)
+        self.client = client
+        self.url = url
+        self.readerURL = reader
+        self.executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
+        self.namespace = namespace
+        self.watches = watch
+        self.logger = logger
     }
 
-    /// Stops following changes and closes the connections; the triggers stay (see docs/operations.md, "A PostgreSQL database").
-    public func stop() {
-        for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+    /// Registers a page per table of ``namespace`` with a primary key, and with `watch` installs
+    /// the notifying triggers; call it while ``run()`` runs. `tables` (a configuration file's)
+    /// sets tables' titles, descriptions, label columns and hides them from the index; with
+    /// `sqlPage` (the SQL page's path, when it is on) each page links its rows' query there. It
+    /// blocks its thread while it reads the catalog: call it from a thread that may block, not
+    /// from Swift's cooperative pool.
+    /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
+    ///   the triggers).
+    public func register(tables: [String: TableConfiguration] = [:], sqlPage: String? = nil, in registry: inout PageRegistry) throws {
+        let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
+        do {
+            found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage)
+        } catch {
+            throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
+        }
+        if watches {
+            do {
+                try Self.installTriggers(on: found.served.map(\.table), namespace: namespace, client: client, logger: logger)
+            } catch {
+                throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
+            }
+        }
+        registered.withLock { $0 = (found.served.map(\.table), found.withoutKey, found.served + found.dependents) }
+        // Changes made while the catalog was read reached no page yet.
+        notifyAll()
+    }
+
+    /// Runs the clients (postgres-nio's `PostgresClient.run()`) and follows changes — listening
+    /// (with `watch`) or polling — until the `ServiceGroup` shuts down gracefully, or until
+    /// cancelled; the connections are closed then. The triggers stay (see docs/operations.md,
+    /// "A PostgreSQL database").
+    public func run() async throws {
+        let pools = [client, sqlClient] + (listenerClient.map { [$0] } ?? [])
+        await withDiscardingTaskGroup { group in
+            for pool in pools {
+                group.addTask { await pool.run() }
+            }
+            group.addTask { [self] in
+                await cancelWhenGracefulShutdown { [self] in
+                    if let listenerClient { await listen(on: listenerClient) } else { await poll() }
+                }
+            }
+        }
     }
 
     private func notifyAll() {
-        for (_, feed) in feeds { feed.notify() }
+        for (_, feed) in registered.withLock({ $0.feeds }) { feed.notify() }
         notifyObservers(.unknown)
     }
 
@@ -293,7 +304,7 @@ public final class PostgresTablePages: Sendable {
             return
         }
         guard names[0] == namespace else { return }
-        for (table, feed) in feeds where table == names[1] { feed.notify() }
+        for (table, feed) in registered.withLock({ $0.feeds }) where table == names[1] { feed.notify() }
         notifyObservers(ChangedTables([names[1]]))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 import TableStore
 
@@ -16,8 +17,9 @@ import TableStore
 ///
 /// Reads and writes block their thread while a connection from a pool of at most
 /// ``maximumConnections`` runs them: call them from a database lane, never from Swift's
-/// cooperative pool or an event loop.
-public final class PostgresStore: SQLStore {
+/// cooperative pool or an event loop. The pool works while ``run()`` runs: put the store in the
+/// `ServiceGroup` that runs the site, before the site (or run it in a task of its own).
+public final class PostgresStore: SQLStore, Service {
     /// The database, without its password.
     public let url: PostgresURL
     /// The most connections the pool opens for reads and writes (the listening connection is one more).
@@ -29,7 +31,6 @@ public final class PostgresStore: SQLStore {
     /// killed or cut off may otherwise never be answered. Longer than any read's time limit.
     public let answerWait: Duration
     private let client: PostgresClient
-    private let clientTask: Mutex<Task<Void, Never>?>
     private let listener: PostgresChangeListener
     /// How long a version of the clock may go without its notification arriving before the
     /// listening connection is taken for stuck: see ``startWatching()``.
@@ -48,8 +49,8 @@ public final class PostgresStore: SQLStore {
     /// stuck listening connection leaves pages stale for seconds, not for good.
     public static let defaultListenerLagLimit = Duration.seconds(5)
 
-    /// A store on `url` with a pool of at most `maximumConnections`; connects lazily, and starts
-    /// the pool's background work at once (stop it with ``stop()``).
+    /// A store on `url` with a pool of at most `maximumConnections`; connects lazily, once
+    /// ``run()`` runs the pool.
     public init(url: PostgresURL, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(10), answerWait: Duration = .seconds(10), listenerLagLimit: Duration = defaultListenerLagLimit, logger: Logger = Logger(label: "TableStorePostgres")) throws {
         self.url = url
         self.maximumConnections = maximumConnections
@@ -61,7 +62,6 @@ public final class PostgresStore: SQLStore {
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        clientTask = Mutex(client.startRunning())
         let observers = ChangeObservers()
         self.observers = observers
         listener = PostgresChangeListener(
@@ -164,14 +164,16 @@ public final class PostgresStore: SQLStore {
     /// The highest clock version a notification carried so far.
     public var lastNotifiedVersion: Int64? { listener.lastNotifiedVersion }
 
-    /// Stops listening and closes the pool.
+    /// Runs the pool (postgres-nio's `PostgresClient.run()`) until the `ServiceGroup` shuts down
+    /// gracefully, or until cancelled; reads and writes wait for it, and fail once it has ended.
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// Stops listening (the pool closes when ``run()`` ends).
     public func stop() {
         watchingListener.store(false, ordering: .releasing)
         listener.stop()
-        clientTask.withLock { task in
-            task?.cancel()
-            task = nil
-        }
     }
 
     private func watchListener() {

@@ -230,187 +230,57 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var corsOrigins: [String] = []
 
-    func validate() throws {
-        for name in allowedHosts where !HostAllowList.isValidPattern(name) {
-            throw ValidationError("--allowed-host \(name) is not a host name: give a name (tables.example.com), an address (192.0.2.7, [::1]), *.domain or *, without a scheme.")
-        }
-        for origin in corsOrigins where !CORSPolicy.isValidOrigin(origin) {
-            throw ValidationError("--cors \(origin) is not an origin: give scheme, host and port only, e.g. https://app.example or http://localhost:3000 (never *).")
-        }
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
-        guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1.") }
-        guard perClientConnectionLimit >= 0, connectionTimeout >= 0 else {
-            throw ValidationError("--per-client-connection-limit and --connection-timeout must not be negative.")
-        }
-        for range in trustedProxy where AddressRange(range) == nil {
-            throw ValidationError("--trusted-proxy \(range) is not an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, fd00::/8, 127.0.0.1).")
-        }
-        guard requestTimeout >= 0, maxStreamsPerClient >= 0 else {
-            throw ValidationError("--request-timeout and --max-streams-per-client must not be negative.")
-        }
-        guard connectionMemoryLimit >= ServerConfiguration.minimumConnectionMemoryLimit else {
-            throw ValidationError("--connection-memory-limit must be at least \(ServerConfiguration.minimumConnectionMemoryLimit).")
-        }
-        guard maxBodySize >= 0 else { throw ValidationError("--max-body-size must not be negative.") }
-        guard accessLogBufferSize >= 0 else { throw ValidationError("--access-log-buffer-size must not be negative.") }
-        guard signInLimiterSize >= 0 else { throw ValidationError("--sign-in-limiter-size must not be negative.") }
-        if let postgres {
-            do { _ = try PostgresURL(postgres) } catch { throw ValidationError("--postgres: \(error)") }
-            guard examplesDatabase == ExamplePages.defaultDatabasePath else {
-                throw ValidationError("--postgres and --examples-database are alternatives: the examples' data lives in one of them.")
-            }
-        }
-        guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1.") }
-        if database == nil, writable || examples || config != nil {
-            throw ValidationError("--writable, --examples and --config go with --database.")
-        }
-        if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" || sqlURL != nil {
-            throw ValidationError("--watch, --schema and --sql-url go with a PostgreSQL --database (postgresql://…).")
-        }
-        if let sqlURL {
-            do { _ = try PostgresURL(sqlURL, defaultTLSMode: .disable) } catch { throw ValidationError("--sql-url: \(error)") }
-        }
-        guard heartbeatInterval >= 1 else { throw ValidationError("--heartbeat-interval must be at least 1 second.") }
-        guard renderCacheSize >= 0, liveVariantsSize >= 0, patchLogSize >= 0, idempotencyCacheSize >= 0 else {
-            throw ValidationError("--render-cache-size, --live-variants-size, --patch-log-size and --idempotency-cache-size must not be negative.")
-        }
-        guard maxLiveVariants >= 1, maxVariantsPerPage >= 1, maxExports >= 1, maxPagesPerStream >= 1 else {
-            throw ValidationError("--max-live-variants, --max-variants-per-page, --max-exports and --max-pages-per-stream must be at least 1.")
-        }
-        guard sqlRowLimit >= 1, sqlResultSize >= 1, sqlLiveQueries >= 1 else {
-            throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
-        }
-        guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
-        guard datasetteCsvMaxBytes >= 1 else { throw ValidationError("--datasette-csv-max-bytes must be at least 1.") }
-        guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
-              maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
-            throw ValidationError("--database-concurrency, --database-queue-limit, --live-query-queue-limit, --positional-queue-limit, --max-watched-queries-per-client, --unwatched-query-lifetime and --stall-timeout must be at least 1.")
-        }
-    }
-
     func run() async throws {
         let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
             LineLogHandler(label: label, format: format, output: .standardError, logLevel: level)
         }
         let logger = Logger(label: "tablepages")
-        var configuration = ServerConfiguration(host: host, port: port)
-        configuration.threads = threads
-        configuration.connectionLimit = connectionLimit
-        configuration.perClientConnectionLimit = perClientConnectionLimit
-        configuration.connectionTimeout = connectionTimeout
-        configuration.requestTimeout = .seconds(requestTimeout)
-        configuration.maxStreamsPerClient = maxStreamsPerClient
-        configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
-        configuration.maxBodySize = maxBodySize
-        configuration.connectionMemoryLimit = connectionMemoryLimit
-        configuration.heartbeatInterval = .seconds(heartbeatInterval)
-        configuration.accessLogFormat = logFormat
-        configuration.accessLogBufferSize = accessLogBufferSize
-
-        let siteConfiguration: SiteConfiguration
-        do {
-            siteConfiguration = try config.map(SiteConfiguration.load(path:)) ?? SiteConfiguration()
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode.failure
-        }
-        let pages: PageRegistry
-        let stores: [Store]
-        let postgresStore: PostgresStore?
-        let postgresTables: PostgresTablePages?
-        var datasette: DatasetteAPI?
-        let queryRunner: (any QueryRunner)?
-        do {
-            (pages, stores, postgresStore, postgresTables, datasette, queryRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode.failure
-        }
-        var settings = LiveSettings()
-        settings.renderCacheByteLimit = renderCacheSize
-        settings.maxLiveVariants = maxLiveVariants
-        settings.liveVariantsByteLimit = liveVariantsSize
-        settings.maxVariantsPerPage = maxVariantsPerPage
-        settings.maxPagesPerStream = maxPagesPerStream
-        settings.patchLogByteLimit = patchLogSize
-        settings.idempotencyByteLimit = idempotencyCacheSize
-        settings.exportBufferBytes = exportBufferSize
-        settings.maxConcurrentExports = maxExports
-        settings.databaseConcurrency = databaseConcurrency
-        settings.databaseQueueLimit = databaseQueueLimit
-        settings.queryLaneQueueLimit = liveQueryQueueLimit
-        settings.maxWatchedQueriesPerClient = maxWatchedQueriesPerClient
-        settings.unwatchedQueryLifetime = .seconds(unwatchedQueryLifetime)
-        settings.positionalQueueLimit = positionalQueueLimit
-        settings.stallTimeout = .seconds(stallTimeout)
+        var server = serverConfiguration
         let serviceMetrics = metrics ? ServiceMetrics() : nil
         if let serviceMetrics {
             // Once per process; libraries that use swift-metrics land in the same registry.
             MetricsSystem.bootstrap(serviceMetrics.factory)
-            configuration.observer = serviceMetrics.serverObserver
-            for store in stores { store.metrics = serviceMetrics.store }
+            server.observer = serviceMetrics.serverObserver
         }
-        let hostNames = HostAllowList.defaultNames(listeningOn: host) + allowedHosts
-        var access = AccessSettings(anonymousWrites: anonymousWrites, allowedHosts: hostNames, corsOrigins: corsOrigins)
-        access.signInLimiterSize = signInLimiterSize
-        access.signInLinkLifetime = signInLinks.lifetime
-        access.secureCookies = secureCookies
+        let configuration = server
+        let siteConfiguration: SiteConfiguration
+        let databases: PostgresDatabases
+        let access: AccessSettings
         do {
-            let store = try credentials.open()
-            if rotateSecret { _ = try store.rotateSessionSecret() }
-            access.credentials = store
+            siteConfiguration = try config.map(SiteConfiguration.load(path:)) ?? SiteConfiguration()
+            databases = try makePostgresDatabases(logger: logger)
+            access = try accessSettings(logger: logger)
         } catch {
-            logger.critical("cannot open the credentials file \(credentials.credentials): \(error)")
+            logger.critical("\(error)")
             throw ExitCode.failure
         }
-        let postgresProbes: [any ReadinessProbe] = (postgresStore.map { [$0] } ?? []) + (postgresTables.map { [$0] } ?? [])
-        let entries = database == nil ? [] : QueryPages.indexEntries(access: sql, canned: siteConfiguration.queries)
-        let site = Site(pages: pages, title: title, publicDirectory: publicDirectory, settings: settings, readinessProbes: stores + postgresProbes, logger: logger, metrics: serviceMetrics, access: access, entries: entries)
-        // Datasette's JSON API at its own URLs, after the site's routes, which it never shadows.
-        var router = site.router
-        if let database, let queryRunner {
-            // Datasette's URLs name a SQLite file; a PostgreSQL database has none.
-            var queries = QueryPages(
-                runner: queryRunner, databaseName: datasette == nil ? "" : DatasetteAPI.databaseName(forFile: database), access: sql,
-                canned: siteConfiguration.queries, siteTitle: title, accessControl: site.access, logger: logger
-            )
-            queries.linksLivePages = true
-            datasette?.cannedQueries = queries
-            datasette?.accessControl = site.access
-            datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
-            datasette?.register(on: &router)
-            queries.register(on: &router, datasette: datasette != nil)
-            logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
-        } else {
-            datasette?.accessControl = site.access
-            datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
-            datasette?.register(on: &router)
-        }
-        logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
-        // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
-        let signInRunsSQL = sql == .signedIn && database != nil
-        let readOnly = pages.pages.allSatisfy(\.access.isReadOnly) && !signInRunsSQL
-        let service = SiteService(site: site, configuration: configuration, router: router, logger: logger) { [self] port in
-            if readOnly {
-                // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
-                logger.notice("every page is read-only: no sign-in link")
-            } else {
-                announceSignIn(site: site, port: port)
+        // Built once the PostgreSQL clients before it in the group run: its features read their catalogs.
+        let startup = SiteStartup(logger: logger) { [self] in
+            let features = try await makeFeatures(configuration: siteConfiguration, databases: databases, storeMetrics: serviceMetrics?.store, logger: logger)
+            let site = Site(title: title, features: features, publicDirectory: publicDirectory, settings: liveSettings, logger: logger, metrics: serviceMetrics, access: access)
+            logger.notice("answering for the host names \(access.allowedHosts.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
+            // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
+            let signInRunsSQL = sql == .signedIn && database != nil
+            let readOnly = site.pages.pages.allSatisfy(\.access.isReadOnly) && !signInRunsSQL
+            return SiteService(site: site, configuration: configuration, logger: logger) { port in
+                if readOnly {
+                    // Nothing can be changed through the web: a sign-in link would promise what it cannot give.
+                    logger.notice("every page is read-only: no sign-in link")
+                } else {
+                    announceSignIn(site: site, port: port)
+                }
             }
         }
-        // SIGTERM and SIGINT shut the group down gracefully; the server then lets requests in flight finish.
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // SIGTERM and SIGINT shut the group down gracefully, in reverse: the server first, letting
+        // requests in flight finish, then what the features run beside it, then the databases.
+        let group = ServiceGroup(services: databases.services + [startup], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do {
             try await group.run()
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        for store in stores { store.stopWatching() }
-        postgresStore?.stop()
-        postgresTables?.stop()
     }
 
     /// Logs the sign-in link: how a newcomer gets to write. At notice level, or at warning when
@@ -424,114 +294,6 @@ struct ServeCommand: AsyncParsableCommand {
         default: host
         }
         site.access.logSignInLink(at: "http://\(address):\(port)", level: logLevel == .warning ? .warning : .notice)
-    }
-
-    /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
-    /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
-    /// (plus the examples with `--examples`).
-    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?, (any QueryRunner)?) {
-        var pages = PageRegistry()
-        var datasette: DatasetteAPI?
-        var stores: [Store] = []
-        var postgresStore: PostgresStore?
-        var postgresTables: PostgresTablePages?
-        var queryRunner: (any QueryRunner)?
-        if let database, PostgresURL.isPostgresURL(database) {
-            // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
-            let command = self
-            (pages, postgresTables) = try await OwnThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
-            if let postgresTables {
-                // One runner for the SQL page, the canned queries and their live pages, as a reader role.
-                let (limits, readerURL) = (queryLimits, try sqlURL.map { try PostgresURL($0, defaultTLSMode: .disable) })
-                let (runner, refusal) = try await OwnThread.run { try postgresTables.queryRunner(url: readerURL, limits: limits, logger: logger) }
-                if let refusal {
-                    guard configuration.queries.isEmpty else { throw CannedQueriesNeedReader(refusal: refusal) }
-                    if sql != .off { logger.warning("\(refusal)") }
-                }
-                if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
-                LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
-                LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: postgresTables.onChange, in: &pages)
-                queryRunner = runner
-            }
-        }
-        if database == nil || examples {
-            if let postgres {
-                let url = try PostgresURL(postgres)
-                let store = try await ExamplePages.open(postgres: url, maximumConnections: postgresConnections, logger: logger)
-                store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
-                try ExamplePages.register(store: store, in: &pages)
-                store.startWatching()
-                postgresStore = store
-                logger.notice("serving the example pages from \(url)")
-            } else {
-                let store = try ExamplePages.open(at: examplesDatabase)
-                try ExamplePages.register(store: store, in: &pages)
-                stores.append(store)
-                logger.notice("serving the example pages from \(examplesDatabase)")
-            }
-        }
-        if let database, !PostgresURL.isPostgresURL(database) {
-            let store = try Store.openExisting(path: database, writable: writable, logger: logger)
-            let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage)
-            if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
-            if let config { try configuration.checkTables(against: tables, path: config) }
-            // One runner for the SQL page, the canned queries and their live pages.
-            let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)
-            if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
-            // SQLite tells only that the file changed, not which tables: every live query re-runs.
-            let onChange = { (heard: @escaping @Sendable (ChangedTables) -> Void) in _ = store.onChange { heard(.unknown) } }
-            LiveQueryPages.register(configuration.queries, runner: runner, maxVariants: sqlLiveQueries, onChange: onChange, in: &pages)
-            LiveQueryPages.registerSQL(runner: runner, access: sql, maxQueries: sqlLiveQueries, onChange: onChange, in: &pages)
-            queryRunner = runner
-            stores.append(store)
-            logger.notice("serving the tables of \(database) (\(writable ? "writable" : "read-only"))")
-            let name = DatasetteAPI.databaseName(forFile: database)
-            if let refusal = DatasetteAPI.refusal(ofDatabaseName: name) {
-                logger.warning("\(refusal)")
-            } else {
-                let api = try DatasetteAPI(store: store, databaseName: name, labelColumns: configuration.tables.compactMapValues(\.labelColumn), logger: logger)
-                logger.notice("Datasette's JSON API at \(api.path)/{table}.json")
-                datasette = api
-            }
-        }
-        for store in stores {
-            store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
-            store.startWatching()
-        }
-        return (pages, stores, postgresStore, postgresTables, datasette, queryRunner)
-    }
-
-    /// The limits of the SQL page's and canned queries' queries.
-    private var queryLimits: QueryLimits {
-        var limits = QueryLimits()
-        limits.rows = sqlRowLimit
-        limits.bytes = sqlResultSize
-        limits.time = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
-        return limits
-    }
-
-    /// The SQL page's path when `--sql` lets anyone at all run SQL: table pages link their rows' query there.
-    private var sqlPage: String? { sql == .off ? nil : QueryPages.path }
-
-    /// A PostgreSQL database's tables as pages (`--database postgresql://…`), in a registry of their
-    /// own; blocks its thread while it reads the catalog.
-    private func registerPostgresTables(_ database: String, configuration: SiteConfiguration, logger: Logger) throws -> (PageRegistry, PostgresTablePages) {
-        var pages = PageRegistry()
-        // `disable` unless the URL says otherwise: `--database`'s documented default, unlike `--postgres`'s libpq `prefer`.
-        let url = try PostgresURL(database, defaultTLSMode: .disable)
-        let served = try PostgresTablePages.register(
-            url: url, namespace: schema, watch: watch, writable: writable,
-            queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
-            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, sqlPage: sqlPage, in: &pages, logger: logger
-        )
-        if let config { try configuration.checkTables(against: pages.pages.map(\.name), path: config) }
-        if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }
-        if !served.tablesWithoutKey.isEmpty {
-            logger.warning("not served, for want of a primary key: \(served.tablesWithoutKey.joined(separator: ", "))")
-        }
-        served.start()
-        logger.notice("serving the tables of \(url) schema \(schema) (\(writable ? "writable" : "read-only"), \(watch ? "changes by LISTEN" : "changes by polling"))")
-        return (pages, served)
     }
 }
 

@@ -20,7 +20,11 @@ struct PostgresWriteLedgerTests {
         let cluster = try await onThread { try PostgresTestCluster() }
         defer { cluster.stop() }
         let store = try PostgresStore(url: try PostgresURL(cluster.url), connectionWait: .seconds(5))
-        defer { store.stop() }
+        let running = Task { try await store.run() }
+        defer {
+            store.stop()
+            running.cancel()
+        }
         let configuration = try PostgresURL(cluster.url).connectionConfiguration(applicationName: "test")
         let logger = Self.logger
         let first = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)

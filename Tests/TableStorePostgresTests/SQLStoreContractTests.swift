@@ -75,9 +75,11 @@ struct SQLStoreContractTests {
         let url = try PostgresURL(cluster.url)
         let store = try PostgresStore(url: url)
         let other = try PostgresStore(url: url)
+        let running = [Task { try await store.run() }, Task { try await other.run() }]
         defer {
             store.stop()
             other.stop()
+            for task in running { task.cancel() }
         }
         let heard = Counter()
         other.onChange { heard.increment() }

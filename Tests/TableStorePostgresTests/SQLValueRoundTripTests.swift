@@ -85,7 +85,11 @@ struct SQLValueRoundTripTests {
         let cluster = try await onThread { try PostgresTestCluster() }
         defer { cluster.stop() }
         let store = try PostgresStore(url: try PostgresURL(cluster.url))
-        defer { store.stop() }
+        let running = Task { try await store.run() }
+        defer {
+            store.stop()
+            running.cancel()
+        }
         await Self.check(store)
     }
 

@@ -1,15 +1,19 @@
 import Foundation
 import Logging
 import MicroHTTP
+import ServiceLifecycle
 import TableKit
 
 /// The TablePages web service: the index, the pages with their live streams and actions, the
-/// public assets and the health check, as one router.
+/// public assets and the health check, and the routes of its features, as one router.
 ///
 ///     var pages = PageRegistry()
 ///     pages.register(todoPage)
-///     let site = Site(pages: pages, title: "My library")
-///     let server = Server(configuration: configuration, responder: site.router)
+///     let site = Site(title: "My library", features: [pages])
+///     try await site.run(port: 8080)
+///
+/// A site is built whole from its ``SiteFeature``s; its ``router`` is read-only, for handing to a
+/// ``/MicroHTTP/Server``: a route of one's own is a feature's.
 public struct Site: Sendable {
     /// The routes, ready to hand to a ``/MicroHTTP/Server``.
     public let router: Router
@@ -17,25 +21,47 @@ public struct Site: Sendable {
     public let title: String
     /// Who requests act for and what they may write (see ``AccessSettings``).
     public let access: AccessControl
+    /// The pages of every feature, in index order.
+    public let pages: PageRegistry
+    /// What the features run beside the server (a database's clients, say), in the order they
+    /// were added: ``SiteService`` runs after them in one `ServiceGroup`, and stops before them.
+    public let services: [any Service]
     let hosts: PageHosts
     /// Resolves each page request once; counts how many it resolved.
     let pageRequests: PageRequests
     private let readiness: ReadinessCheck
 
-    /// Builds the routes over `pages`, for a site named `title`. Under `/public/` it serves
-    /// ``SiteAssets`` and the pages' ``PageRegistry/publicFiles``, all built in; `publicDirectory`,
-    /// for development, is a folder whose files win over the built-in ones at the same path (read
-    /// once, then kept in memory). `/readyz` checks that `readinessProbes` answer
-    /// (TablePagesDatabase makes a `Store` one). With `metrics`, it counts what the pages do and
-    /// serves `GET /metrics` (see ``ServiceMetrics``). `access` says who may write: by default
-    /// anyone may read and only actors (signed in with a link from ``AccessControl/makeSignInPath()``, or with a token)
-    /// may write; each page's ``PageDefinition/access`` narrows it. `entries` are listed on the
-    /// index after the pages.
+    /// The site of `pages` alone, with `readinessProbes` and `entries`: the same as
+    /// ``init(title:features:publicDirectory:settings:logger:metrics:access:)`` with `pages` as its one feature.
     public init(
         pages: PageRegistry, title: String = "TablePages", publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
         readinessProbes: [any ReadinessProbe] = [], logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil,
         access: AccessSettings = AccessSettings(), entries: [IndexEntry] = []
     ) {
+        self.init(
+            title: title, features: [SiteParts(pages: pages, readinessProbes: readinessProbes, entries: entries)], publicDirectory: publicDirectory,
+            settings: settings, logger: logger, metrics: metrics, access: access
+        )
+    }
+
+    /// Builds the site of `features`, named `title`: each adds its pages, readiness probes, index
+    /// entries, services and routes (``SiteFeature/add(to:)``), in order; their routes come after
+    /// the site's own. Under `/public/` it serves ``SiteAssets`` and the pages'
+    /// ``PageRegistry/publicFiles``, all built in; `publicDirectory`, for development, is a folder
+    /// whose files win over the built-in ones at the same path (read once, then kept in memory).
+    /// `/readyz` checks that the features' readiness probes answer (TablePagesDatabase makes a
+    /// `Store` one). With `metrics`, it counts what the pages do and serves `GET /metrics` (see
+    /// ``ServiceMetrics``). `access` says who may write: by default anyone may read and only
+    /// actors (signed in with a link from ``AccessControl/makeSignInPath()``, or with a token)
+    /// may write; each page's ``PageDefinition/access`` narrows it.
+    public init(
+        title: String = "TablePages", features: [any SiteFeature], publicDirectory: String? = nil, settings: LiveSettings = LiveSettings(),
+        logger: Logger = Logger(label: "TablePages"), metrics: ServiceMetrics? = nil, access: AccessSettings = AccessSettings()
+    ) {
+        let accessControl = AccessControl(settings: access, logger: logger)
+        var builder = SiteBuilder(title: title, access: accessControl, logger: logger)
+        for feature in features { feature.add(to: &builder) }
+        let (pages, readinessProbes, entries) = (builder.pages, builder.readinessProbes, builder.entries)
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
         var isDirectory: ObjCBool = false
@@ -53,7 +79,6 @@ public struct Site: Sendable {
             file.parameters["path"] = "openapi.json"
             return files.respond(to: file)
         }
-        let accessControl = AccessControl(settings: access, logger: logger)
         // A token `tablepages token create` printed a moment ago works on its first request.
         router.use { request, context, next in
             guard let wait = accessControl.recheckUnknownToken(request) else { return next(request, context) }
@@ -92,7 +117,10 @@ public struct Site: Sendable {
         let pageRequests = PageRequests(hosts: hosts, access: accessControl, logger: logger)
         self.pageRequests = pageRequests
         PageEndpoints(hosts: hosts, logger: logger, siteTitle: title, access: accessControl, pages: pageRequests, idempotency: IdempotencyKeys(byteLimit: settings.idempotencyByteLimit), exports: ExportSlots(limit: settings.maxConcurrentExports)).register(on: &router)
+        for addRoutes in builder.routes { addRoutes(&router) }
         self.router = router
+        self.services = builder.services
+        self.pages = pages
         self.access = accessControl
         self.title = title
         self.hosts = hosts

@@ -8,7 +8,10 @@ import ServiceLifecycle
 ///
 ///     let site = Site(pages: pages, title: "My library")
 ///     let service = SiteService(site: site, configuration: ServerConfiguration(port: 8080))
-///     let group = ServiceGroup(services: [service, myOwnService], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+///     let group = ServiceGroup(services: site.services + [service, myOwnService], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+///
+/// The site's own ``Site/services`` (its features' database clients, say) go before it, so that
+/// the group starts them first and stops them after it.
 ///     try await group.run()
 public struct SiteService: Service {
     /// The site served.
@@ -17,16 +20,14 @@ public struct SiteService: Service {
     public let server: Server
     private let onListening: @Sendable (_ port: Int) -> Void
 
-    /// Serves `site` (or `router`, ``Site/router`` with routes of your own added) with the
-    /// server's `configuration`. Once the server listens, `onListening` is told its port; by default
+    /// Serves `site` with the server's `configuration`. Once the server listens, `onListening` is told its port; by default
     /// the log names the link that signs a browser in (``AccessControl/logSignInLink(at:level:)``).
     public init(
-        site: Site, configuration: ServerConfiguration, router: Router? = nil,
+        site: Site, configuration: ServerConfiguration,
         logger: Logger = Logger(label: "MicroHTTP"), onListening: (@Sendable (_ port: Int) -> Void)? = nil
     ) {
         self.site = site
-        let router = router ?? site.router
-        self.server = Server(configuration: configuration, responder: router, errorPage: router.errorPage, logger: logger)
+        self.server = Server(configuration: configuration, responder: site.router, errorPage: site.router.errorPage, logger: logger)
         let host = configuration.host
         self.onListening = onListening ?? { port in
             site.access.logSignInLink(at: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")

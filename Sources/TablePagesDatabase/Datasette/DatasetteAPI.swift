@@ -26,8 +26,10 @@ import TableStore
 /// percent-encoded name is read too.
 ///
 ///     let api = try DatasetteAPI(store: store, databaseName: DatasetteAPI.databaseName(forFile: path))
-///     var router = site.router
-///     api.register(on: &router)
+///     let sql = SQLPage(runner: runner, datasette: api, onChange: { heard in store.onChange { heard(.unknown) } })
+///     let site = Site(title: "Shop", features: [try DatabaseTables(store: store), sql])
+///
+/// A ``SQLPage`` adds its routes, since Datasette's URLs answer its canned queries and `?sql=` too.
 public struct DatasetteAPI: Sendable {
     /// The database's name in URLs, unencoded.
     public let databaseName: String
@@ -37,9 +39,9 @@ public struct DatasetteAPI: Sendable {
     private let logger: Logger
     /// The SQL page whose canned queries answer at `/{database}/{query}.json` before a table of
     /// the same name, as Datasette resolves a canned query's name before a table's; nil for none.
-    public var cannedQueries: QueryPages?
+    var cannedQueries: QueryPages?
     /// Who a request is from, for `/-/actor.json`; nil answers every request as anonymous.
-    public var accessControl: AccessControl?
+    var accessControl: AccessControl?
     /// The most bytes of a CSV streamed with `_stream=1` (`serve --datasette-csv-max-bytes`):
     /// past them the body ends with Datasette's "CSV contains more than … bytes".
     public var csvStreamMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
@@ -93,7 +95,7 @@ public struct DatasetteAPI: Sendable {
 
     /// Adds the routes after the site's own, which they never shadow: their first segment is the
     /// database's name (tilde-encoded, and as it is when that differs).
-    public func register(on router: inout Router) {
+    func register(on router: inout Router) {
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
         router.on(.get, "/-/actor.json", use: { request in self.actorResponse(request) })

@@ -19,15 +19,16 @@ import TableStore
 ///   redirected to the SQL page;
 /// - `GET /-/queries/{name}` (`.json`, `.csv`): a canned query's page, for every reader
 ///   whatever ``QueryAccess`` says; also at Datasette's `/{database}/{name}.json` when a
-///   ``DatasetteAPI``'s ``DatasetteAPI/cannedQueries`` is this.
+///   ``SQLPage`` has a ``DatasetteAPI``.
 ///
 /// ``QueryAccess`` says who may run SQL; errors in the SQL are 400 with SQLite's message, and
 /// SQL that would write, `ATTACH`, change a setting by `PRAGMA` or call a function that touches
 /// files is refused with a 400 that says why.
 ///
-///     let queries = try QueryPages(path: "shop.db", databaseName: "shop", access: .anyone, siteTitle: site.title, accessControl: site.access)
-///     var router = site.router
-///     queries.register(on: &router)
+/// A ``SQLPage`` adds it to a site, with its live pages and its links on the index:
+///
+///     let runner = try QueryPages.sqliteRunner(path: "shop.db", limits: QueryLimits())
+///     let site = Site(title: "Shop", features: [SQLPage(runner: runner, onChange: { heard in store.onChange { heard(.unknown) } })])
 public struct QueryPages: Sendable {
     /// The SQL page's path.
     public static let path = "/-/sql"
@@ -49,7 +50,7 @@ public struct QueryPages: Sendable {
     private let runner: any QueryRunner
     /// Whether each canned query, and the visitor's SQL, also has a live page (``LiveQueryPages``,
     /// ``LiveQueryPages/registerSQL(runner:access:maxQueries:onChange:in:)``), which the form links to.
-    public var linksLivePages = false
+    var linksLivePages = false
     private let canned: [String: CannedQuery]
     private let gate = QueryGate()
     private let databaseName: String
@@ -58,22 +59,8 @@ public struct QueryPages: Sendable {
     private let accessControl: AccessControl
     private let logger: Logger
 
-    /// The SQL page of the SQLite file at `path`, which it opens read-only on a connection of its
-    /// own; `databaseName` is its name at Datasette's URLs (``DatasetteAPI/databaseName(forFile:)``).
-    /// - Throws: GRDB's error when the file cannot be opened.
-    public init(
-        path: String, databaseName: String, access: QueryAccess = .anyone, limits: QueryLimits = QueryLimits(), canned: [CannedQuery] = [],
-        siteTitle: String, accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
-    ) throws {
-        self.init(
-            runner: try SQLiteQueryRunner(path: path, limits: limits), databaseName: databaseName, access: access, canned: canned,
-            siteTitle: siteTitle, accessControl: accessControl, logger: logger
-        )
-    }
-
     /// A runner of visitors' SQL on the SQLite file at `path` (read-only, on a connection of its
-    /// own): for ``init(runner:databaseName:access:canned:siteTitle:accessControl:logger:)`` and
-    /// ``LiveQueryPages``, which may share it.
+    /// own): for a ``SQLPage``, whose live pages share it.
     /// - Throws: GRDB's error when the file cannot be opened.
     public static func sqliteRunner(path: String, limits: QueryLimits) throws -> any QueryRunner {
         try SQLiteQueryRunner(path: path, limits: limits)
@@ -82,7 +69,7 @@ public struct QueryPages: Sendable {
     /// The SQL page over `runner` (a PostgreSQL database's, from TablePagesPostgres);
     /// `databaseName` is its name at Datasette's URLs. Each of `canned` is a page of its own at
     /// ``cannedPath(of:)``.
-    public init(
+    init(
         runner: any QueryRunner, databaseName: String, access: QueryAccess = .anyone, canned: [CannedQuery] = [], siteTitle: String,
         accessControl: AccessControl, logger: Logger = Logger(label: "TablePages")
     ) {
@@ -97,7 +84,7 @@ public struct QueryPages: Sendable {
 
     /// Adds the SQL page's routes, and Datasette's `/{database}.json` and `/{database}` when
     /// `datasette` is true (the name is not one of ``DatasetteAPI/reservedNames``).
-    public func register(on router: inout Router, datasette: Bool = true) {
+    func register(on router: inout Router, datasette: Bool = true) {
         // The router answers `/-/sql.json` (and `/{database}.json`) by the route without the
         // suffix, whose request then prefers JSON.
         router.on(.get, Self.path + ".csv", use: { request in await self.answer(request, format: .csv) })
