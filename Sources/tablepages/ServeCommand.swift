@@ -145,6 +145,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With --database: the most bytes of a CSV streamed at Datasette's URLs with _stream=1 (/{database}/{table}.csv?_stream=1); the body ends there with Datasette's \"CSV contains more than … bytes\".")
     var datasetteCsvMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
 
+    @Option(help: "With --database and --writable: the most rows one request to Datasette's write API may insert or upsert (/{database}/{table}/-/insert, /-/upsert, /-/create with rows; its max_insert_rows); more are a 400.")
+    var datasetteMaxInsertRows = DatasetteAPI.defaultMaxInsertRows
+
     @Option(help: "Most CSV or NDJSON downloads running at once (each holds a thread while it reads); more get 503 with Retry-After.")
     var maxExports = LiveSettings().maxConcurrentExports
 
@@ -282,7 +285,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
-        guard datasetteCsvMaxBytes >= 1 else { throw ValidationError("--datasette-csv-max-bytes must be at least 1.") }
+        guard datasetteCsvMaxBytes >= 1, datasetteMaxInsertRows >= 1 else { throw ValidationError("--datasette-csv-max-bytes and --datasette-max-insert-rows must be at least 1.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
               maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
             throw ValidationError("--database-concurrency, --database-queue-limit, --live-query-queue-limit, --positional-queue-limit, --max-watched-queries-per-client, --unwatched-query-lifetime and --stall-timeout must be at least 1.")
@@ -380,12 +383,16 @@ struct ServeCommand: AsyncParsableCommand {
             datasette?.cannedQueries = queries
             datasette?.accessControl = site.access
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
+            datasette?.writable = writable
+            datasette?.maxInsertRows = datasetteMaxInsertRows
             datasette?.register(on: &router)
             queries.register(on: &router, datasette: datasette != nil)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
         } else {
             datasette?.accessControl = site.access
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
+            datasette?.writable = writable
+            datasette?.maxInsertRows = datasetteMaxInsertRows
             datasette?.register(on: &router)
         }
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
