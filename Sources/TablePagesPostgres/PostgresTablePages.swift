@@ -53,6 +53,8 @@ public final class PostgresTablePages: Sendable {
     public let tablesWithoutKey: [String]
     /// Whether changes arrive by `LISTEN` (else by polling).
     public let watches: Bool
+    /// The writers of the tables, when registered `writable` (else every table is read-only).
+    public let writers: TableWriters
 
     /// Whether, with `watch`, a `LISTEN` is in effect (a connection that stopped delivering
     /// counts as not listening once its heartbeat is overdue).
@@ -79,7 +81,8 @@ public final class PostgresTablePages: Sendable {
     // Tells this instance's heartbeats from other instances' on the same channel.
     private let heartbeatToken = UUID().uuidString
 
-    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], servedTables: [String], tablesWithoutKey: [String], logger: Logger) {
+    private init(url: PostgresURL, executor: PostgresTableExecutor, namespace: String, client: PostgresClient, listenerClient: PostgresClient?, feeds: [(table: String, feed: ChangeFeed)], servedTables: [String], tablesWithoutKey: [String], writers: TableWriters, logger: Logger) {
+        self.writers = writers
         self.url = url
         self.executor = executor
         self.namespace = namespace
@@ -96,14 +99,17 @@ public final class PostgresTablePages: Sendable {
     /// `watch` installs the notifying triggers; call ``start()`` to follow changes, ``stop()`` at
     /// the end. `tables` (a configuration file's) sets tables' titles, descriptions, label columns
     /// and hides them from the index; with `sqlPage` (the SQL page's path, when it is on) each page
-    /// links its rows' query there. It blocks its thread while it reads the catalog: call it from
+    /// links its rows' query there. With `writable`, each table with a primary key gets a
+    /// ``/TablePagesDatabase/TableWriter`` (``writers``), keeping its writes in the audit trail
+    /// `tablepages.audit_log` (created when missing; at most `auditMaxRows` rows). It blocks
+    /// its thread while it reads the catalog: call it from
     /// a thread that may block, not from Swift's cooperative pool.
     /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
     ///   the triggers), or ``/TableStorePostgres/PostgresURL/Invalid``.
     public static func register(
         url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false,
         queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20, tables: [String: TableConfiguration] = [:],
-        sqlPage: String? = nil, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
+        sqlPage: String? = nil, auditMaxRows: Int = DatabaseAuditTrail.defaultMaxRows, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
     ) throws -> PostgresTablePages {
         var parameters: [(String, String)] = []
         if let queryTimeLimit {
@@ -116,9 +122,20 @@ public final class PostgresTablePages: Sendable {
         let runTask = client.startRunning()
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
-            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
+            var audit: DatabaseAuditTrail?
+            if writable {
+                do {
+                    audit = try DatabaseAuditTrail.postgres(database: executor, maxRows: auditMaxRows)
+                } catch {
+                    throw PostgresStartupError(step: "creating the audit trail of --writable (CREATE SCHEMA IF NOT EXISTS \(DatabaseAuditTrail.postgresSchema), and a table in it)", error: error)
+                }
+            }
+            let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)], writers: TableWriters)
             do {
-                found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage)
+                found = try DatabaseTablePages.registerPostgres(
+                    database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage,
+                    writing: writable ? executor : nil, audit: audit, logger: logger
+                )
             } catch {
                 throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
             }
@@ -133,7 +150,7 @@ public final class PostgresTablePages: Sendable {
                 listenerConfiguration.options.maximumConnections = 1
                 listenerClient = PostgresClient(configuration: listenerConfiguration, backgroundLogger: logger)
             }
-            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served + found.dependents, servedTables: found.served.map(\.table), tablesWithoutKey: found.withoutKey, logger: logger)
+            let pages = PostgresTablePages(url: url, executor: executor, namespace: namespace, client: client, listenerClient: listenerClient, feeds: found.served + found.dependents, servedTables: found.served.map(\.table), tablesWithoutKey: found.withoutKey, writers: found.writers, logger: logger)
             pages.tasks.withLock { $0.append(runTask) }
             return pages
         } catch {
