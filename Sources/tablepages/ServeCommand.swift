@@ -397,6 +397,7 @@ struct ServeCommand: AsyncParsableCommand {
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
             datasette?.writable = writable
             datasette?.maxInsertRows = datasetteMaxInsertRows
+            datasette?.writers = writers
             datasette?.register(on: &router)
             queries.register(on: &router, datasette: datasette != nil)
             logger.notice("the SQL page at \(QueryPages.path) (--sql \(sql.rawValue))")
@@ -405,6 +406,7 @@ struct ServeCommand: AsyncParsableCommand {
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
             datasette?.writable = writable
             datasette?.maxInsertRows = datasetteMaxInsertRows
+            datasette?.writers = writers
             datasette?.register(on: &router)
         }
         if let writers { announce(writers, router: &router, site: site, logger: logger) }

@@ -384,3 +384,24 @@ def test_a_token_for_some_pages_writes_only_those_and_never_the_schema(tmp_path)
         assert "t" not in contents(path) and "loose" in contents(path)
     finally:
         stop_server(process)
+
+
+def test_updates_and_deletes_are_kept_in_the_audit_trail_as_the_apis(tmp_path):
+    """The API's updates and deletes go through the table's writer: /-/audit.json lists each,
+    by the token's name, through the `api` channel, with its action."""
+    path = str(tmp_path / "d.db")
+    _write_database(path)
+    token = subprocess.run([BINARY, "token", "create", "--name", "scripted", "--write"], cwd=tmp_path,
+                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    process, base = start_server(tmp_path, "--database", path, "--writable", anonymous_writes=False)
+    try:
+        server = Server(base, {W: token}, path, process, stop_server)
+        assert server.post("/d/dogs/1/-/update", {"update": {"age": 6}}, W) == (200, {"ok": True})
+        assert server.post("/d/dogs/2/-/delete", None, W) == (200, {"ok": True})
+        request = urllib.request.Request(base + "/-/audit.json", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            entries = json.loads(response.read())["entries"]
+        kept = [(entry["actor"], entry["channel"], entry["table"], entry["action"]) for entry in entries]
+        assert ("scripted", "api", "dogs", "update") in kept and ("scripted", "api", "dogs", "delete") in kept, kept
+    finally:
+        stop_server(process)

@@ -53,6 +53,9 @@ public struct DatasetteAPI: Sendable {
     /// The most rows one insert or upsert may carry (`serve --datasette-max-insert-rows`); more are
     /// Datasette's 400 "Too many rows, maximum allowed is N".
     public var maxInsertRows = DatasetteAPI.defaultMaxInsertRows
+    /// The writers of the served tables (`serve --writable`): the write API's updates and deletes
+    /// go through a ``TableWriter`` of the table, keeping them in these writers' audit trail.
+    public var writers: TableWriters?
     /// The default of ``maxInsertRows``: 100, Datasette's `max_insert_rows`.
     public static let defaultMaxInsertRows = 100
 

@@ -62,7 +62,7 @@ struct DatasetteWriteAPI: Sendable {
     }
 
     private func update(_ request: Request) async -> Response {
-        let target: (table: DatasetteTable, key: [(String, SQLValue)])
+        var target: (table: DatasetteTable, key: RowKey, rowID: SQLValue?)
         switch await writableRow(request) {
         case .success(let found): target = found
         case .failure(let answered): return answered.response
@@ -73,26 +73,40 @@ struct DatasetteWriteAPI: Sendable {
         } catch {
             return Self.error(error.messages, status: error.status)
         }
-        if parsed.alter, let refusal = schemaRefusal(request, message: "Permission denied for alter-table") { return refusal }
-        let writer = writer
-        let name = target.table.schema.name
-        let usesRowID = target.table.usesRowID
-        return await answer(request, altered: parsed.alter, status: 200, what: "update of a row of \(name)") {
-            let row = try writer.update(parsed, in: name, key: target.key, withRowID: usesRowID)
-            return row.map { [("rows", Self.rowsJSON([$0]))] } ?? []
+        if parsed.alter {
+            if let refusal = schemaRefusal(request, message: "Permission denied for alter-table") { return refusal }
+            // A schema change first, then the row's write through its table's writer, which reads the new columns.
+            let (columns, catalog, name) = (self.writer, api.catalog, target.table.schema.name)
+            do {
+                try await DatasetteAPI.inBackground {
+                    try columns.addMissingColumns([parsed.update], to: name)
+                    try catalog.reload()
+                }
+            } catch {
+                return failure(error, what: "alter of \(name)")
+            }
+            target.table = api.catalog.table(named: name) ?? target.table
+        }
+        let table = target.table
+        let (key, rowID) = (target.key, target.rowID)
+        let changes = Dictionary(zip(parsed.update.columns, parsed.update.values), uniquingKeysWith: { _, last in last })
+        return await answerWrite(request, table: table, status: 200) { (tableWriter: TableWriter, author: WriteAuthor) throws(TableWriteError) -> [(String, String)] in
+            let after = try await tableWriter.update(key, set: changes, seen: nil, by: author)
+            guard parsed.returnsRow else { return [] }
+            let row = (rowID.map { [(DatasetteTable.rowIDName, $0)] } ?? []) + table.columns.map { ($0, after[$0] ?? .null) }
+            return [("rows", Self.rowsJSON([row]))]
         }
     }
 
     private func delete(_ request: Request) async -> Response {
-        let target: (table: DatasetteTable, key: [(String, SQLValue)])
+        let target: (table: DatasetteTable, key: RowKey, rowID: SQLValue?)
         switch await writableRow(request) {
         case .success(let found): target = found
         case .failure(let answered): return answered.response
         }
-        let writer = writer
-        let name = target.table.schema.name
-        return await answer(request, altered: false, status: 200, what: "delete of a row of \(name)") {
-            try writer.delete(from: name, key: target.key)
+        let key = target.key
+        return await answerWrite(request, table: target.table, status: 200) { (tableWriter: TableWriter, author: WriteAuthor) throws(TableWriteError) -> [(String, String)] in
+            try await tableWriter.delete(key, seen: nil, by: author)
             return []
         }
     }
@@ -211,13 +225,13 @@ struct DatasetteWriteAPI: Sendable {
 
     /// The table and key of `/{table}/{pk}/-/…` once the request may write it; else Datasette's
     /// 403 (checked first, so a refused request learns nothing of the row) or 404.
-    private func writableRow(_ request: Request) async -> Result<(table: DatasetteTable, key: [(String, SQLValue)]), Answered> {
+    private func writableRow(_ request: Request) async -> Result<(table: DatasetteTable, key: RowKey, rowID: SQLValue?), Answered> {
         if let refusal = refusal(request, table: rowTableName(request)) { return .failure(Answered(response: refusal)) }
         return await row(request)
     }
 
     /// The table and key of `/{table}/{pk}/-/…`, or Datasette's 404.
-    private func row(_ request: Request) async -> Result<(table: DatasetteTable, key: [(String, SQLValue)]), Answered> {
+    private func row(_ request: Request) async -> Result<(table: DatasetteTable, key: RowKey, rowID: SQLValue?), Answered> {
         let segment = request.parameters["table"] ?? ""
         guard let table = api.table(named: segment), !table.isView else {
             return .failure(Answered(response: Self.error("Table not found: \(TildeEncoding.decode(segment) ?? segment)", status: 404)))
@@ -226,16 +240,20 @@ struct DatasetteWriteAPI: Sendable {
         let texts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) ?? String($0) }
         let notFound = Answered(response: Self.error("Record not found: [\(texts.map(Self.pythonRepr).joined(separator: ", "))]", status: 404))
         guard let values = table.key(token)?.values else { return .failure(notFound) }
-        let columns = table.addressColumns
-        let condition = columns.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
-        let sql = "SELECT 1 FROM \(table.schema.quotedName) WHERE \(condition)"
+        // The row's key as the table's writer (and its pages) know it, which may be the rowid where
+        // Datasette names the primary key; and the rowid itself, which Datasette shows for a table without a key.
+        let condition = table.addressColumns.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
+        let selected = table.schema.key.map(SQLIdentifier.quoted) + (table.usesRowID ? ["rowid"] : [])
+        let sql = "SELECT \(selected.joined(separator: ", ")) FROM \(table.schema.quotedName) WHERE \(condition)"
         let store = writer.store
+        let found: [SQLValue]?
         do {
-            guard try await DatasetteAPI.inBackground({ try store.read { db in try db.row(sql, values) } }) != nil else { return .failure(notFound) }
+            found = try await DatasetteAPI.inBackground({ try store.read { db in try db.row(sql, values)?.values } })
         } catch {
             return .failure(Answered(response: failure(error, what: "lookup of a row of \(table.schema.name)")))
         }
-        return .success((table, Array(zip(columns, values))))
+        guard let found else { return .failure(notFound) }
+        return .success((table, RowKey(Array(found.prefix(table.schema.key.count))), table.usesRowID ? found.last : nil))
     }
 
     /// Runs `write` on a thread of its own and answers `{"ok": true, …}` with its members (each
@@ -253,6 +271,41 @@ struct DatasetteWriteAPI: Sendable {
             return .json("{\"ok\": true" + members.map { ", \"\($0.0)\": \($0.1)" }.joined() + "}", status: status)
         } catch {
             return failure(error, what: what)
+        }
+    }
+
+    /// Runs a row write through the table's ``TableWriter`` (one transaction, kept in the audit
+    /// trail as written through the API) and answers `{"ok": true, …}` with `write`'s members, or
+    /// the refusal in Datasette's words.
+    private func answerWrite(
+        _ request: Request, table: DatasetteTable, status: Int,
+        _ write: (TableWriter, WriteAuthor) async throws(TableWriteError) -> [(String, String)]
+    ) async -> Response {
+        guard let actor = api.accessControl?.actor(for: request) else { return Self.error("Permission denied", status: 403) }
+        let tableWriter = TableWriter(
+            schema: table.schema, database: writer.store, audit: api.writers?.audit,
+            foreignKeyColumns: table.schema.linkedColumns.map(\.column), logger: logger
+        )
+        do throws(TableWriteError) {
+            let members = try await write(tableWriter, WriteAuthor(actor: actor, channel: .api))
+            return .json("{\"ok\": true" + members.map { ", \"\($0.0)\": \($0.1)" }.joined() + "}", status: status)
+        } catch {
+            let answer = error.httpError
+            return Self.error(Self.datasetteWords(error, table: table.schema.name), status: answer.status)
+        }
+    }
+
+    /// A writer's refusal as Datasette words it (it passes SQLite's message on): "NOT NULL
+    /// constraint failed: dogs.name", "CHECK constraint failed: age >= 0", "no such column: x";
+    /// the writer's own words for the others.
+    static func datasetteWords(_ error: TableWriteError, table: String) -> String {
+        let checkPrefix = "refused by the table's rule: "
+        switch error {
+        case .constraint(let column?, .notNull, _): return "NOT NULL constraint failed: \(table).\(column)"
+        case .constraint(let column?, .unique, _): return "UNIQUE constraint failed: \(table).\(column)"
+        case .constraint(_, .check, let message) where message.hasPrefix(checkPrefix): return "CHECK constraint failed: " + message.dropFirst(checkPrefix.count)
+        case .invalid(let column?, let message) where message == "\(table) has no such column": return "no such column: \(column)"
+        default: return error.httpError.message
         }
     }
 

@@ -52,27 +52,9 @@ struct DatasetteWriter: Sendable {
         }
     }
 
-    /// Sets `request`'s columns of the row whose key is `key` (the key's columns, or `rowid`);
-    /// returns the row after, when asked for.
-    func update(_ request: DatasetteWriteRequest.Update, in table: String, key: [(String, SQLValue)], withRowID: Bool) throws -> [(String, SQLValue)]? {
-        try write { db in
-            if request.alter { try addMissingColumns([request.update], to: table, in: db) }
-            let condition = key.map { "\(SQLIdentifier.quoted($0.0)) = ?" }.joined(separator: " AND ")
-            if !request.update.columns.isEmpty {
-                let assignments = request.update.columns.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
-                try db.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE \(condition)", request.update.values + key.map(\.1))
-            }
-            guard request.returnsRow else { return nil }
-            return try rows(of: table, where: condition, key.map(\.1), withRowID: withRowID, in: db).first
-        }
-    }
-
-    /// Deletes the row whose key is `key`.
-    func delete(from table: String, key: [(String, SQLValue)]) throws {
-        try write { db in
-            let condition = key.map { "\(SQLIdentifier.quoted($0.0)) = ?" }.joined(separator: " AND ")
-            try db.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(condition)", key.map(\.1))
-        }
+    /// Adds the columns `rows` name that `table` lacks (Datasette's `alter`), in a transaction of its own.
+    func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String) throws {
+        try write { db in try addMissingColumns(rows, to: table, in: db) }
     }
 
     /// Creates `request`'s table (or, from rows into a table that exists, inserts them); returns
