@@ -15,6 +15,8 @@ PYTHON ?= python3
 # Tests/EndToEnd/test_datasette_api.py compares answers with this Datasette's.
 DATASETTE_VERSION := 0.65.5
 # dclient 0.4 (Datasette's command-line client): test_datasette_fixtures.py runs it against both servers.
+# Tests/EndToEnd/test_datasette_write_api.py compares the write API with Datasette 1.0a41, which it installs
+# (with dclient 0.4) into a virtual environment of its own, kept in ~/.cache/tablepages/datasette-1.0a41.
 PIP_PACKAGES := selenium==4.51.0 pytest==9.0.3 schemathesis==4.32.5 hypothesis==6.155.2 datasette==$(DATASETTE_VERSION) dclient==0.4
 
 .PHONY: run test container-test build deps test-deps bench bench-datasette clean docs

@@ -45,11 +45,22 @@ public struct PostgresTableExecutor: SQLReader {
     /// (`answerWait`); a connection that failed or went unanswered is closed, not reused.
     public func snapshot<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
+            return try inTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        } catch let error as PSQLError {
+            throw PostgresReadError.classify(error, queryTimeLimit: queryTimeLimit)
+        }
+    }
+
+    /// Runs `body` in a transaction begun by `begin` on a connection leased for it, committed
+    /// when `body` returns, rolled back when it throws. PostgreSQL's errors are thrown as they are,
+    /// but for no connection within the wait (``PostgresReadError/unreachable(_:)``).
+    func inTransaction<T: Sendable>(begin: String, _ body: (any SQLSession) throws -> T) throws -> T {
+        do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
             defer { lease.release() }
             let runner = Runner(connection: lease.connection, answerWait: answerWait, logger: logger)
             do {
-                try runner.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try runner.command(begin)
                 let value = try body(runner)
                 try runner.command("COMMIT")
                 return value
@@ -61,8 +72,6 @@ public struct PostgresTableExecutor: SQLReader {
                 }
                 throw error
             }
-        } catch let error as PSQLError {
-            throw PostgresReadError.classify(error, queryTimeLimit: queryTimeLimit)
         } catch let error as TableStorePostgres.PostgresError where error.isConnectionFailure {
             // No connection within the wait.
             throw PostgresReadError.unreachable(error)

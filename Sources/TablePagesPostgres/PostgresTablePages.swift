@@ -57,6 +57,8 @@ public final class PostgresTablePages: Service {
     public var tables: [String] { registered.withLock { $0.served } }
     /// Tables left out because they have no primary key.
     public var tablesWithoutKey: [String] { registered.withLock { $0.withoutKey } }
+    /// The writers of the tables, once registered with `writable` (else every table is read-only).
+    public var writers: TableWriters { registered.withLock { $0.writers } }
     /// Whether changes arrive by `LISTEN` (else by polling).
     public let watches: Bool
 
@@ -77,7 +79,10 @@ public final class PostgresTablePages: Service {
     /// What ``register(tables:sqlPage:in:)`` found: the tables served and left out, and each
     /// table's feeds: its own pages', and those of the pages that read it too (a table showing its
     /// rows' labels, a view); a table may be named several times.
-    private let registered = Mutex<(served: [String], withoutKey: [String], feeds: [(table: String, feed: ChangeFeed)])>(([], [], []))
+    private let registered = Mutex<(served: [String], withoutKey: [String], feeds: [(table: String, feed: ChangeFeed)], writers: TableWriters)>(([], [], [], TableWriters.readOnly([])))
+    // With --writable: the tables get writers, which keep an audit trail of at most this many rows.
+    private let writable: Bool
+    private let auditMaxRows: Int
     /// Called after any change of a served table, with the table when known (``onChange(_:)``).
     let changeObservers = Mutex<[@Sendable (ChangedTables) -> Void]>([])
     private let logger: Logger
@@ -94,7 +99,7 @@ public final class PostgresTablePages: Service {
     /// connection with `watch`; one pool for visitors' SQL — and connects nothing until ``run()``.
     /// - Throws: ``/TableStorePostgres/PostgresURL/Invalid``.
     public init(
-        url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false, queryTimeLimit: Duration? = .seconds(1),
+        url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false, auditMaxRows: Int = DatabaseAuditTrail.defaultMaxRows, queryTimeLimit: Duration? = .seconds(1),
         maximumConnections: Int = 20, readerURL: PostgresURL? = nil, logger: Logger = Logger(label: "TablePages")
     ) throws {
         var parameters: [(String, String)] = []
@@ -124,20 +129,35 @@ public final class PostgresTablePages: Service {
         self.namespace = namespace
         self.watches = watch
         self.logger = logger
+        self.writable = writable
+        self.auditMaxRows = auditMaxRows
     }
 
     /// Registers a page per table of ``namespace`` with a primary key, and with `watch` installs
     /// the notifying triggers; call it while ``run()`` runs. `tables` (a configuration file's)
     /// sets tables' titles, descriptions, label columns and hides them from the index; with
-    /// `sqlPage` (the SQL page's path, when it is on) each page links its rows' query there. It
-    /// blocks its thread while it reads the catalog: call it from a thread that may block, not
-    /// from Swift's cooperative pool.
+    /// `sqlPage` (the SQL page's path, when it is on) each page links its rows' query there.
+    /// Made `writable`, each table with a primary key gets a ``/TablePagesDatabase/TableWriter``
+    /// (``writers``), keeping its writes in the audit trail `tablepages.audit_log` (created when
+    /// missing; at most `auditMaxRows` rows). It blocks its thread while it reads the catalog:
+    /// call it from a thread that may block, not from Swift's cooperative pool.
     /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
-    ///   the triggers).
+    ///   the triggers or the audit trail).
     public func register(tables: [String: TableConfiguration] = [:], sqlPage: String? = nil, in registry: inout PageRegistry) throws {
-        let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)])
+        var audit: DatabaseAuditTrail?
+        if writable {
+            do {
+                audit = try DatabaseAuditTrail.postgres(database: executor, maxRows: auditMaxRows)
+            } catch {
+                throw PostgresStartupError(step: "creating the audit trail of --writable (CREATE SCHEMA IF NOT EXISTS \(DatabaseAuditTrail.postgresSchema), and a table in it)", error: error)
+            }
+        }
+        let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)], writers: TableWriters)
         do {
-            found = try DatabaseTablePages.registerPostgres(database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage)
+            found = try DatabaseTablePages.registerPostgres(
+                database: executor, namespace: namespace, in: &registry, tables: tables, sqlPage: sqlPage,
+                writing: writable ? executor : nil, audit: audit, logger: logger
+            )
         } catch {
             throw PostgresStartupError(step: "reading the tables of schema \(namespace) of \(url)", error: error)
         }
@@ -148,7 +168,7 @@ public final class PostgresTablePages: Service {
                 throw PostgresStartupError(step: "installing the --watch triggers (CREATE FUNCTION in \(namespace), CREATE TRIGGER on each table)", error: error)
             }
         }
-        registered.withLock { $0 = (found.served.map(\.table), found.withoutKey, found.served + found.dependents) }
+        registered.withLock { $0 = (found.served.map(\.table), found.withoutKey, found.served + found.dependents, found.writers) }
         // Changes made while the catalog was read reached no page yet.
         notifyAll()
     }

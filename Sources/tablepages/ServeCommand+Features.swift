@@ -32,7 +32,7 @@ extension ServeCommand {
         if let database, PostgresURL.isPostgresURL(database) {
             // `disable` unless the URL says otherwise: `--database`'s documented default, unlike `--postgres`'s libpq `prefer`.
             databases.tables = try PostgresTablePages(
-                url: try PostgresURL(database, defaultTLSMode: .disable), namespace: schema, watch: watch, writable: writable,
+                url: try PostgresURL(database, defaultTLSMode: .disable), namespace: schema, watch: watch, writable: writable, auditMaxRows: auditMaxRows,
                 queryTimeLimit: timeLimit, maximumConnections: databaseConcurrency + 2,
                 readerURL: try sqlURL.map { try PostgresURL($0, defaultTLSMode: .disable) }, logger: logger
             )
@@ -86,7 +86,9 @@ extension ServeCommand {
         let store = try Store.openExisting(path: database, writable: writable, logger: logger)
         store.queryTimeLimit = timeLimit
         store.metrics = storeMetrics
-        let tables = try DatabaseTables(store: store, tables: configuration.tables, sqlPage: sqlPage)
+        // In the credentials file (TablePages' own, mode 0600), never the served database.
+        let audit = writable ? try DatabaseAuditTrail.sqlite(path: credentials.credentials, maxRows: auditMaxRows) : nil
+        let tables = try DatabaseTables(store: store, tables: configuration.tables, sqlPage: sqlPage, audit: audit, logger: logger)
         if tables.tables.isEmpty { logger.warning("\(database) has no tables to serve") }
         if let config { try configuration.checkTables(against: tables.tables, path: config) }
         // One runner for the SQL page, the canned queries and their live pages.
@@ -100,6 +102,9 @@ extension ServeCommand {
         } else {
             datasette = try DatasetteAPI(store: store, databaseName: name, labelColumns: configuration.tables.compactMapValues(\.labelColumn), logger: logger)
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
+            datasette?.writable = writable
+            datasette?.maxInsertRows = datasetteMaxInsertRows
+            datasette?.writers = tables.writers
             logger.notice("Datasette's JSON API at \(datasette?.path ?? "")/{table}.json")
         }
         // SQLite tells only that the file changed, not which tables: every live query re-runs.
@@ -107,7 +112,8 @@ extension ServeCommand {
             runner: runner, access: sql, canned: configuration.queries, maxLiveQueries: sqlLiveQueries, datasette: datasette,
             onChange: { heard in store.onChange { heard(.unknown) } }
         )
-        return [tables, sqlPage]
+        announce(tables.writers, logger: logger)
+        return [tables, sqlPage, AuditTrailPage(writers: tables.writers)]
     }
 
     /// A PostgreSQL database's tables (`--database postgresql://…`) and its SQL page, run as
@@ -134,8 +140,24 @@ extension ServeCommand {
             if sql != .off { logger.warning("\(refusal)") }
         }
         if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
+        announce(served.writers, logger: logger)
         let tables = SiteParts(pages: pages, readinessProbes: [served])
-        return [tables, SQLPage(runner: runner, access: sql, canned: configuration.queries, maxLiveQueries: sqlLiveQueries, onChange: { served.onChange($0) })]
+        return [tables, AuditTrailPage(writers: served.writers), SQLPage(runner: runner, access: sql, canned: configuration.queries, maxLiveQueries: sqlLiveQueries, onChange: { served.onChange($0) })]
+    }
+
+    /// Logs which tables of `--database` can be edited and by whom, and where their writes are kept.
+    private func announce(_ writers: TableWriters, logger: Logger) {
+        let readOnly = writers.readOnlyTables.map(\.table).joined(separator: ", ")
+        guard writable else {
+            logger.notice("the tables of \(database ?? "") are read-only (edit them with --writable)")
+            return
+        }
+        let tables = writers.writableTables.isEmpty ? "none" : writers.writableTables.joined(separator: ", ")
+        logger.notice("editable by signed-in browsers and by tokens allowed to write them: \(tables)\(readOnly.isEmpty ? "" : "; read-only: " + readOnly)")
+        if writers.audit != nil {
+            let place = database.map(PostgresURL.isPostgresURL) == true ? "\(DatabaseAuditTrail.postgresSchema).audit_log" : credentials.credentials
+            logger.notice("every write is kept in the audit trail (\(place), at most \(auditMaxRows) rows), at \(AuditPages.path) for signed-in browsers and tokens that may write")
+        }
     }
 
     /// `--query-time-limit`, or nil for none.

@@ -58,7 +58,8 @@ extension ServeCommand {
             throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
-        guard datasetteCsvMaxBytes >= 1 else { throw ValidationError("--datasette-csv-max-bytes must be at least 1.") }
+        guard auditMaxRows >= 1 else { throw ValidationError("--audit-max-rows must be at least 1.") }
+        guard datasetteCsvMaxBytes >= 1, datasetteMaxInsertRows >= 1 else { throw ValidationError("--datasette-csv-max-bytes and --datasette-max-insert-rows must be at least 1.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
               maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
             throw ValidationError("--database-concurrency, --database-queue-limit, --live-query-queue-limit, --positional-queue-limit, --max-watched-queries-per-client, --unwatched-query-lifetime and --stall-timeout must be at least 1.")

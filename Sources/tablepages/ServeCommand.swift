@@ -54,8 +54,18 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var database: String?
 
-    @Flag(help: "With --database: allow the server to write to it.")
+    @Flag(help: ArgumentHelp(
+        "With --database: let signed-in browsers and tokens allowed to write a table edit it (insert, update, delete), and other processes' writes in.",
+        discussion: "Each table of the database becomes writable for actors whose access allows writes to its page (the sign-in link's browsers; tokens that may write it); views, and PostgreSQL tables without a primary key, stay read-only. A SQLite table without a primary key is written by rowid. Every write is one transaction, checked by the database's own rules, and kept in the audit trail (see --audit-max-rows) at /-/audit."
+    ))
     var writable = false
+
+    @Option(help: ArgumentHelp(
+        "With --writable: the most writes kept in the audit trail (one row per changed row: who, when, how, the table, the key, the values before and after); the oldest are dropped.",
+        discussion: "SQLite: in the credentials file (--credentials), never the served database. PostgreSQL: in the table tablepages.audit_log of the database, shared by every instance.",
+        valueName: "rows"
+    ))
+    var auditMaxRows = DatabaseAuditTrail.defaultMaxRows
 
     @Flag(help: "With a PostgreSQL --database: install statement-level triggers that NOTIFY on the served tables (needs CREATE on the schema and ownership of the tables) and follow changes by LISTEN instead of polling.")
     var watch = false
@@ -144,6 +154,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "With --database: the most bytes of a CSV streamed at Datasette's URLs with _stream=1 (/{database}/{table}.csv?_stream=1); the body ends there with Datasette's \"CSV contains more than … bytes\".")
     var datasetteCsvMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
+
+    @Option(help: "With --database and --writable: the most rows one request to Datasette's write API may insert or upsert (/{database}/{table}/-/insert, /-/upsert, /-/create with rows; its max_insert_rows); more are a 400.")
+    var datasetteMaxInsertRows = DatasetteAPI.defaultMaxInsertRows
 
     @Option(help: "Most CSV or NDJSON downloads running at once (each holds a thread while it reads); more get 503 with Retry-After.")
     var maxExports = LiveSettings().maxConcurrentExports

@@ -78,16 +78,17 @@ def running_example(binary, directory, ready):
     assert process.wait(timeout=15) == 0, "the example did not exit cleanly on SIGTERM: " + log_path.read_text()
 
 
-def start_datasette(path, *arguments, timeout=60):
+def start_datasette(path, *arguments, timeout=60, python=None, immutable=True):
     """Starts Datasette (from PyPI, `make test-deps`) serving the SQLite file `path` immutably on
     a free port of 127.0.0.1, with `arguments` besides (e.g. `-m metadata.json`); returns (process,
     base URL) once it answers. Raises RuntimeError when it does not start within `timeout` seconds
-    (the process is then killed)."""
+    (the process is then killed). `python` runs another Datasette (a virtual environment's
+    interpreter); `immutable=False` lets it write the file."""
     import sys
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "-i", str(path), "-h", "127.0.0.1", "-p", str(port), *arguments],
+    process = subprocess.Popen([python or sys.executable, "-m", "datasette", "serve", *(["-i"] if immutable else []), str(path), "-h", "127.0.0.1", "-p", str(port), *arguments],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import HTTPTestSupport
 import Synchronization
 import TableStore
 import TableStorePostgres
@@ -104,30 +105,5 @@ struct SQLStoreContractTests {
         for _ in 0..<100 where other.lastNotifiedVersion == nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(heard.count > heardBefore, "the other instance heard of the write")
         #expect(other.lastNotifiedVersion.map(Int.init) == (try await onThread { try store.dataVersion() }))
-    }
-}
-
-/// A private PostgreSQL cluster for one test (`scripts/postgres-cluster`), stopped by ``stop()``.
-struct PostgresTestCluster: Sendable {
-    let directory: String
-    let url: String
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/postgres-cluster").standardized.path
-
-    /// Starts one; call it off the cooperative pool (it waits for the script).
-    init() throws {
-        directory = NSTemporaryDirectory() + "/tablepages-swift-postgres-\(UUID().uuidString)"
-        let urlFile = directory + ".url"
-        defer { try? FileManager.default.removeItem(atPath: urlFile) }
-        // system(3), not Foundation's Process, whose waitUntilExit can hang on Linux once the
-        // script's pg_ctl has left a server running.
-        guard system("'\(Self.script)' start '\(directory)' > '\(urlFile)'") == 0 else {
-            throw CocoaError(.executableLoad)
-        }
-        url = try String(contentsOfFile: urlFile, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
-    }
-
-    func stop() {
-        _ = system("'\(Self.script)' stop '\(directory)'")
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import HostileTextSupport
 import PropertyBased
 import TableStore

@@ -50,14 +50,47 @@ public enum DatabaseTablePages {
     public static func register(
         store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration] = [:], sqlPage: String? = nil
     ) throws -> [String] {
-        let feed = ChangeFeed()
+        try registerSQLite(store: store, in: &registry, tables: tables, sqlPage: sqlPage) { _ in nil }.map(\.name)
+    }
+
+    /// Registers the pages of a SQLite database opened writable (`--writable`), as
+    /// ``register(store:in:tables:sqlPage:)`` does, and returns a ``TableWriter`` for each table
+    /// but views (and full-text indexes' own tables), each keeping its writes in `audit`. Those
+    /// tables' pages let signed-in actors and tokens allowed to write them (``/TablePages/PageAccess/signedInWrites``)
+    /// write; the others stay read-only to everyone. A write through a writer reaches every open
+    /// page at once (the store checks for changes when it commits).
+    /// - Throws: the store's errors reading SQLite's schema.
+    public static func registerWritable(
+        store: Store, in registry: inout PageRegistry, tables: [String: TableConfiguration] = [:], sqlPage: String? = nil,
+        audit: (any AuditTrail)?, logger: Logger = Logger(label: "TablePages")
+    ) throws -> TableWriters {
+        var writers: TableWriters?
+        _ = try registerSQLite(store: store, in: &registry, tables: tables, sqlPage: sqlPage) { schemas in
+            let made = TableWriters.of(schemas, database: store, audit: audit, logger: logger)
+            writers = made
+            return made
+        }
+        return writers ?? TableWriters(writers: [], readOnly: [:])
+    }
+
+    /// Registers a page per table and view of a SQLite database, writable where `writers` (made
+    /// from the schemas, nil for none) has a writer; returns the schemas.
+    private static func registerSQLite(
+        store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration], sqlPage: String?,
+        writers: ([DatabaseTableSchema]) -> TableWriters?
+    ) throws -> [DatabaseTableSchema] {
         let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
         let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
+        let writable = Set(writers(schemas)?.writableTables ?? [])
+        let feed = ChangeFeed()
         store.onChange { feed.notify() }
         for schema in schemas {
-            registry.register(page(for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage))
+            registry.register(page(
+                for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
+                writable: writable.contains(schema.name)
+            ))
         }
-        return schemas.map(\.name)
+        return schemas
     }
 
     /// Registers one page per table and view of the PostgreSQL schema `namespace` that `database`
@@ -65,12 +98,18 @@ public enum DatabaseTablePages {
     /// and `tables` (a configuration file's) and `sqlPage` as ``register(store:in:tables:sqlPage:)`` takes them.
     /// Returns each served table with the feed its pages re-read on (notify it when the table
     /// changes); the feeds of other pages that read the table too (`dependents`: a table whose
-    /// values show its rows' labels, a view that reads it), to notify with it; and the tables left
-    /// out because they have no primary key (keyset paging needs one).
+    /// values show its rows' labels, a view that reads it), to notify with it; the tables left
+    /// out because they have no primary key (keyset paging needs one); and the tables' writers.
+    ///
+    /// With `writing` (the database opened for writes, `--writable`), every table gets a
+    /// ``TableWriter`` through it, keeping its writes in `audit`, whose writes notify the table's
+    /// feeds at once (other instances hear of them as of any write); its pages let actors allowed
+    /// to write them write. Views, and tables without a primary key, are read-only.
     /// - Throws: `database`'s errors reading the catalog.
     package static func registerPostgres(
-        database: any SQLReader, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil
-    ) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)]) {
+        database: any SQLReader, namespace: String, in registry: inout PageRegistry, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil,
+        writing: (any TableWriteDatabase)? = nil, audit: (any AuditTrail)? = nil, logger: Logger = Logger(label: "TablePages")
+    ) throws -> (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)], writers: TableWriters) {
         let found = try database.snapshot { runner in
             let tables = try DatabaseTableSchema.allPostgres(in: namespace, runner: runner)
             let keys = try DatabaseForeignKey.allPostgres(in: namespace, runner: runner)
@@ -78,17 +117,29 @@ public enum DatabaseTablePages {
             let labels = DatabaseLabelColumns(overrides: configured.compactMapValues(\.labelColumn))
             return (schemas: DatabaseRelations.linking(tables.tables + views, by: keys, labels: labels), unaddressable: tables.unaddressable)
         }
+        let feeds = found.schemas.map { _ in ChangeFeed() }
         var served: [(table: String, feed: ChangeFeed)] = []
         var dependents: [(table: String, feed: ChangeFeed)] = []
-        for schema in found.schemas {
-            let feed = ChangeFeed()
-            registry.register(page(for: schema, database: database, feed: feed, configuration: configured[schema.name] ?? TableConfiguration(), sqlPage: sqlPage))
+        for (schema, feed) in zip(found.schemas, feeds) {
             if !schema.isView { served.append((schema.name, feed)) }
             for table in Set(schema.linkedColumns.map(\.table) + schema.readTables).sorted() where table != schema.name {
                 dependents.append((table, feed))
             }
         }
-        return (served, found.unaddressable, dependents)
+        let writers = writing.map { writing in
+            TableWriters.of(found.schemas, withoutKey: found.unaddressable, database: writing, audit: audit, onWrite: { table in
+                let told = (served + dependents).filter { $0.table == table }.map(\.feed)
+                return { for feed in told { feed.notify() } }
+            }, logger: logger)
+        } ?? TableWriters.readOnly(found.schemas.map(\.name) + found.unaddressable)
+        let writable = Set(writers.writableTables)
+        for (schema, feed) in zip(found.schemas, feeds) {
+            registry.register(page(
+                for: schema, database: database, feed: feed, configuration: configured[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
+                writable: writable.contains(schema.name)
+            ))
+        }
+        return (served, found.unaddressable, dependents, writers)
     }
 
     /// Opens the SQLite file at `path` (read-only unless `writable`), registers a page per table,
@@ -116,7 +167,8 @@ public enum DatabaseTablePages {
     }
 
     private static func page(
-        for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration(), sqlPage: String? = nil
+        for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration(), sqlPage: String? = nil,
+        writable: Bool = false
     ) -> PageDefinition {
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         var definition = PageDefinition(
@@ -127,17 +179,17 @@ public enum DatabaseTablePages {
                 try DatabaseTableQuery.resolve(try DatabaseFilterForm.expanded(query), schema: schema)
             },
             cellKinds: [DatabaseRecordCell.kind(linking: schema.linkedColumns), DatabaseTableHeader.kind],
-            // The pages only read, even with --writable (which lets other writers in): nobody
-            // writes through them, so nobody is asked to sign in.
-            access: .everyoneReads,
+            // A table without a writer (a view, a database served read-only) is read-only to
+            // everyone, and nobody is asked to sign in for it.
+            access: writable ? .signedInWrites : .everyoneReads,
             isListed: !schema.isFullTextShadow && !configuration.hidden,
             countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
             return try DatabaseTableSource.reading(reader, tableDescription: configuration.description, sqlPage: sqlPage)
         }
-        definition.showsBreadcrumbs = true
         definition.changes = feed
+        definition.showsBreadcrumbs = true
         return definition
     }
 }

@@ -185,18 +185,12 @@ struct DatabaseTableReader: Sendable {
 
     /// The id of the row whose key has `values`.
     private func rowID(key values: some Collection<SQLValue>) -> RowID {
-        if schema.keyIsRowID, case .integer(let rowid)? = values.first {
-            return RowID(String(rowid))
-        }
-        return RowID(DatabaseValueCoding.encode(Array(values)))
+        RowID(schema.rowID(ofKey: values))
     }
 
     /// The key values a row id encodes, or nil when it is not a row id of this table.
     private func key(of row: RowID) -> [SQLValue]? {
-        if schema.keyIsRowID {
-            return Int64(row.rawValue).map { [.integer($0)] }
-        }
-        return DatabaseValueCoding.decode(row.rawValue, count: schema.key.count)
+        schema.key(ofRowID: row.rawValue)
     }
 
     func headerTitle(_ groupValue: SQLValue?) -> String? {

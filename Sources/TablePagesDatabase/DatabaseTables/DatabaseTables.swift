@@ -1,3 +1,4 @@
+import Logging
 import TablePages
 import TableStore
 
@@ -11,16 +12,30 @@ import TableStore
 public struct DatabaseTables: SiteFeature {
     /// The store whose tables are served.
     public let store: Store
-    /// The tables served, in index order.
+    /// The tables served (with `audit`: the writable ones first).
     public let tables: [String]
+    /// The tables' writers: read-only ones unless made with an `audit` trail.
+    public let writers: TableWriters
     private let pages: PageRegistry
 
     /// Reads `store`'s tables and makes their pages; `tables` and `sqlPage` as
-    /// ``DatabaseTablePages/register(store:in:feed:tables:sqlPage:)`` takes them.
+    /// ``DatabaseTablePages/register(store:in:tables:sqlPage:)`` takes them. With `audit` (the
+    /// store opened writable, `serve --writable`), each table but views gets a ``TableWriter``
+    /// keeping its writes there, and its page lets actors allowed to write it edit it
+    /// (``DatabaseTablePages/registerWritable(store:in:tables:sqlPage:audit:logger:)``).
     /// - Throws: the store's errors reading SQLite's schema.
-    public init(store: Store, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil) throws {
+    public init(
+        store: Store, tables configured: [String: TableConfiguration] = [:], sqlPage: String? = nil,
+        audit: (any AuditTrail)? = nil, logger: Logger = Logger(label: "TablePages")
+    ) throws {
         var pages = PageRegistry()
-        self.tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configured, sqlPage: sqlPage)
+        if let audit {
+            writers = try DatabaseTablePages.registerWritable(store: store, in: &pages, tables: configured, sqlPage: sqlPage, audit: audit, logger: logger)
+            tables = writers.writableTables + writers.readOnlyTables.map(\.table)
+        } else {
+            tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configured, sqlPage: sqlPage)
+            writers = TableWriters.readOnly(tables)
+        }
         self.store = store
         self.pages = pages
     }

@@ -20,6 +20,8 @@ import TableStore
 /// - `GET /{database}/{table}.csv`, `/{database}/{table}/{pk}.csv`: the same rows as Datasette's CSV
 ///   (`DatasetteCSV`), and `/{database}/{table}/{pk}.blob?_blob_column=col`, a blob it links to.
 /// - `GET /-/actor.json`: who the request is from, as Datasette writes it (for `dclient actor`).
+/// - `POST` to Datasette 1.0a41's write URLs (`/-/insert`, `/-/upsert`, `/-/update`, `/-/delete`,
+///   `/{database}/-/create`): see `DatasetteWriteAPI`.
 ///
 /// `database` is the file's name without its extension (``databaseName(forFile:)``); names in
 /// paths are tilde-encoded as Datasette encodes them (``/Escaping/TildeEncoding``), and a
@@ -33,8 +35,8 @@ import TableStore
 public struct DatasetteAPI: Sendable {
     /// The database's name in URLs, unencoded.
     public let databaseName: String
-    private let database: any SQLReader
-    private let tables: [String: DatasetteTable]
+    private let database: Store
+    let catalog: DatasetteCatalog
     private let labels = DatasetteLabels()
     private let logger: Logger
     /// The SQL page whose canned queries answer at `/{database}/{query}.json` before a table of
@@ -47,6 +49,17 @@ public struct DatasetteAPI: Sendable {
     public var csvStreamMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
     /// The default of ``csvStreamMaxBytes``: 100 MiB, as Datasette's `max_csv_mb` is 100.
     public static let defaultCSVStreamMaxBytes = 100 * 1024 * 1024
+    /// Whether the write API (``DatasetteWriteAPI``) may change the database (`serve --writable`);
+    /// without it every write is refused with 403.
+    public var writable = false
+    /// The most rows one insert or upsert may carry (`serve --datasette-max-insert-rows`); more are
+    /// Datasette's 400 "Too many rows, maximum allowed is N".
+    public var maxInsertRows = DatasetteAPI.defaultMaxInsertRows
+    /// The writers of the served tables (`serve --writable`): the write API's updates and deletes
+    /// go through a ``TableWriter`` of the table, keeping them in these writers' audit trail.
+    public var writers: TableWriters?
+    /// The default of ``maxInsertRows``: 100, Datasette's `max_insert_rows`.
+    public static let defaultMaxInsertRows = 100
 
     /// The database's path, `/` and its tilde-encoded name: its tables are under it.
     public var path: String { "/" + TildeEncoding.encode(databaseName) }
@@ -63,9 +76,7 @@ public struct DatasetteAPI: Sendable {
         self.databaseName = databaseName
         self.database = store
         self.logger = logger
-        let labels = DatabaseLabelColumns(overrides: labelColumns)
-        let tables = try store.read { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels).map { try DatasetteTable.read($0, in: db) } }
-        self.tables = Dictionary(tables.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.catalog = try DatasetteCatalog(store: store, labels: DatabaseLabelColumns(overrides: labelColumns))
     }
 
     /// A database name that cannot be served at Datasette's URLs.
@@ -104,6 +115,7 @@ public struct DatasetteAPI: Sendable {
             router.on(.get, "/\(prefix)/:table", keepingMalformedEscapes: true, use: { request in await self.tableResponse(request) })
             router.on(.get, "/\(prefix)/:table/:row", keepingMalformedEscapes: true, use: { request in await self.rowResponse(request) })
         }
+        DatasetteWriteAPI(api: self, writer: DatasetteWriter(store: database), logger: logger).register(on: &router, prefixes: prefixes.filter { !$0.contains("/") })
     }
 
     // MARK: Handlers
@@ -208,12 +220,10 @@ public struct DatasetteAPI: Sendable {
         let (csvToken, isCSV) = segment(request.parameters["row"] ?? "", suffix: ".csv")
         let (token, isBlob) = segment(csvToken, suffix: ".blob")
         let address = table.addressColumns
-        let parts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) }
-        guard parts.count == address.count, parts.allSatisfy({ $0 != nil }) else {
+        guard let key = table.key(token) else {
             return Self.error("Record not found", status: 404)
         }
-        let keyTexts = parts.compactMap { $0 }
-        let keyValues = zip(address, keyTexts).map { DatabaseFilter.bound($1, affinity: table.affinity(of: $0)) }
+        let (keyTexts, keyValues) = key
         let columns = table.usesRowID ? [DatasetteTable.rowIDName] + table.columns : table.columns
         let condition = address.map { "\(table.expression($0)) = ?" }.joined(separator: " AND ")
         let sql = "SELECT \(columns.map(table.expression).joined(separator: ", ")) FROM \(table.schema.quotedName) WHERE \(condition) LIMIT 1"
@@ -301,9 +311,9 @@ public struct DatasetteAPI: Sendable {
     }
 
     /// The table a path segment names: tilde-decoded, else as it is.
-    private func table(named segment: String) -> DatasetteTable? {
-        if let decoded = TildeEncoding.decode(segment), let table = tables[decoded] { return table }
-        return tables[segment]
+    func table(named segment: String) -> DatasetteTable? {
+        if let decoded = TildeEncoding.decode(segment), let table = catalog.table(named: decoded) { return table }
+        return catalog.table(named: segment)
     }
 
     /// The answer to a failed read: a client's mistake as 400, a read past the time limit as its

@@ -192,6 +192,13 @@ enum DatasetteJSON {
 
     /// Datasette's error object; `title` is Datasette's heading of the error, such as `Invalid SQL`
     /// for a query SQLite refused.
+    /// `text` as a JSON string.
+    static func string(_ text: String) -> String {
+        var out = OutputBuffer(capacity: text.utf8.count + 2)
+        out.appendJSONString(text)
+        return out.string
+    }
+
     static func error(_ message: String, status: Int, title: String? = nil) -> String {
         var out = OutputBuffer(capacity: 128)
         out.append("{\"ok\": false, \"error\": ")

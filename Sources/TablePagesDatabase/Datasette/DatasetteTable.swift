@@ -1,3 +1,4 @@
+import Escaping
 import TableStore
 
 /// A table as Datasette describes it in its JSON: its columns in declaration order and its
@@ -35,6 +36,16 @@ struct DatasetteTable: Sendable {
     /// The affinity a value compared with `column` is bound with (INTEGER for `rowid`).
     func affinity(of column: String) -> ColumnAffinity {
         usesRowID && column == Self.rowIDName ? .integer : schema.affinity(of: column)
+    }
+
+    /// The key a row's path segment names (`pk` of `/{table}/{pk}`: the address columns' values,
+    /// tilde-encoded and joined by commas), as given and as bound to compare with the columns;
+    /// nil when it names too few or too many, or has a malformed escape.
+    func key(_ token: String) -> (texts: [String], values: [SQLValue])? {
+        let parts = token.split(separator: ",", omittingEmptySubsequences: false).map { TildeEncoding.decode(String($0)) }
+        guard !isView, parts.count == addressColumns.count, parts.allSatisfy({ $0 != nil }) else { return nil }
+        let texts = parts.compactMap { $0 }
+        return (texts, zip(addressColumns, texts).map { DatabaseFilter.bound($1, affinity: affinity(of: $0)) })
     }
 
     /// Reads how Datasette sees `schema`'s table: `pragma_table_info`'s order and `pk` numbers.

@@ -1,0 +1,193 @@
+import GRDB
+import TableStore
+
+/// The writes of Datasette's write API on a SQLite file, each in one transaction, in the statements
+/// Datasette (through sqlite-utils) runs for them, so that SQLite decides alike: the same rows
+/// end up stored, the same constraint refuses the same row with the same message, and a table
+/// created or altered has the same `CREATE TABLE` text in `sqlite_master`.
+///
+/// Blocking: call it on a thread that may block (``DatasetteWriteAPI`` runs it on one of its own).
+struct DatasetteWriter: Sendable {
+    let store: Store
+
+    /// A write SQLite refused (a constraint, a missing column): its message, as Datasette passes it on.
+    struct Refused: Error {
+        var message: String
+    }
+
+    /// Inserts (or with `upsert`, upserts) `request`'s rows into `table`; returns the rows stored
+    /// when the request asks for them (`rowid` first for a rowid table), each as columns and values.
+    func insert(_ request: DatasetteWriteRequest.Insert, into table: String, pks: [String], upsert: Bool) throws -> [[(String, SQLValue)]]? {
+        try write { db in
+            if request.alter { try addMissingColumns(request.rows, to: table, in: db) }
+            let keys = pks.isEmpty ? ["rowid"] : pks
+            if request.returnsRows && !upsert {
+                // One statement per row, as Datasette's returning insert runs them, each row's own columns.
+                var rowids: [SQLValue] = []
+                for row in request.rows {
+                    try db.execute(insertSQL(table, columns: row.columns, rows: 1, request: request, upsert: false, keys: keys), row.values)
+                    let inserted = try db.row("SELECT changes(), last_insert_rowid()")?.values ?? []
+                    if request.ignore, inserted.first == .integer(0) {
+                        // An ignored row is returned as the row it clashed with, found by the key it names.
+                        let key = pks.compactMap { row.value(of: $0) }
+                        guard !pks.isEmpty, key.count == pks.count else { continue }
+                        let condition = pks.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: " AND ")
+                        if let rowid = try db.row("SELECT rowid FROM \(SQLIdentifier.quoted(table)) WHERE \(condition) LIMIT 1", key)?.values.first { rowids.append(rowid) }
+                        continue
+                    }
+                    rowids.append(inserted.last ?? .null)
+                }
+                return try rows(of: table, where: "rowid IN (\(Array(repeating: "?", count: rowids.count).joined(separator: ",")))", rowids, withRowID: false, in: db)
+            }
+            let columns = Self.union(request.rows.map(\.columns))
+            for batch in Self.batches(of: request.rows, columns: columns.count) where !batch.isEmpty {
+                let values = batch.flatMap { row in columns.map { row.value(of: $0) ?? .null } }
+                try db.execute(insertSQL(table, columns: columns, rows: batch.count, request: request, upsert: upsert, keys: keys), values)
+            }
+            guard request.returnsRows else { return nil }
+            guard !request.rows.isEmpty else { return [] }
+            let condition = "(" + keys.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: " AND ") + ")"
+            let arguments = request.rows.flatMap { row in keys.map { row.value(of: $0) ?? .null } }
+            return try rows(of: table, where: Array(repeating: condition, count: request.rows.count).joined(separator: " OR "), arguments, withRowID: pks.isEmpty, in: db)
+        }
+    }
+
+    /// Adds the columns `rows` name that `table` lacks (Datasette's `alter`), in a transaction of its own.
+    func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String) throws {
+        try write { db in try addMissingColumns(rows, to: table, in: db) }
+    }
+
+    /// Creates `request`'s table (or, from rows into a table that exists, inserts them); returns
+    /// the table's `CREATE TABLE` text after.
+    func create(_ request: DatasetteWriteRequest.Create, existingKey: [String]?) throws -> String {
+        try write { db in
+            let table = request.table
+            if let rows = request.rows {
+                if existingKey == nil {
+                    try db.execute(Self.createSQL(table, columns: Self.suggestedColumns(rows), pks: request.pks, notNull: []))
+                } else if request.alter {
+                    try addMissingColumns(rows, to: table, in: db)
+                }
+                let insert = DatasetteWriteRequest.Insert(rows: rows, returnsRows: false, ignore: request.ignore, replace: request.replace, alter: false)
+                let columns = Self.union(rows.map(\.columns))
+                for batch in Self.batches(of: rows, columns: columns.count) where !batch.isEmpty {
+                    let values = batch.flatMap { row in columns.map { row.value(of: $0) ?? .null } }
+                    try db.execute(insertSQL(table, columns: columns, rows: batch.count, request: insert, upsert: false, keys: []), values)
+                }
+            } else {
+                let columns = (request.columns ?? []).map { ($0.name, $0.type) }
+                try db.execute(Self.createSQL(table, columns: columns, pks: request.pks, notNull: Set((request.columns ?? []).filter(\.notNull).map(\.name))))
+            }
+            return try Self.schemaText(of: table, in: db) ?? ""
+        }
+    }
+
+    /// The `CREATE TABLE` text of `table`; nil when there is no such table.
+    static func schemaText(of table: String, in db: any SQLSession) throws -> String? {
+        try db.row("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", [.text(table)])?.values.first?.stringValue
+    }
+
+    // MARK: SQL
+
+    /// `CREATE TABLE` as sqlite-utils writes it: one column a line, indented three spaces, a
+    /// single key column `PRIMARY KEY` (added first as INTEGER when no row names it), a compound
+    /// key as a last `PRIMARY KEY (…)` line.
+    static func createSQL(_ table: String, columns given: [(String, String)], pks: [String], notNull: Set<String>) -> String {
+        var columns = given
+        if pks.count == 1, !columns.contains(where: { $0.0 == pks[0] }) { columns.insert((pks[0], "INTEGER"), at: 0) }
+        var lines = columns.map { name, type in
+            var line = "   \(SQLIdentifier.quoted(name)) \(type)"
+            if pks.count == 1, pks[0] == name { line += " PRIMARY KEY" }
+            if notNull.contains(name) { line += " NOT NULL" }
+            return line
+        }
+        if pks.count > 1 { lines.append("   PRIMARY KEY (\(pks.map(SQLIdentifier.quoted).joined(separator: ", ")))") }
+        return "CREATE TABLE \(SQLIdentifier.quoted(table)) (\n" + lines.joined(separator: ",\n") + "\n)"
+    }
+
+    /// The columns sqlite-utils makes for `rows`: in the order they are first named, each typed
+    /// by the kinds of its values (null left out unless it is all there is).
+    static func suggestedColumns(_ rows: [DatasetteWriteRequest.Row]) -> [(String, String)] {
+        var order: [String] = []
+        var kinds: [String: Set<DatasetteWriteRequest.ValueKind>] = [:]
+        for row in rows {
+            for (column, kind) in zip(row.columns, row.kinds) {
+                if kinds[column] == nil { order.append(column) }
+                kinds[column, default: []].insert(kind)
+            }
+        }
+        return order.map { ($0, columnType(for: kinds[$0] ?? [])) }
+    }
+
+    /// sqlite-utils' column type for values of `kinds`.
+    static func columnType(for given: Set<DatasetteWriteRequest.ValueKind>) -> String {
+        var kinds = given
+        if kinds.count > 1 { kinds.remove(.null) }
+        if kinds.isEmpty || kinds == [.null] { return "TEXT" }
+        if kinds.count == 1 {
+            switch kinds.first {
+            case .integer?, .boolean?: return "INTEGER"
+            case .real?: return "REAL"
+            case .blob?: return "BLOB"
+            default: return "TEXT"
+            }
+        }
+        if kinds.isSubset(of: [.integer, .boolean]) { return "INTEGER" }
+        if kinds.isSubset(of: [.integer, .real, .boolean]) { return "REAL" }
+        if kinds.isSubset(of: [.blob, .text]) { return "BLOB" }
+        return "TEXT"
+    }
+
+    private func insertSQL(_ table: String, columns: [String], rows: Int, request: DatasetteWriteRequest.Insert, upsert: Bool, keys: [String]) -> String {
+        let verb = request.replace ? "INSERT OR REPLACE" : request.ignore ? "INSERT OR IGNORE" : "INSERT"
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let values = columns.isEmpty ? "DEFAULT VALUES" : "(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+        var sql = "\(verb) INTO \(SQLIdentifier.quoted(table)) \(values)"
+        if upsert {
+            let others = columns.filter { !keys.contains($0) }
+            let action = others.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\(SQLIdentifier.quoted($0)) = excluded.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
+            sql += " ON CONFLICT(\(keys.map(SQLIdentifier.quoted).joined(separator: ", "))) \(action)"
+        }
+        return sql
+    }
+
+    /// `ALTER TABLE … ADD COLUMN` for each column `rows` name that `table` lacks, typed by their values.
+    private func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String, in db: any SQLSession) throws {
+        let existing = Set(try db.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.values.first?.stringValue?.lowercased() })
+        for (column, type) in Self.suggestedColumns(rows) where !existing.contains(column.lowercased()) {
+            try db.execute("ALTER TABLE \(SQLIdentifier.quoted(table)) ADD COLUMN \(SQLIdentifier.quoted(column)) \(type)")
+        }
+    }
+
+    /// Rows of `table` matching `condition`, every column (`rowid` first when `withRowID`).
+    private func rows(of table: String, where condition: String, _ arguments: [SQLValue], withRowID: Bool, in db: any SQLSession) throws -> [[(String, SQLValue)]] {
+        var columns = try db.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.values.first?.stringValue }
+        var select = columns.map(SQLIdentifier.quoted)
+        if withRowID {
+            columns.insert("rowid", at: 0)
+            select.insert("rowid", at: 0)
+        }
+        return try db.rows("SELECT \(select.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) WHERE \(condition)", arguments).map { Array(zip(columns, $0.values)) }
+    }
+
+    /// Runs `body` in one write transaction; SQLite's refusals become ``Refused`` with SQLite's message.
+    private func write<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
+        do {
+            return try store.transaction(body)
+        } catch let error as DatabaseError {
+            throw Refused(message: error.message ?? "\(error)")
+        }
+    }
+
+    /// Every column any of `lists` names, in the order first named.
+    static func union(_ lists: [[String]]) -> [String] {
+        var seen: Set<String> = []
+        return lists.flatMap { $0 }.filter { seen.insert($0).inserted }
+    }
+
+    /// `rows` in groups small enough for SQLite's limit of 32,766 bound values a statement.
+    static func batches(of rows: [DatasetteWriteRequest.Row], columns: Int) -> [ArraySlice<DatasetteWriteRequest.Row>] {
+        let size = max(1, 32_766 / max(columns, 1))
+        return stride(from: 0, to: rows.count, by: size).map { rows[$0..<min($0 + size, rows.count)] }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Logging
+import TableStore
+
+/// Writes to one table of a user's database (SQLite or PostgreSQL): every call one transaction
+/// (a batch of rows is written whole or not at all), every changed row kept in the audit trail,
+/// and every open page of the table told at once. The database decides what it accepts: its
+/// types, NOT NULL, CHECK, UNIQUE and foreign keys refuse a value with a
+/// ``TableWriteError/constraint(column:rule:message:)`` naming the column.
+///
+///     let writer = try writers.writer(forTable: "item")
+///     let keys = try await writer.insert([["title": "Pack"]], by: author)
+///     let after = try await writer.update(keys[0], set: ["title": "Unpack"], seen: ["title": "Pack"], by: author)
+///
+/// An update or a delete given `seen` (the values the editor saw, by column) is checked: when the
+/// row now differs in any of them, or is gone, nothing is written and the error is
+/// ``TableWriteError/conflict(current:)`` with the row as it is now. On PostgreSQL the row is
+/// locked (`FOR UPDATE`) from the check to the write; SQLite has one writer at a time.
+///
+/// Values are stored as given: SQLite converts them by the column's affinity (or refuses them in a
+/// STRICT table); PostgreSQL casts each from its text to the column's type. Rows come back as the
+/// pages read them (PostgreSQL types beyond numbers, text and bytes as their text).
+/// The blocking work runs on a thread of its own, never on Swift's cooperative pool.
+public struct TableWriter: Sendable {
+    let schema: DatabaseTableSchema
+    let database: any TableWriteDatabase
+    let audit: (any AuditTrail)?
+    /// The table's columns that hold foreign keys, to name the column of a foreign key refusal
+    /// (SQLite names none).
+    let foreignKeyColumns: [String]
+    let onWrite: (@Sendable () -> Void)?
+    let logger: Logger
+
+    init(
+        schema: DatabaseTableSchema, database: any TableWriteDatabase, audit: (any AuditTrail)?, foreignKeyColumns: [String] = [],
+        onWrite: (@Sendable () -> Void)? = nil, logger: Logger
+    ) {
+        self.schema = schema
+        self.database = database
+        self.audit = audit
+        self.foreignKeyColumns = foreignKeyColumns
+        self.onWrite = onWrite
+        self.logger = logger
+    }
+
+    /// The table's name.
+    public var table: String { schema.name }
+    /// The table's columns, in the order its pages show them (the primary key's first).
+    public var columns: [String] { schema.columns }
+    /// The names of a ``RowKey``'s values: the rowid (`rowid`, or another alias when a column is
+    /// called so) or the primary key's columns.
+    public var keyColumns: [String] { schema.key }
+
+    /// The key a table page's row id (`/pages/{table}/rows/{id}`) stands for; nil when it is no
+    /// row id of this table.
+    public func key(forRowID id: String) -> RowKey? {
+        schema.key(ofRowID: id).map(RowKey.init)
+    }
+
+    /// The row id a table page gives the row with `key`.
+    public func rowID(of key: RowKey) -> String {
+        schema.rowID(ofKey: key.values)
+    }
+
+    // MARK: Writing
+
+    /// Inserts `rows` (values by column name; a column left out gets its default) in one
+    /// transaction; returns the keys of the rows written, in order (an ignored row has none).
+    public func insert(_ rows: [[String: SQLValue]], onConflict: InsertConflict = .fail, by author: WriteAuthor) async throws(TableWriteError) -> [RowKey] {
+        let resolved = try rows.map { row throws(TableWriteError) in try resolve(row) }
+        let keys = try await write(by: author) { session, entries in
+            var keys: [RowKey] = []
+            for row in resolved {
+                let old = onConflict == .replace ? try existingRow(identifiedBy: row, in: session) : nil
+                guard let written = try run(statements.insert(row.map(\.column), onConflict: onConflict), row.map(\.value), writing: row.map(\.column), in: session) else {
+                    continue
+                }
+                entries.append(entry(author, written.key, old == nil ? .insert : .update, old: old?.values, new: written.values))
+                keys.append(written.key)
+            }
+            return keys
+        }
+        logger.info("\(author.name) (\(author.channel.rawValue)) inserted \(keys.count) of \(rows.count) row\(rows.count == 1 ? "" : "s") into \(table)")
+        return keys
+    }
+
+    /// Writes each of `rows` over the row with the same primary key (the columns it gives; the
+    /// others kept), or inserts it when there is none, in one transaction; returns the rows' keys.
+    /// Each row must give the primary key (a SQLite table without one: its `rowid`).
+    public func upsert(_ rows: [[String: SQLValue]], by author: WriteAuthor) async throws(TableWriteError) -> [RowKey] {
+        let identity = statements.identityColumns
+        let resolved = try rows.map { row throws(TableWriteError) in
+            let values = try resolve(row)
+            if let missing = identity.first(where: { column in !values.contains { $0.column == column } }) {
+                throw TableWriteError.invalid(column: missing, message: "an upsert needs each row's primary key")
+            }
+            return values
+        }
+        let keys = try await write(by: author) { session, entries in
+            try resolved.map { row in
+                guard let old = try existingRow(identifiedBy: row, in: session) else {
+                    let written = try run(statements.insert(row.map(\.column), onConflict: .fail), row.map(\.value), writing: row.map(\.column), in: session)
+                    guard let written else { throw TableWriteError.failed(message: "The database wrote no row.", retryable: false) }
+                    entries.append(entry(author, written.key, .insert, old: nil, new: written.values))
+                    return written.key
+                }
+                let changes = row.filter { !identity.contains($0.column) }
+                guard !changes.isEmpty else { return old.key }
+                let new = try updateRow(old.key, changes, in: session)
+                entries.append(entry(author, new.key, .update, old: old.values, new: new.values))
+                return new.key
+            }
+        }
+        logger.info("\(author.name) (\(author.channel.rawValue)) upserted \(keys.count) row\(keys.count == 1 ? "" : "s") into \(table)")
+        return keys
+    }
+
+    /// Sets the columns of `set` in the row with `key`; returns the row after. Given `seen`, the
+    /// write is refused with ``TableWriteError/conflict(current:)`` unless the row still has those values.
+    public func update(_ key: RowKey, set: [String: SQLValue], seen: [String: SQLValue]?, by author: WriteAuthor) async throws(TableWriteError) -> [String: SQLValue] {
+        let changes = try resolve(set)
+        let expected = try seen.map { seen throws(TableWriteError) in try resolve(seen) }
+        let after = try await write(by: author) { session, entries in
+            let old = try checkedRow(key, seen: expected, in: session)
+            guard !changes.isEmpty else { return old.values }
+            let new = try updateRow(old.key, changes, in: session)
+            entries.append(entry(author, new.key, .update, old: old.values, new: new.values))
+            return new.values
+        }
+        logger.info("\(author.name) (\(author.channel.rawValue)) updated row \(key) of \(table)")
+        return after
+    }
+
+    /// Deletes the row with `key`, checked against `seen` as ``update(_:set:seen:by:)`` checks it.
+    public func delete(_ key: RowKey, seen: [String: SQLValue]?, by author: WriteAuthor) async throws(TableWriteError) {
+        let expected = try seen.map { seen throws(TableWriteError) in try resolve(seen) }
+        try await write(by: author) { session, entries in
+            let old = try checkedRow(key, seen: expected, in: session)
+            try session.execute("DELETE FROM \(schema.quotedName) WHERE \(statements.matching(schema.key))", old.key.values)
+            entries.append(entry(author, old.key, .delete, old: old.values, new: nil))
+        }
+        logger.info("\(author.name) (\(author.channel.rawValue)) deleted row \(key) of \(table)")
+    }
+
+    /// The row with `key` as it is now, by column; nil when there is none.
+    public func row(_ key: RowKey) async throws -> [String: SQLValue]? {
+        guard key.values.count == schema.key.count else { return nil }
+        let (database, statements) = (database, statements)
+        return try await OwnThread.run {
+            try database.snapshot { session in try statements.row(matching: schema.key, key.values, locking: false, in: session)?.values }
+        }
+    }
+
+    // MARK: Parts
+
+    var statements: TableWriteStatements { TableWriteStatements(schema: schema) }
+
+    /// Runs `body` in one transaction on a thread of its own, records the audit entries it made
+    /// inside it, then tells the table's pages.
+    @discardableResult
+    func write<T: Sendable>(by author: WriteAuthor, _ body: @escaping @Sendable (any SQLSession, inout [AuditEntry]) throws -> T) async throws(TableWriteError) -> T {
+        let (database, audit) = (database, audit)
+        let value: T
+        do {
+            value = try await OwnThread.run {
+                try database.transaction { session in
+                    var entries: [AuditEntry] = []
+                    let value = try body(session, &entries)
+                    if let audit, !entries.isEmpty { try audit.record(entries, writing: session) }
+                    return value
+                }
+            }
+        } catch let error as TableWriteError {
+            throw error
+        } catch {
+            if let refusal = database.refusal(of: error, table: table) { throw refusal }
+            logger.error("a write to \(table) by \(author.name) failed, nothing written: \(String(reflecting: error))")
+            throw TableWriteError.failed(message: "The write failed; nothing was written.", retryable: false)
+        }
+        onWrite?()
+        return value
+    }
+
+    /// Runs a statement that writes `columns` and returns the row it wrote (nil when it wrote
+    /// none); a refusal by the database names the column it is about, where it can be told.
+    func run(_ sql: String, _ arguments: [SQLValue], writing columns: [String], in session: any SQLSession) throws -> TableWriteStatements.Row? {
+        do {
+            return try session.row(sql, arguments).map(statements.decode)
+        } catch {
+            guard case .constraint(nil, let rule, let message)? = database.refusal(of: error, table: table) else { throw error }
+            throw TableWriteError.constraint(column: column(refusedBy: rule, message: message, writing: columns), rule: rule, message: message)
+        }
+    }
+
+    /// The column a refusal that names none is most likely about: the one foreign key column
+    /// written, the `INTEGER PRIMARY KEY` for a type error, else the first written column the
+    /// message mentions (a CHECK's expression or name).
+    private func column(refusedBy rule: TableWriteError.Rule, message: String, writing columns: [String]) -> String? {
+        switch rule {
+        case .foreignKey:
+            let written = columns.filter(foreignKeyColumns.contains)
+            return written.count == 1 ? written[0] : nil
+        case .type where schema.rowIDColumn.map(columns.contains) == true:
+            return schema.rowIDColumn
+        default:
+            // PostgreSQL names a CHECK `table_column_check`: its parts count as words too.
+            let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.lowercased() }
+            let known = Set(words + words.flatMap { $0.split(separator: "_").map(String.init) })
+            return columns.first { known.contains($0.lowercased()) }
+        }
+    }
+
+    func updateRow(_ key: RowKey, _ changes: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row {
+        let written = try run(statements.update(changes.map(\.column)), changes.map(\.value) + key.values, writing: changes.map(\.column), in: session)
+        guard let written else { throw TableWriteError.notFound }
+        return written
+    }
+
+    /// The row with `key`, locked until the transaction ends, when it still has the values of
+    /// `seen`.
+    func checkedRow(_ key: RowKey, seen: [(column: String, value: SQLValue)]?, in session: any SQLSession) throws -> TableWriteStatements.Row {
+        guard key.values.count == schema.key.count,
+              let row = try statements.row(matching: schema.key, key.values, locking: true, in: session) else {
+            throw seen == nil ? TableWriteError.notFound : TableWriteError.conflict(current: nil)
+        }
+        if let seen, seen.contains(where: { row.values[$0.column] != $0.value }) {
+            throw TableWriteError.conflict(current: row.values)
+        }
+        return row
+    }
+
+    /// The row that has the primary key `row` gives, if `row` gives all of it.
+    private func existingRow(identifiedBy row: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row? {
+        let identity = statements.identityColumns
+        let values = identity.compactMap { column in row.first { $0.column == column }?.value }
+        guard values.count == identity.count else { return nil }
+        return try statements.row(matching: identity, values, locking: true, in: session)
+    }
+
+    func entry(_ author: WriteAuthor, _ key: RowKey, _ action: AuditEntry.Action, old: [String: SQLValue]?, new: [String: SQLValue]?, undoes: String? = nil) -> AuditEntry {
+        AuditEntry(time: Date(), author: author, table: table, key: key, action: action, old: old, new: new, undoes: undoes)
+    }
+
+    /// `values` by the columns' names in the schema's spelling, in the table's column order.
+    /// - Throws: ``TableWriteError/invalid(column:message:)`` for a column the table lacks, one
+    ///   named twice (SQLite's names are case-insensitive), or text holding a NUL.
+    func resolve(_ values: [String: SQLValue]) throws(TableWriteError) -> [(column: String, value: SQLValue)] {
+        var resolved: [String: SQLValue] = [:]
+        for (name, value) in values {
+            guard let column = statements.writableColumn(named: name) else {
+                throw TableWriteError.invalid(column: name, message: "\(table) has no such column")
+            }
+            // GRDB binds and reads text as C strings, and PostgreSQL's text refuses U+0000:
+            // refused here, said so, rather than stored cut short.
+            if case .text(let text) = value, text.utf8.contains(0) {
+                throw TableWriteError.invalid(column: column, message: "text cannot hold the character U+0000 (NUL); send it as bytes")
+            }
+            guard resolved.updateValue(value, forKey: column) == nil else {
+                throw TableWriteError.invalid(column: name, message: "the column is given twice")
+            }
+        }
+        return (schema.key + schema.columns).compactMap { column in resolved.removeValue(forKey: column).map { (column, $0) } }
+    }
+}
