@@ -169,6 +169,10 @@ struct TableWriterTests {
         // A rowid table keyed by text: written by its rowid, upserted by its primary key.
         let coded = try writers.writer(forTable: "coded")
         let first = try await coded.insert([["code": "A", "label": "one"]], by: Self.author)
+        #expect(coded.primaryKey == ["code"] && loose.primaryKey == ["rowid"] && pairs.primaryKey == ["x", "y"])
+        #expect(try await coded.key(forPrimaryKey: ["A"]) == first.first, "a Datasette URL's key finds the rowid")
+        #expect(try await coded.key(forPrimaryKey: ["B"]) == nil)
+        #expect(try await pairs.key(forPrimaryKey: ["a,b.c", 7]) == pair)
         #expect(try await coded.upsert([["code": "A", "label": "uno"]], by: Self.author) == first)
         #expect(try await coded.insert([["code": "A", "label": "again"]], onConflict: .ignore, by: Self.author) == [])
         let replaced = try await coded.insert([["code": "A"]], onConflict: .replace, by: Self.author)
