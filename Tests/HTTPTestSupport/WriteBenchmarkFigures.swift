@@ -39,4 +39,21 @@ public struct WriteBenchmarkFigures: Sendable {
         func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))] * 1000 }
         print(String(format: "bench: %@ %@: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d samples)", label, what, at(0.5), at(0.99), sorted.last! * 1000, sorted.count))
     }
+
+    /// The time from each of `count` edits to its patch on a viewer's live stream at `path` of
+    /// the server on `port`, in seconds: `edit` writes the marker it is given.
+    public static func editToPatch(port: Int, stream path: String, count: Int = 200, edit: (_ step: Int, _ marker: String) async throws -> Void) async throws -> [Double] {
+        let stream = try await TestConnection(port: port)
+        _ = try await stream.openStream(path)
+        _ = try await stream.readStream(until: { $0.contains("retry:") })
+        var samples: [Double] = []
+        for step in 0..<count {
+            let marker = "edit-\(step)-mark"
+            samples.append(try await seconds {
+                try await edit(step, marker)
+                _ = try await stream.readStream(until: { $0.contains(marker) }, timeout: .seconds(10))
+            })
+        }
+        return samples
+    }
 }

@@ -77,16 +77,8 @@ struct WriteBenchmark {
 
         // Edit → the patch on a viewer's live stream of the table.
         try await withSite(pages: pages) { server, _ in
-            let stream = try await TestConnection(port: server.port)
-            _ = try await stream.openStream("/pages/item/events?format=json")
-            _ = try await stream.readStream(until: { $0.contains("retry:") })
-            var samples: [Double] = []
-            for step in 0..<200 {
-                let marker = "edit-\(step)-mark"
-                samples.append(try await WriteBenchmarkFigures.seconds {
-                    _ = try await items.update(RowKey([.integer(Int64(step % 50 + 1))]), set: ["title": .text(marker)], seen: nil, by: author)
-                    _ = try await stream.readStream(until: { $0.contains(marker) }, timeout: .seconds(10))
-                })
+            let samples = try await WriteBenchmarkFigures.editToPatch(port: server.port, stream: "/pages/item/events?format=json") { step, marker in
+                _ = try await items.update(RowKey([.integer(Int64(step % 50 + 1))]), set: ["title": .text(marker)], seen: nil, by: author)
             }
             Self.figures.percentiles("edit to the viewer's patch", samples: samples)
         }
