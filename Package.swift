@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "FoundationInteropTests", dependencies: ["TableKit"]),
         .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TablePagesDatabase", "TablePages", "TableStore", "TableStorePostgres", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TablePagesDatabase", "TablePages", "TableStore", "TableStorePostgres", "MicroHTTP", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,9 @@ extension PostgresTableExecutor: TableWriteDatabase {
             return .constraint(column: column, rule: .foreignKey, message: "no row of the referenced table has this value (FOREIGN KEY)")
         case "23514", "23P01":
             return .constraint(column: column, rule: .check, message: "refused by the table's rule: \(error.serverInfo?[.constraintName] ?? message)")
+        case "428C9":
+            // A GENERATED ALWAYS column: computed by the database.
+            return .invalid(column: column, message: "a generated column is computed by the database and cannot be written")
         case "42804", "42846":
             return .constraint(column: column, rule: .type, message: message)
         case "57014", "40001", "40P01", "55P03":

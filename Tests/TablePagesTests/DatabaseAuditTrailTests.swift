@@ -49,6 +49,16 @@ struct DatabaseAuditTrailTests {
         #expect(!userTables.contains { $0.contains("audit") }, "nothing written to the user's database")
     }
 
+    @Test func aBatchBeyondOneStatementsRowsIsKeptWholeInOrder() async throws {
+        let (database, writers, audit, path) = try Self.writers()
+        defer { database.remove(); Self.remove(path) }
+        let keys = try await writers.writer(forTable: "loose").insert((0..<250).map { ["a": .integer($0)] }, by: Self.editor)
+        let records = try audit.records(before: nil, limit: 1000, tables: nil)
+        #expect(records.count == 250 && Set(records.map(\.writeID)).count == 1, "one write of 250 rows")
+        #expect(records.reversed().map(\.entry.key) == keys, "kept in the order written")
+        #expect(records.reversed().map { $0.entry.new?["a"] } == (0..<250).map { SQLValue.integer($0) })
+    }
+
     @Test func anActorUndoesItsOwnLastChangesOneAfterAnotherAndA409WhenTheRowMovedOn() async throws {
         let (database, writers, audit, path) = try Self.writers()
         defer { database.remove(); Self.remove(path) }

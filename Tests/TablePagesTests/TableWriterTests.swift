@@ -57,6 +57,7 @@ struct TableWriterTests {
                 CREATE TABLE loose (a, b);
                 CREATE TABLE pair (x TEXT, y INTEGER, v TEXT, PRIMARY KEY (x, y)) WITHOUT ROWID;
                 CREATE TABLE coded (code TEXT PRIMARY KEY, label TEXT);
+                CREATE TABLE priced (id INTEGER PRIMARY KEY, price REAL, total REAL GENERATED ALWAYS AS (price * 2));
                 CREATE VIEW long_books AS SELECT * FROM book WHERE pages > 300;
                 INSERT INTO author (id, name) VALUES (1, 'Austen');
                 INSERT INTO book (id, title, pages, author_id) VALUES (1, 'Emma', 474, 1);
@@ -113,6 +114,10 @@ struct TableWriterTests {
         #expect(strict == .constraint(column: "qty", rule: .type, message: "cannot store TEXT value in INTEGER column"))
         let rowid = await thrownError { () async throws(TableWriteError) in _ = try await books.insert([["id": "x", "title": "T"]], by: Self.author) }
         #expect(rowid == .constraint(column: "id", rule: .type, message: "must be an integer (INTEGER PRIMARY KEY)"))
+        let generated = await thrownError { () async throws(TableWriteError) in
+            _ = try await writers.writer(forTable: "priced").insert([["price": 2, "total": 9]], by: Self.author)
+        }
+        #expect(generated == .invalid(column: "total", message: "a generated column is computed by the database and cannot be written"))
         let unknown = await thrownError { () async throws(TableWriteError) in _ = try await books.insert([["colour": "red"]], by: Self.author) }
         #expect(unknown == .invalid(column: "colour", message: "book has no such column"))
         #expect(try Self.count(store, "book") == 1, "nothing refused was written")
@@ -169,6 +174,10 @@ struct TableWriterTests {
         // A rowid table keyed by text: written by its rowid, upserted by its primary key.
         let coded = try writers.writer(forTable: "coded")
         let first = try await coded.insert([["code": "A", "label": "one"]], by: Self.author)
+        #expect(coded.primaryKey == ["code"] && loose.primaryKey == ["rowid"] && pairs.primaryKey == ["x", "y"])
+        #expect(try await coded.key(forPrimaryKey: ["A"]) == first.first, "a Datasette URL's key finds the rowid")
+        #expect(try await coded.key(forPrimaryKey: ["B"]) == nil)
+        #expect(try await pairs.key(forPrimaryKey: ["a,b.c", 7]) == pair)
         #expect(try await coded.upsert([["code": "A", "label": "uno"]], by: Self.author) == first)
         #expect(try await coded.insert([["code": "A", "label": "again"]], onConflict: .ignore, by: Self.author) == [])
         let replaced = try await coded.insert([["code": "A"]], onConflict: .replace, by: Self.author)
@@ -183,7 +192,7 @@ struct TableWriterTests {
         guard case .readOnly(let reason)? = view else { Issue.record("a view has a writer"); return }
         #expect(reason.contains("view") && view?.httpError.status == 403)
         #expect(await thrownError { () async throws(TableWriteError) in _ = try writers.writer(forTable: "nothing") } == .notFound)
-        #expect(writers.writableTables == ["author", "book", "coded", "loose", "pair", "strict_item"])
+        #expect(writers.writableTables == ["author", "book", "coded", "loose", "pair", "priced", "strict_item"])
         let access = Dictionary(uniqueKeysWithValues: pages.pages.map { ($0.name, $0.access.isReadOnly) })
         #expect(access[DatabaseTablePages.pageName(ofTable: "book")] == false)
         #expect(access[DatabaseTablePages.pageName(ofTable: "long_books")] == true)

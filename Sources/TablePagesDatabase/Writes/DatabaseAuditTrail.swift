@@ -72,6 +72,9 @@ public final class DatabaseAuditTrail: AuditTrail {
         return DatabaseAuditTrail(reader: database, ownStore: nil, table: table, maxRows: maxRows)
     }
 
+    /// Entries inserted by one statement: 1,100 parameters, within SQLite's and PostgreSQL's limits.
+    private static let rowsPerStatement = 100
+
     /// The advisory lock instances take to create the table ("TPaudit").
     private static let postgresLock: Int64 = 0x5450_6175_6469_74
 
@@ -96,18 +99,25 @@ public final class DatabaseAuditTrail: AuditTrail {
     public func record(_ entries: [AuditEntry], writing session: any SQLSession) throws {
         let writeID = UUID().uuidString
         // PostgreSQL's parameters are text: the time is cast to its column's type.
-        let sql = """
-            INSERT INTO \(table) (write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values)
-            VALUES (?, ?, \(reader.dialect.placeholder(type: "double precision")), ?, ?, ?, ?, ?, ?, ?, ?)
-            """
+        let row = "(?, ?, \(reader.dialect.placeholder(type: "double precision")), ?, ?, ?, ?, ?, ?, ?, ?)"
         func insert(into session: any SQLSession) throws {
-            for entry in entries {
-                try session.execute(sql, [
-                    .text(writeID), .text(entry.undoes), .real(entry.time.timeIntervalSince1970),
-                    .text(entry.author.actorID), .text(entry.author.name), .text(entry.author.channel.rawValue),
-                    .text(entry.table), .text(DatabaseValueCoding.encode(entry.key.values)), .text(entry.action.rawValue),
-                    .text(try Self.encode(entry.old)), .text(try Self.encode(entry.new)),
-                ])
+            // Many rows a statement: on PostgreSQL each statement is a round trip.
+            for start in stride(from: 0, to: entries.count, by: Self.rowsPerStatement) {
+                let chunk = entries[start..<min(start + Self.rowsPerStatement, entries.count)]
+                var arguments: [SQLValue] = []
+                arguments.reserveCapacity(chunk.count * 11)
+                for entry in chunk {
+                    arguments += [
+                        .text(writeID), .text(entry.undoes), .real(entry.time.timeIntervalSince1970),
+                        .text(entry.author.actorID), .text(entry.author.name), .text(entry.author.channel.rawValue),
+                        .text(entry.table), .text(DatabaseValueCoding.encode(entry.key.values)), .text(entry.action.rawValue),
+                        .text(try Self.encode(entry.old)), .text(try Self.encode(entry.new)),
+                    ]
+                }
+                try session.execute("""
+                    INSERT INTO \(table) (write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values)
+                    VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))
+                    """, arguments)
             }
             try session.execute("DELETE FROM \(table) WHERE id <= (SELECT max(id) FROM \(table)) - \(maxRows)")
         }

@@ -36,6 +36,10 @@ extension Store: TableWriteDatabase {
             return .constraint(column: nil, rule: .type, message: "must be an integer (INTEGER PRIMARY KEY)")
         case .SQLITE_TOOBIG:
             return .invalid(column: nil, message: "a value is too big for SQLite")
+        case .SQLITE_ERROR where message.hasPrefix("cannot INSERT into generated column") || message.hasPrefix("cannot UPDATE generated column"):
+            // "cannot UPDATE generated column \"total\""
+            let name = message.split(separator: "\"").dropFirst().first.map(String.init)
+            return .invalid(column: name, message: "a generated column is computed by the database and cannot be written")
         default:
             return nil
         }

@@ -51,6 +51,22 @@ public struct TableWriter: Sendable {
     /// called so) or the primary key's columns.
     public var keyColumns: [String] { schema.key }
 
+    /// The columns that identify a row in a client's data, as Datasette names a table's primary
+    /// key: the primary key's columns, or `rowid` (another alias when a column is called so) for
+    /// a SQLite table without one. An upsert's rows must give them.
+    public var primaryKey: [String] { statements.identityColumns }
+
+    /// The key of the row whose ``primaryKey`` columns have `values` (as a Datasette URL gives
+    /// them); nil when there is none. For most tables the key is those values; a SQLite rowid
+    /// table with another kind of primary key (`code TEXT PRIMARY KEY`) is keyed by its rowid.
+    public func key(forPrimaryKey values: [SQLValue]) async throws -> RowKey? {
+        let (database, statements, identity) = (database, statements, statements.identityColumns)
+        guard values.count == identity.count else { return nil }
+        return try await OwnThread.run {
+            try database.snapshot { session in try statements.row(matching: identity, values, locking: false, in: session)?.key }
+        }
+    }
+
     /// The key a table page's row id (`/pages/{table}/rows/{id}`) stands for; nil when it is no
     /// row id of this table.
     public func key(forRowID id: String) -> RowKey? {
