@@ -19,7 +19,7 @@ DATASETTE_VERSION := 0.65.5
 # (with dclient 0.4) into a virtual environment of its own, kept in ~/.cache/tablepages/datasette-1.0a41.
 PIP_PACKAGES := selenium==4.51.0 pytest==9.0.3 schemathesis==4.32.5 hypothesis==6.155.2 datasette==$(DATASETTE_VERSION) dclient==0.4
 
-.PHONY: run test container-test build deps test-deps bench bench-datasette clean docs
+.PHONY: run test container-test build deps test-deps bench bench-datasette clean docs docs-from-dependent
 
 # A debug build by default: the first page comes minutes sooner than with an optimised build (which
 # compiles NIO, GRDB and two copies of BoringSSL with whole-module optimisation), and serves the
@@ -74,6 +74,12 @@ DOCS = $(SWIFT) package generate-documentation --enable-experimental-combined-do
 
 docs: deps
 	$(DOCS)
+
+# README's "The API reference": a package that depends on this checkout builds TablePages' reference
+# with the DocC plugin and serves it (in .build/dependent-docs; the first run compiles the dependencies
+# again there, later ones only what changed). CI runs it after `make test`.
+docs-from-dependent: deps
+	scripts/check-docs-from-dependent
 
 # Builds docker/Dockerfile with podman and checks the running image (docker/container-test.sh),
 # then runs docker/compose.yaml with it: PostgreSQL, two instances, nginx (docker/compose-test.sh).

@@ -46,7 +46,7 @@ struct SignInLinkTests {
 
     @Test("Without a credentials store, a link also signs in once")
     func onceWithoutAStore() async {
-        let site = AccessControlRoutesTests.site(AccessSettings())
+        let site = AccessControlRoutesTests.site(AccessSettings(credentials: nil))
         await Self.expectOnce(madeOn: site, usedOn: site, then: site)
     }
 

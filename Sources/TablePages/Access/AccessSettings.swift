@@ -14,8 +14,11 @@ public struct AccessSettings: Sendable {
     public var allowedHosts: [String]
     /// Origins whose JavaScript may call the site with credentials (CORS).
     public var corsOrigins: [String]
-    /// Where the session secret and the access tokens are kept. Without one, the secret is made for
-    /// this process only (a restart signs everyone out) and there are no tokens.
+    /// Where the session secret, the used sign-in links and the access tokens are kept. By default a
+    /// ``FileCredentialStore`` in ``FileCredentialStore/standardDirectory(environment:program:)``
+    /// (`~/.local/state/PROGRAM` on Linux), so a restart keeps everyone signed in; it keeps no tokens.
+    /// Without one (nil, or no home folder) the secret is made for this process only: a restart
+    /// signs everyone out, and the site logs a warning saying so when it starts.
     public var credentials: (any CredentialStore)?
     /// How long a sign-in lasts (the session cookie's age limit); 30 days by default.
     public var sessionLifetime: Duration
@@ -45,7 +48,7 @@ public struct AccessSettings: Sendable {
     /// Settings where anonymous clients may read and actors may write.
     public init(
         anonymousWrites: Bool = false, allowedHosts: [String] = [], corsOrigins: [String] = [],
-        credentials: (any CredentialStore)? = nil, sessionLifetime: Duration = .seconds(30 * 24 * 3600),
+        credentials: (any CredentialStore)? = FileCredentialStore.standard, sessionLifetime: Duration = .seconds(30 * 24 * 3600),
         refreshInterval: Duration = .milliseconds(500), signInBurst: Int = 10, signInAttemptsPerSecond: Double = 1,
         signInLimiterSize: Int = defaultSignInLimiterSize
     ) {

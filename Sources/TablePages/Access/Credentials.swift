@@ -61,6 +61,9 @@ final class Credentials: Sendable {
         self.logger = logger
         self.now = now
         var initial = Snapshot(secret: .random(), tokens: [:], tokenActorIDs: [])
+        if store == nil {
+            logger.warning("no credential store keeps the session secret (AccessSettings.credentials is nil): a restart signs everyone out, and sign-in links end with this process")
+        }
         if let store {
             do {
                 initial = try Self.read(store)
