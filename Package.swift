@@ -165,7 +165,24 @@ let package = Package(
         .testTarget(name: "TableStorePostgresTests", dependencies: ["TableStorePostgres", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TableStoreTests", dependencies: ["TableStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TablePagesPostgresTests", dependencies: ["TablePagesPostgres", "TablePagesDatabase", "TablePages", "TableStore", "TableStorePostgres", "MicroHTTP", "HTTPTestSupport", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // The fixtures TablePages' tests share with the database's and the examples' (sites, pages,
+        // databases, clocks); its tests import it @testable, as it imports TablePages.
+        .target(
+            name: "TablePagesTestSupport",
+            dependencies: [
+                "TablePages", "TablePagesDatabase", "TablePagesExamples", "TableKit", "MicroHTTP", "TableStore",
+                "HTTPTestSupport", "HostileTextSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/TablePagesTestSupport"
+        ),
+        .testTarget(name: "EscapingTests", dependencies: ["Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        // TablePages' own tests; some serve a database or the examples as the pages under test.
+        .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesTestSupport", "TablePagesDatabase", "TablePagesExamples", "TableKit", "MicroHTTP", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        .testTarget(name: "TablePagesDatabaseTests", dependencies: ["TablePagesDatabase", "TablePagesTestSupport", "TablePages", "TableKit", "MicroHTTP", "TableStore", "Escaping", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesExamplesTests", dependencies: ["TablePagesExamples", "TablePagesTestSupport", "TablePages", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import HTTPTestSupport
 import Logging
 import MicroHTTP
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// Who may write: every route that changes data refuses anonymous clients (401) and actors without

@@ -3,6 +3,7 @@ import HTTPTestSupport
 import MicroHTTP
 import TableKit
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 @Suite("Changes from background tasks, and where a page's versions start")

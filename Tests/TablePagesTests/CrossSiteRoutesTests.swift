@@ -1,4 +1,5 @@
 import MicroHTTP
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 

@@ -2,6 +2,7 @@ import HostileTextSupport
 import MicroHTTP
 import PropertyBased
 import TableKit
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 

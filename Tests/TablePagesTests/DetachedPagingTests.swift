@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import MicroHTTP
 import TableKit
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 

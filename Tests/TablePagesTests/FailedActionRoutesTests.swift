@@ -3,6 +3,7 @@ import HTTPTestSupport
 import MicroHTTP
 import TableKit
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// One action of the `faulty` page as a script sends it and as an HTML form posts it.

@@ -1,6 +1,7 @@
 import HTTPTestSupport
 import TableKit
 import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 @Suite("A delegate answer a page cannot honour is logged, once")

@@ -3,6 +3,7 @@ import HostileTextSupport
 import MicroHTTP
 import PropertyBased
 import TableKit
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 import TablePagesDatabase
@@ -299,7 +300,7 @@ struct RenderCacheRefreshTests {
     /// `replace-header` op), and waiting for the re-read it starts only caught the moment between
     /// the new generation and the new version when the re-read took longer than the poll.
     @Test func aPageRenderedBeforeARereadIsNotServedAfterIt() async throws {
-        let database = try DatabaseTablePagesTests.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, site, _ in
             let connection = try await TestConnection(port: server.port)

@@ -3,6 +3,7 @@ import HTTPTestSupport
 import HostileTextSupport
 @testable import MicroHTTP
 import TableKit
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import MicroHTTP
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 @Suite("Live updates over Server-Sent Events")

@@ -5,6 +5,7 @@ import MicroHTTP
 import PropertyBased
 @testable import TablePages
 import TablePagesDatabase
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

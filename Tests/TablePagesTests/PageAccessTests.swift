@@ -6,6 +6,7 @@ import MicroHTTP
 import PropertyBased
 @testable import TablePages
 import TablePagesExamples
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import TableKit
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 

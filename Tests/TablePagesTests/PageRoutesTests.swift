@@ -3,6 +3,7 @@ import HostileTextSupport
 import MicroHTTP
 import PropertyBased
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 @Suite("Page routes")

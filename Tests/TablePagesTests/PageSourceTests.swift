@@ -1,5 +1,6 @@
 import TableKit
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// A page's abilities are what its root declares (``PageSource``): asked directly, "none" unless

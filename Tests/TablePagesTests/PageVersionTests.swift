@@ -3,6 +3,7 @@ import MicroHTTP
 import Synchronization
 import TableKit
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// Titles with a version clock, as a database whose write transactions advance a counter that

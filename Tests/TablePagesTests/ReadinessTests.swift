@@ -1,6 +1,7 @@
 import GRDB
 import HTTPTestSupport
 import MicroHTTP
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

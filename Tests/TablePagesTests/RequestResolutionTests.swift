@@ -2,6 +2,7 @@ import MicroHTTP
 import Synchronization
 import TableKit
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// A request's page, actor and variant are resolved once, by the route's first step or its

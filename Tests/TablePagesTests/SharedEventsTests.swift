@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import MicroHTTP
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// `GET /-/events`: several pages over one stream, each replayed from its own id.

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// Wrong sign-in tokens are limited per client address: a burst, then a few a second, then 429

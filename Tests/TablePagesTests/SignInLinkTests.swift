@@ -4,6 +4,7 @@ import MicroHTTP
 import PropertyBased
 @testable import TablePages
 import TablePagesDatabase
+@testable import TablePagesTestSupport
 import Testing
 
 /// A sign-in link signs one browser in, once, before it expires, on whichever instance it is

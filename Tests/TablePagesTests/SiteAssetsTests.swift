@@ -3,6 +3,7 @@ import HTTPTestSupport
 import MicroHTTP
 import TablePages
 import TablePagesExamples
+@testable import TablePagesTestSupport
 import Testing
 
 /// The site's files as a library user gets them: built in, with no folder to configure

@@ -4,6 +4,7 @@ import MicroHTTP
 import ServiceLifecycle
 import Synchronization
 import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// A site run as a `Service` in a `ServiceGroup` beside a program's own service.

@@ -3,6 +3,7 @@ import HTTPTestSupport
 import MicroHTTP
 import PropertyBased
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 @Suite("The site's title")

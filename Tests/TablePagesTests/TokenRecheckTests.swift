@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import TablePages
+@testable import TablePagesTestSupport
 import Testing
 
 /// A token works on its first request, though the server re-reads its credentials only every

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MicroHTTP
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTestSupport
 import MicroHTTP
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

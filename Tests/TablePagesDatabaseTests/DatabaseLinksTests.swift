@@ -6,6 +6,7 @@ import MicroHTTP
 import PropertyBased
 import Synchronization
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import TablePagesDatabase
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@testable import TablePagesTestSupport
 import TableStore
 import HostileTextSupport
 import HTTPTestSupport

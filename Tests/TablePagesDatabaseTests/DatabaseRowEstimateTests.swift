@@ -1,5 +1,6 @@
 import GRDB
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePagesDatabase

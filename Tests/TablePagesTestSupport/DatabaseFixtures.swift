@@ -33,6 +33,26 @@ struct TestDatabase {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw TestConnection.Failure(description: "sqlite3 exited with \(process.terminationStatus)") }
     }
+
+    /// 2,345 rows whose `score` repeats and is NULL for every 11th row, whose `category` is NULL
+    /// for every 13th; plus a WITHOUT ROWID table keyed by (text, integer) with awkward texts.
+    static func generated() throws -> TestDatabase {
+        try TestDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE items (id INTEGER PRIMARY KEY, score INTEGER, category TEXT, name TEXT);
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2345)
+                INSERT INTO items SELECT x,
+                    CASE WHEN x % 11 = 0 THEN NULL ELSE x % 37 END,
+                    CASE WHEN x % 13 = 0 THEN NULL ELSE 'c' || (x % 5) END,
+                    'item ' || x FROM n;
+                CREATE TABLE pairs (label TEXT NOT NULL, n INTEGER NOT NULL, note TEXT, PRIMARY KEY (label, n)) WITHOUT ROWID;
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 300)
+                INSERT INTO pairs SELECT
+                    CASE x % 4 WHEN 0 THEN 'a,b' WHEN 1 THEN 'back\\slash' WHEN 2 THEN 'x' ELSE 'tab' || char(9) END,
+                    x, 'note ' || x FROM n;
+                """)
+        }
+    }
 }
 
 /// Starts the real server serving `database`'s tables (read-only unless `writable`), watching

@@ -4,6 +4,7 @@ import HTTPTestSupport
 import HostileTextSupport
 import MicroHTTP
 import PropertyBased
+@testable import TablePagesTestSupport
 import TableStore
 @testable import TablePages
 @testable import TablePagesDatabase

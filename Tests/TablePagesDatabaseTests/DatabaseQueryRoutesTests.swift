@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPTestSupport
 import MicroHTTP
+@testable import TablePagesTestSupport
 import TableStore
 @testable import TablePages
 @testable import TablePagesDatabase

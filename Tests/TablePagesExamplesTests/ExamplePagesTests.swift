@@ -4,6 +4,7 @@ import HTTPTestSupport
 import TableKit
 import TablePages
 import TablePagesExamples
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

@@ -6,6 +6,7 @@ import Synchronization
 @testable import TablePages
 @testable import TablePagesDatabase
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

@@ -4,6 +4,7 @@ import HostileTextSupport
 @testable import MicroHTTP
 import PropertyBased
 import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

@@ -3,6 +3,7 @@ import GRDB
 import HostileTextSupport
 import PropertyBased
 @testable import TableKit
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 @testable import TablePages

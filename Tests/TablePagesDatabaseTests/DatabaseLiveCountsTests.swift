@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import MicroHTTP
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 @testable import TablePagesDatabase
@@ -17,7 +18,7 @@ struct DatabaseLiveCountsTests {
     }
 
     @Test func aRowInsertedPastTheWindowByAnotherProcessIsOneCountOpAndADeleteLowersIt() async throws {
-        let database = try DatabaseTablePagesTests.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let stream = try await TestConnection(port: server.port)
@@ -49,7 +50,7 @@ struct DatabaseLiveCountsTests {
     }
 
     @Test func aRowInsertedInsideTheWindowIsPlacedAndCounted() async throws {
-        let database = try DatabaseTablePagesTests.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let stream = try await TestConnection(port: server.port)

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HTTPTestSupport
 import MicroHTTP
+@testable import TablePagesTestSupport
 import TableStore
 @testable import TablePages
 @testable import TablePagesDatabase
@@ -10,26 +11,6 @@ import Testing
 
 @Suite("Any SQLite table as a page")
 struct DatabaseTablePagesTests {
-    /// 2,345 rows whose `score` repeats and is NULL for every 11th row, whose `category` is NULL
-    /// for every 13th; plus a WITHOUT ROWID table keyed by (text, integer) with awkward texts.
-    static func generated() throws -> TestDatabase {
-        try TestDatabase { db in
-            try db.execute(sql: """
-                CREATE TABLE items (id INTEGER PRIMARY KEY, score INTEGER, category TEXT, name TEXT);
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2345)
-                INSERT INTO items SELECT x,
-                    CASE WHEN x % 11 = 0 THEN NULL ELSE x % 37 END,
-                    CASE WHEN x % 13 = 0 THEN NULL ELSE 'c' || (x % 5) END,
-                    'item ' || x FROM n;
-                CREATE TABLE pairs (label TEXT NOT NULL, n INTEGER NOT NULL, note TEXT, PRIMARY KEY (label, n)) WITHOUT ROWID;
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 300)
-                INSERT INTO pairs SELECT
-                    CASE x % 4 WHEN 0 THEN 'a,b' WHEN 1 THEN 'back\\slash' WHEN 2 THEN 'x' ELSE 'tab' || char(9) END,
-                    x, 'note ' || x FROM n;
-                """)
-        }
-    }
-
     /// The ids SQLite lists for `sql`, as the pages name them.
     static func expectedIDs(_ database: TestDatabase, _ sql: String) throws -> [String] {
         let queue = try DatabaseQueue(path: database.path)
@@ -45,7 +26,7 @@ struct DatabaseTablePagesTests {
         ("category=c3&sort=-score", "SELECT id FROM items WHERE category = 'c3' ORDER BY score DESC, id DESC"),
     ])
     func keysetPagingVisitsEveryRowOnceInOrder(query: String, sql: String) async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         let expected = try Self.expectedIDs(database, sql)
         try await withDatabaseSite(database) { server, _, _ in
@@ -61,7 +42,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func groupedPagesPageEachSectionByKeyset() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
@@ -79,7 +60,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func withoutRowidTablesPageByTheirEncodedPrimaryKey() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
@@ -99,7 +80,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func theHTMLPageHoldsTheFirstRowsAndSizesThePlaceholderForTheRest() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
@@ -197,7 +178,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func aWriteByTheSqlite3ShellReachesASubscriberAsAPatchWithinASecond() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let stream = try await TestConnection(port: server.port)
@@ -216,7 +197,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func aReadOnlyDatabaseRefusesWrites() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, store in
             #expect(throws: (any Error).self) { try store.write { try $0.execute(sql: "DELETE FROM items WHERE id = 1") } }
@@ -236,7 +217,7 @@ struct DatabaseTablePagesTests {
         "/pages/pairs/sections/all?after=i1",
     ])
     func badParametersAre400(target: String) async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
@@ -247,7 +228,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func unknownSectionsAre404() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
@@ -257,7 +238,7 @@ struct DatabaseTablePagesTests {
     }
 
     @Test func filterValuesDoNotGrowTheLiveTablesWithoutBound() async throws {
-        let database = try Self.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         var settings = LiveSettings()
         settings.maxVariantsPerPage = 4

@@ -3,6 +3,7 @@ import GRDB
 import HostileTextSupport
 import PropertyBased
 @testable import TablePagesDatabase
+@testable import TablePagesTestSupport
 import TableStore
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@testable import TablePagesTestSupport
 import TableStore
 import HostileTextSupport
 import HTTPTestSupport
@@ -224,7 +225,7 @@ struct DatabaseTableViewTests {
 
     // Needs the filters of `col__op=value` (helper "query"'s DatabaseTableQuery.resolve).
     @Test func theFilterFormNarrowsThePageWithoutJavaScript() async throws {
-        let database = try DatabaseTablePagesTests.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         let expected = try DatabaseTablePagesTests.expectedIDs(database, "SELECT id FROM items WHERE category = 'c3' ORDER BY id")
         try await withDatabaseSite(database) { server, _, _ in
@@ -242,7 +243,7 @@ struct DatabaseTableViewTests {
     }
 
     @Test func thePageCountsItsRowsAndItsRowsKeepTheirJSON() async throws {
-        let database = try DatabaseTablePagesTests.generated()
+        let database = try TestDatabase.generated()
         defer { database.remove() }
         try await withDatabaseSite(database) { server, _, _ in
             let connection = try await TestConnection(port: server.port)
