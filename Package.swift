@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "EscapingTests", dependencies: ["Escaping", "HostileTextSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         // TablePages' own tests; some serve a database or the examples as the pages under test.
         .testTarget(name: "TablePagesTests", dependencies: ["TablePages", "TablePagesTestSupport", "TablePagesDatabase", "TablePagesExamples", "TableKit", "MicroHTTP", "TableStore", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TablePagesDatabaseTests", dependencies: ["TablePagesDatabase", "TablePagesTestSupport", "TablePages", "TableKit", "MicroHTTP", "TableStore", "Escaping", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TablePagesDatabaseTests", dependencies: ["TablePagesDatabase", "TablePagesTestSupport", "TablePages", "TableKit", "MicroHTTP", "TableStore", "Escaping", "HTTPTestSupport", "HostileTextSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TablePagesExamplesTests", dependencies: ["TablePagesExamples", "TablePagesTestSupport", "TablePages", "TableKit", "TableStore", "HTTPTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

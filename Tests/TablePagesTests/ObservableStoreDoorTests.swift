@@ -4,6 +4,7 @@ import Synchronization
 import TableKit
 @testable import TablePages
 import TablePagesDatabase
+@testable import TablePagesTestSupport
 import Testing
 
 /// The door for data that changes outside the page: an `ObservedSource` over a store, which every

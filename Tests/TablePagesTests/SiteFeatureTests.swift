@@ -6,6 +6,7 @@ import MicroHTTP
 import ServiceLifecycle
 import Synchronization
 import TableStore
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 import TablePagesDatabase

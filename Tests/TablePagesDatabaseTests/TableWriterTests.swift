@@ -6,6 +6,7 @@ import Logging
 import PropertyBased
 import Synchronization
 import TableStore
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 @testable import TablePagesDatabase

@@ -3,6 +3,7 @@ import HostileTextSupport
 import PropertyBased
 import TableKit
 import TableStore
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePagesDatabase
 

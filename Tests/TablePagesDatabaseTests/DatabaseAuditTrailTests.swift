@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPTestSupport
 import TableStore
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 @testable import TablePagesDatabase

@@ -5,6 +5,7 @@ import HTTPTestSupport
 import PropertyBased
 import Synchronization
 import TableStore
+@testable import TablePagesTestSupport
 import Testing
 @testable import TablePages
 @testable import TablePagesDatabase
