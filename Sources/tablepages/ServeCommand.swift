@@ -322,8 +322,9 @@ struct ServeCommand: AsyncParsableCommand {
         let postgresTables: PostgresTablePages?
         var datasette: DatasetteAPI?
         let queryRunner: (any QueryRunner)?
+        let writers: TableWriters?
         do {
-            (pages, stores, postgresStore, postgresTables, datasette, queryRunner) = try await makePages(configuration: siteConfiguration, logger: logger)
+            (pages, stores, postgresStore, postgresTables, datasette, queryRunner, writers) = try await makePages(configuration: siteConfiguration, logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -388,6 +389,15 @@ struct ServeCommand: AsyncParsableCommand {
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
             datasette?.register(on: &router)
         }
+        if writable, let writers {
+            // The browser's editing of the tables: forms and writes at /pages/{table}/-/… .
+            do {
+                try DatabaseTableEditing(writers: writers, pages: pages, access: site.access, siteTitle: title, logger: logger).register(on: &router)
+            } catch {
+                logger.critical("reading the columns of the tables to edit: \(error)")
+                throw ExitCode.failure
+            }
+        }
         logger.notice("answering for the host names \(hostNames.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
         // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
         let signInRunsSQL = sql == .signedIn && database != nil
@@ -429,13 +439,14 @@ struct ServeCommand: AsyncParsableCommand {
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
     /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
     /// (plus the examples with `--examples`).
-    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?, (any QueryRunner)?) {
+    private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?, (any QueryRunner)?, TableWriters?) {
         var pages = PageRegistry()
         var datasette: DatasetteAPI?
         var stores: [Store] = []
         var postgresStore: PostgresStore?
         var postgresTables: PostgresTablePages?
         var queryRunner: (any QueryRunner)?
+        var writers: TableWriters?
         if let database, PostgresURL.isPostgresURL(database) {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
@@ -472,7 +483,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let database, !PostgresURL.isPostgresURL(database) {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
-            let tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage)
+            let tables: [String]
+            if writable {
+                let made = try DatabaseTablePages.registerWritable(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage, audit: nil, logger: logger)
+                tables = made.writableTables + made.readOnlyTables.map(\.table)
+                writers = made
+            } else {
+                tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage)
+            }
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
             if let config { try configuration.checkTables(against: tables, path: config) }
             // One runner for the SQL page, the canned queries and their live pages.
@@ -498,7 +516,7 @@ struct ServeCommand: AsyncParsableCommand {
             store.queryTimeLimit = queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil
             store.startWatching()
         }
-        return (pages, stores, postgresStore, postgresTables, datasette, queryRunner)
+        return (pages, stores, postgresStore, postgresTables, datasette, queryRunner, writers)
     }
 
     /// The limits of the SQL page's and canned queries' queries.
