@@ -100,14 +100,16 @@ public final class PostgresTablePages: Sendable {
     /// the end. `tables` (a configuration file's) sets tables' titles, descriptions, label columns
     /// and hides them from the index; with `sqlPage` (the SQL page's path, when it is on) each page
     /// links its rows' query there. With `writable`, each table with a primary key gets a
-    /// ``/TablePagesDatabase/TableWriter`` (``writers``) keeping its writes in `audit`. It blocks its thread while it reads the catalog: call it from
+    /// ``/TablePagesDatabase/TableWriter`` (``writers``), keeping its writes in the audit trail
+    /// `tablepages.audit_log` (created when missing; at most `auditMaxRows` rows). It blocks
+    /// its thread while it reads the catalog: call it from
     /// a thread that may block, not from Swift's cooperative pool.
     /// - Throws: ``PostgresStartupError`` (an unreachable server, a missing privilege to create
     ///   the triggers), or ``/TableStorePostgres/PostgresURL/Invalid``.
     public static func register(
         url: PostgresURL, namespace: String = "public", watch: Bool, writable: Bool = false,
         queryTimeLimit: Duration? = .seconds(1), maximumConnections: Int = 20, tables: [String: TableConfiguration] = [:],
-        sqlPage: String? = nil, audit: (any AuditTrail)? = nil, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
+        sqlPage: String? = nil, auditMaxRows: Int = DatabaseAuditTrail.defaultMaxRows, in registry: inout PageRegistry, logger: Logger = Logger(label: "TablePages")
     ) throws -> PostgresTablePages {
         var parameters: [(String, String)] = []
         if let queryTimeLimit {
@@ -120,6 +122,14 @@ public final class PostgresTablePages: Sendable {
         let runTask = client.startRunning()
         do {
             let executor = PostgresTableExecutor(client: client, queryTimeLimit: queryTimeLimit, logger: logger)
+            var audit: DatabaseAuditTrail?
+            if writable {
+                do {
+                    audit = try DatabaseAuditTrail.postgres(database: executor, maxRows: auditMaxRows)
+                } catch {
+                    throw PostgresStartupError(step: "creating the audit trail of --writable (CREATE SCHEMA IF NOT EXISTS \(DatabaseAuditTrail.postgresSchema), and a table in it)", error: error)
+                }
+            }
             let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)], writers: TableWriters)
             do {
                 found = try DatabaseTablePages.registerPostgres(

@@ -54,8 +54,18 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var database: String?
 
-    @Flag(help: "With --database: allow the server to write to it.")
+    @Flag(help: ArgumentHelp(
+        "With --database: let signed-in browsers and tokens allowed to write a table edit it (insert, update, delete), and other processes' writes in.",
+        discussion: "Each table of the database becomes writable for actors whose access allows writes to its page (the sign-in link's browsers; tokens that may write it); views, and PostgreSQL tables without a primary key, stay read-only. A SQLite table without a primary key is written by rowid. Every write is one transaction, checked by the database's own rules, and kept in the audit trail (see --audit-max-rows) at /-/audit."
+    ))
     var writable = false
+
+    @Option(help: ArgumentHelp(
+        "With --writable: the most writes kept in the audit trail (one row per changed row: who, when, how, the table, the key, the values before and after); the oldest are dropped.",
+        discussion: "SQLite: in the credentials file (--credentials), never the served database. PostgreSQL: in the table tablepages.audit_log of the database, shared by every instance.",
+        valueName: "rows"
+    ))
+    var auditMaxRows = DatabaseAuditTrail.defaultMaxRows
 
     @Flag(help: "With a PostgreSQL --database: install statement-level triggers that NOTIFY on the served tables (needs CREATE on the schema and ownership of the tables) and follow changes by LISTEN instead of polling.")
     var watch = false
@@ -282,6 +292,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
+        guard auditMaxRows >= 1 else { throw ValidationError("--audit-max-rows must be at least 1.") }
         guard datasetteCsvMaxBytes >= 1 else { throw ValidationError("--datasette-csv-max-bytes must be at least 1.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
               maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
@@ -389,6 +400,7 @@ struct ServeCommand: AsyncParsableCommand {
             datasette?.csvStreamMaxBytes = datasetteCsvMaxBytes
             datasette?.register(on: &router)
         }
+        if let writers { announce(writers, router: &router, site: site, logger: logger) }
         if writable, let writers {
             // The browser's editing of the tables: forms and writes at /pages/{table}/-/… .
             do {
@@ -436,9 +448,26 @@ struct ServeCommand: AsyncParsableCommand {
         site.access.logSignInLink(at: "http://\(address):\(port)", level: logLevel == .warning ? .warning : .notice)
     }
 
+    /// Logs which tables of `--database` can be edited and by whom, and with `--writable` serves
+    /// the audit trail's page.
+    private func announce(_ writers: TableWriters, router: inout Router, site: Site, logger: Logger) {
+        let readOnly = writers.readOnlyTables.map(\.table).joined(separator: ", ")
+        guard writable else {
+            logger.notice("the tables of \(database ?? "") are read-only (edit them with --writable)")
+            return
+        }
+        let tables = writers.writableTables.isEmpty ? "none" : writers.writableTables.joined(separator: ", ")
+        logger.notice("editable by signed-in browsers and by tokens allowed to write them: \(tables)\(readOnly.isEmpty ? "" : "; read-only: " + readOnly)")
+        if let page = AuditPages(writers: writers, siteTitle: title, accessControl: site.access, logger: logger) {
+            page.register(on: &router)
+            let place = database.map(PostgresURL.isPostgresURL) == true ? "\(DatabaseAuditTrail.postgresSchema).audit_log" : credentials.credentials
+            logger.notice("every write is kept in the audit trail (\(place), at most \(auditMaxRows) rows), at \(AuditPages.path) for signed-in browsers and tokens that may write")
+        }
+    }
+
     /// The pages to serve and the stores behind them: the examples by default (on PostgreSQL with
     /// `--postgres`), a user's database with `--database` — a SQLite file or a PostgreSQL URL —
-    /// (plus the examples with `--examples`).
+    /// (plus the examples with `--examples`), and the writers of its tables.
     private func makePages(configuration: SiteConfiguration, logger: Logger) async throws -> (PageRegistry, [Store], PostgresStore?, PostgresTablePages?, DatasetteAPI?, (any QueryRunner)?, TableWriters?) {
         var pages = PageRegistry()
         var datasette: DatasetteAPI?
@@ -451,6 +480,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Off the cooperative pool: reading a PostgreSQL catalog blocks the thread.
             let command = self
             (pages, postgresTables) = try await OwnThread.run { try command.registerPostgresTables(database, configuration: configuration, logger: logger) }
+            writers = postgresTables?.writers
             if let postgresTables {
                 // One runner for the SQL page, the canned queries and their live pages, as a reader role.
                 let (limits, readerURL) = (queryLimits, try sqlURL.map { try PostgresURL($0, defaultTLSMode: .disable) })
@@ -485,11 +515,14 @@ struct ServeCommand: AsyncParsableCommand {
             let store = try Store.openExisting(path: database, writable: writable, logger: logger)
             let tables: [String]
             if writable {
-                let made = try DatabaseTablePages.registerWritable(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage, audit: nil, logger: logger)
+                // In the credentials file (TablePages' own, mode 0600), never the served database.
+                let audit = try DatabaseAuditTrail.sqlite(path: credentials.credentials, maxRows: auditMaxRows)
+                let made = try DatabaseTablePages.registerWritable(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage, audit: audit, logger: logger)
                 tables = made.writableTables + made.readOnlyTables.map(\.table)
                 writers = made
             } else {
                 tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configuration.tables, sqlPage: sqlPage)
+                writers = TableWriters.readOnly(tables)
             }
             if tables.isEmpty { logger.warning("\(database) has no tables to serve") }
             if let config { try configuration.checkTables(against: tables, path: config) }
@@ -540,7 +573,7 @@ struct ServeCommand: AsyncParsableCommand {
         let served = try PostgresTablePages.register(
             url: url, namespace: schema, watch: watch, writable: writable,
             queryTimeLimit: queryTimeLimit > 0 ? .milliseconds(queryTimeLimit) : nil,
-            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, sqlPage: sqlPage, in: &pages, logger: logger
+            maximumConnections: databaseConcurrency + 2, tables: configuration.tables, sqlPage: sqlPage, auditMaxRows: auditMaxRows, in: &pages, logger: logger
         )
         if let config { try configuration.checkTables(against: pages.pages.map(\.name), path: config) }
         if served.tables.isEmpty { logger.warning("\(url) has no tables with a primary key to serve in schema \(schema)") }

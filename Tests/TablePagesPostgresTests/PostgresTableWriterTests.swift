@@ -130,6 +130,22 @@ struct PostgresTableWriterTests {
         }
     }
 
+    @Test func theAuditTrailIsSharedByTheInstancesAndAnUndoGoesThroughEither() async throws {
+        try await Self.withInstances { first, second, _ in
+            let books = try first.writers.writer(forTable: "book")
+            let key = try #require(try await books.insert([["title": "Lady Susan"]], by: Self.author).first)
+            _ = try await books.update(key, set: ["pages": 7], seen: nil, by: Self.author)
+            let audit = try #require(second.writers.audit)
+            let records = try await OwnThread.run { try audit.records(before: nil, limit: 10, tables: nil) }
+            #expect(records.map(\.entry.action) == [.update, .insert], "the other instance reads the writes of the first")
+            #expect(records.first?.entry.old?["pages"] == .null && records.first?.entry.new?["pages"] == 7)
+            #expect(records.allSatisfy { $0.entry.author == Self.author && $0.entry.table == "book" && $0.entry.key == key })
+            let undone = try await second.writers.undoLast(by: Self.author)
+            #expect(undone.table == "book" && undone.keys == [key])
+            #expect(try await books.row(key)?["pages"] == .null)
+        }
+    }
+
     @Test func hostileValuesAreStoredExactlyOrRefusedWhenTextHoldsNUL() async throws {
         try await Self.withInstances { first, _, _ in
             let books = try first.writers.writer(forTable: "book")

@@ -33,6 +33,10 @@ final class RecordingAudit: AuditTrail {
         if fails { throw Refused() }
         kept.withLock { $0 += entries }
     }
+
+    func records(before: Int64?, limit: Int, tables: Set<String>?) throws -> [AuditRecord] { [] }
+
+    func lastUndoableWrite(by actorID: String) throws -> [AuditRecord] { [] }
 }
 
 /// The write path on SQLite: one transaction per call, the database's rules as 400s naming the

@@ -28,9 +28,11 @@ public struct AuditEntry: Sendable, Hashable {
     public var old: [String: SQLValue]?
     /// The row's values after, by column; nil for a delete.
     public var new: [String: SQLValue]?
+    /// The write this entry's write undid (``AuditRecord/writeID``); nil for a write of its own.
+    public var undoes: String?
 
     /// An entry by its parts.
-    public init(time: Date, author: WriteAuthor, table: String, key: RowKey, action: Action, old: [String: SQLValue]?, new: [String: SQLValue]?) {
+    public init(time: Date, author: WriteAuthor, table: String, key: RowKey, action: Action, old: [String: SQLValue]?, new: [String: SQLValue]?, undoes: String? = nil) {
         self.time = time
         self.author = author
         self.table = table
@@ -38,5 +40,6 @@ public struct AuditEntry: Sendable, Hashable {
         self.action = action
         self.old = old
         self.new = new
+        self.undoes = undoes
     }
 }

@@ -13,6 +13,8 @@ extension TableWriteError: HTTPErrorConvertible {
             HTTPError(400, column.map { "\($0): \(message)" } ?? message)
         case .notFound:
             HTTPError(404, "No such row.")
+        case .nothingToUndo:
+            HTTPError(404, "You have no change left to undo.")
         case .readOnly(let reason):
             HTTPError(403, reason)
         case .failed(let message, let retryable):

@@ -27,6 +27,8 @@ public enum TableWriteError: Error, Sendable, Equatable {
     case invalid(column: String?, message: String)
     /// 404: no row has the key.
     case notFound
+    /// 404: the actor has no change of its own left to undo (``TableWriters/undoLast(by:)``).
+    case nothingToUndo
     /// 403: the table cannot be written through TablePages (a view, a table without a key, a
     /// database served without `--writable`); `reason` says which, for people.
     case readOnly(reason: String)

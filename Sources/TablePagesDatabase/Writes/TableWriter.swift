@@ -158,7 +158,7 @@ public struct TableWriter: Sendable {
     /// Runs `body` in one transaction on a thread of its own, records the audit entries it made
     /// inside it, then tells the table's pages.
     @discardableResult
-    private func write<T: Sendable>(by author: WriteAuthor, _ body: @escaping @Sendable (any SQLSession, inout [AuditEntry]) throws -> T) async throws(TableWriteError) -> T {
+    func write<T: Sendable>(by author: WriteAuthor, _ body: @escaping @Sendable (any SQLSession, inout [AuditEntry]) throws -> T) async throws(TableWriteError) -> T {
         let (database, audit) = (database, audit)
         let value: T
         do {
@@ -183,7 +183,7 @@ public struct TableWriter: Sendable {
 
     /// Runs a statement that writes `columns` and returns the row it wrote (nil when it wrote
     /// none); a refusal by the database names the column it is about, where it can be told.
-    private func run(_ sql: String, _ arguments: [SQLValue], writing columns: [String], in session: any SQLSession) throws -> TableWriteStatements.Row? {
+    func run(_ sql: String, _ arguments: [SQLValue], writing columns: [String], in session: any SQLSession) throws -> TableWriteStatements.Row? {
         do {
             return try session.row(sql, arguments).map(statements.decode)
         } catch {
@@ -210,7 +210,7 @@ public struct TableWriter: Sendable {
         }
     }
 
-    private func updateRow(_ key: RowKey, _ changes: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row {
+    func updateRow(_ key: RowKey, _ changes: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row {
         let written = try run(statements.update(changes.map(\.column)), changes.map(\.value) + key.values, writing: changes.map(\.column), in: session)
         guard let written else { throw TableWriteError.notFound }
         return written
@@ -218,7 +218,7 @@ public struct TableWriter: Sendable {
 
     /// The row with `key`, locked until the transaction ends, when it still has the values of
     /// `seen`.
-    private func checkedRow(_ key: RowKey, seen: [(column: String, value: SQLValue)]?, in session: any SQLSession) throws -> TableWriteStatements.Row {
+    func checkedRow(_ key: RowKey, seen: [(column: String, value: SQLValue)]?, in session: any SQLSession) throws -> TableWriteStatements.Row {
         guard key.values.count == schema.key.count,
               let row = try statements.row(matching: schema.key, key.values, locking: true, in: session) else {
             throw seen == nil ? TableWriteError.notFound : TableWriteError.conflict(current: nil)
@@ -237,14 +237,14 @@ public struct TableWriter: Sendable {
         return try statements.row(matching: identity, values, locking: true, in: session)
     }
 
-    private func entry(_ author: WriteAuthor, _ key: RowKey, _ action: AuditEntry.Action, old: [String: SQLValue]?, new: [String: SQLValue]?) -> AuditEntry {
-        AuditEntry(time: Date(), author: author, table: table, key: key, action: action, old: old, new: new)
+    func entry(_ author: WriteAuthor, _ key: RowKey, _ action: AuditEntry.Action, old: [String: SQLValue]?, new: [String: SQLValue]?, undoes: String? = nil) -> AuditEntry {
+        AuditEntry(time: Date(), author: author, table: table, key: key, action: action, old: old, new: new, undoes: undoes)
     }
 
     /// `values` by the columns' names in the schema's spelling, in the table's column order.
     /// - Throws: ``TableWriteError/invalid(column:message:)`` for a column the table lacks, one
     ///   named twice (SQLite's names are case-insensitive), or text holding a NUL.
-    private func resolve(_ values: [String: SQLValue]) throws(TableWriteError) -> [(column: String, value: SQLValue)] {
+    func resolve(_ values: [String: SQLValue]) throws(TableWriteError) -> [(column: String, value: SQLValue)] {
         var resolved: [String: SQLValue] = [:]
         for (name, value) in values {
             guard let column = statements.writableColumn(named: name) else {

@@ -1,4 +1,5 @@
 import Logging
+import TableStore
 
 /// The ``TableWriter`` of each writable table of a database served with `--writable`, and why
 /// each other table is read-only (a view; a PostgreSQL table without a primary key).
@@ -8,8 +9,11 @@ public struct TableWriters: Sendable {
     private let byTable: [String: TableWriter]
     private let byPage: [String: String]
     private let readOnlyReasons: [String: String]
+    /// Where the writers keep their writes; nil for none (a database served read-only).
+    public let audit: (any AuditTrail)?
 
-    init(writers: [TableWriter], readOnly: [String: String]) {
+    init(writers: [TableWriter], readOnly: [String: String], audit: (any AuditTrail)? = nil) {
+        self.audit = audit
         byTable = Dictionary(writers.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         byPage = Dictionary((writers.map(\.table) + readOnly.keys).map { (DatabaseTablePages.pageName(ofTable: $0), $0) }, uniquingKeysWith: { first, _ in first })
         readOnlyReasons = readOnly
@@ -61,7 +65,24 @@ public struct TableWriters: Sendable {
                 ))
             }
         }
-        return TableWriters(writers: writers, readOnly: readOnly)
+        return TableWriters(writers: writers, readOnly: readOnly, audit: audit)
+    }
+
+    /// Undoes the last write `author`'s actor made (through either channel) that is not undone
+    /// yet, as a checked write by `author` (see ``TableWriter``): 409 with the row now when
+    /// someone changed one of its rows since. Undoing again undoes the write before it. Returns
+    /// the table and the keys of the rows the undo wrote.
+    /// - Throws: ``TableWriteError/nothingToUndo`` when there is none; the errors of a write.
+    public func undoLast(by author: WriteAuthor) async throws(TableWriteError) -> (table: String, keys: [RowKey]) {
+        guard let audit else { throw .nothingToUndo }
+        let records: [AuditRecord]
+        do {
+            records = try await OwnThread.run { try audit.lastUndoableWrite(by: author.actorID) }
+        } catch {
+            throw .failed(message: "The audit trail could not be read; nothing was undone.", retryable: false)
+        }
+        guard let table = records.first?.entry.table else { throw .nothingToUndo }
+        return (table, try await writer(forTable: table).undo(records, by: author))
     }
 }
 
