@@ -1057,7 +1057,7 @@
       row.dataset.opening = "true";
       try {
         const response = await fetch(`${rowPath(id)}/-/edit?column=${encodeURIComponent(column)}`, { headers: { Accept: "text/html" } });
-        if (!response.ok) return showError(await response.text().then((text) => text.slice(0, 200)));
+        if (!response.ok) return showError(`The editor could not be opened: the server answered ${response.status}.`);
         const form = fragment(await response.text());
         // The row may have been replaced while the editor came: edit the one shown now.
         const current = rowElement(id)?.querySelector(`.tk-field[data-field="${CSS.escape(column)}"]`);

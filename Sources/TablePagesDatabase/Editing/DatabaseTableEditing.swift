@@ -259,33 +259,36 @@ public struct DatabaseTableEditing: Sendable {
             body += #","version":"# + (current.map { "\"" + RowVersion($0, columns: columns).token + "\"" } ?? "null") + "}"
             return .json(body, status: 409)
         }
-        let answer = Self.withField(error.httpError, error: error, rows: 1)
+        let written = ((try? input.values(for: table.columns, leavingOutEmpty: false)) ?? [:]).keys.sorted()
+        let answer = Self.withField(error.httpError, error: error, rows: 1, written: written)
         guard !request.prefersJSON, Self.problem(of: error) != nil else { throw answer }
         let (_, key) = try key(request, in: table)
         guard let row = try await table.writer.row(key) else { throw answer }
         var shown = row
         for (column, value) in (try? input.values(for: table.columns, leavingOutEmpty: false)) ?? [:] { shown[column] = value }
         let choices = try await self.choices(for: table)
-        let problem = Self.problem(of: error).map { (column: $0.column, message: answer.message) }
+        let problem = Self.problem(of: error, written: written).map { (column: $0.column, message: answer.message) }
         return editDocument(
             page: page, table: table, id: id, row: shown, version: RowVersion(row, columns: columns), request: request, choices: choices, problem: problem, status: answer.status
         )
     }
 
-    /// The column a refusal is about, when it names one.
-    private static func problem(of error: TableWriteError) -> (column: String?, rule: String)? {
+    /// The column a refusal is about: the one it names, else the only column `written` (a cell's
+    /// edit: PostgreSQL names no column for a value its type cannot read).
+    private static func problem(of error: TableWriteError, written: [String] = []) -> (column: String?, rule: String)? {
+        let only = written.count == 1 ? written[0] : nil
         switch error {
-        case .constraint(let column, let rule, _): (column, rule.rawValue)
-        case .invalid(let column, _): (column, "invalid")
-        default: nil
+        case .constraint(let column, let rule, _): return (column ?? only, rule.rawValue)
+        case .invalid(let column, _): return (column ?? only, "invalid")
+        default: return nil
         }
     }
 
     /// `answer` with the `TablePages-Field` header naming the input of the column it is about, and
     /// in a batch of `rows`, a message that says the batch was written whole or not at all.
-    private static func withField(_ answer: HTTPError, error: TableWriteError, rows: Int) -> HTTPError {
+    private static func withField(_ answer: HTTPError, error: TableWriteError, rows: Int, written: [String] = []) -> HTTPError {
         var answer = answer
-        if let column = problem(of: error)?.column {
+        if let column = problem(of: error, written: written)?.column {
             answer = HTTPError(answer.status, answer.message, headers: answer.headers.merging([EditInput.fieldHeader: EditInput.valuePrefix + column]) { _, new in new })
         }
         if rows > 1, answer.status == 400 {
