@@ -323,6 +323,8 @@
   const waitingRows = new Map();
   const textFields = "input:not([type=hidden], [type=checkbox], [type=radio], [type=submit], [type=button]), textarea";
   function isBeingEdited(row) {
+    // An open editor of a database row holds its row whether or not anything is typed yet.
+    if (row.querySelector(".tp-cell-editor")) return true;
     return [...row.querySelectorAll(textFields)].some((field) => field.value !== field.defaultValue);
   }
 
@@ -349,8 +351,8 @@
     show.textContent = "Show their version";
     show.addEventListener("click", () => settleRow(id, true));
     note.append(show);
-    // Inside a cell: a row's children are its cells.
-    (row.querySelector(":scope > [role=cell]:last-child") ?? row).append(note);
+    // Inside a cell: a row's children are its cells; in a database row's open editor, which is one.
+    (row.querySelector(".tp-cell-editor") ?? row.querySelector(":scope > [role=cell]:last-child") ?? row).append(note);
   }
 
   function settleRow(id, discardTyped = false) {
@@ -1003,6 +1005,334 @@
   // Back or forward to this page from the browser's cache: the stream was closed on the way out
   // and the rows may have changed since; read the page again and go live.
   window.addEventListener("pageshow", (event) => { if (event.persisted) refetch(); });
+  // Editing a database table's rows, for a viewer who may write (the page then links its insert
+  // form, "Add a row"): a double click on a value (or F2 on a row) puts the column's editor in its
+  // place, fetched from the row's edit form with the version of the row it was made on; "Add a
+  // row" opens the insert form, with a box for rows pasted from a spreadsheet, above the table.
+  // Each write names that version: a row changed meanwhile is refused (409) and the editor shows
+  // their value beside the person's, with "Keep mine" and "Take theirs". A value the database
+  // refuses (400) is said beside its field. An open editor holds back the patches of its row
+  // (isBeingEdited), so a change by someone else never takes the person's text or focus.
+  function setUpEditing(addRowLink) {
+    const pagePath = new URL(addRowLink.href).pathname.replace(/\/-\/insert$/, "");
+    const rowPath = (id) => `${pagePath}/rows/${encodeURIComponent(id)}`;
+    const writeHeaders = () => {
+      const headers = { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
+      const csrf = document.querySelector('meta[name="csrf-token"]')?.content;
+      if (csrf) headers["X-CSRF-Token"] = csrf;
+      return headers;
+    };
+    const post = (url, body) => fetch(url, { method: "POST", headers: writeHeaders(), body });
+    const element = (tag, className, text) => {
+      const made = document.createElement(tag);
+      if (className) made.className = className;
+      if (text !== undefined) made.textContent = text;
+      return made;
+    };
+    const problemText = async (response) => (await response.json().catch(() => null))?.error?.message ?? `The server answered ${response.status}.`;
+
+    // A message beside the field of `input` (or at the end of `form`), the input marked invalid.
+    function sayBeside(form, fieldName, message) {
+      for (const old of form.querySelectorAll(".tp-edit-problem")) old.remove();
+      for (const marked of form.querySelectorAll("[aria-invalid]")) marked.removeAttribute("aria-invalid");
+      if (!message) return;
+      const input = fieldName ? form.elements.namedItem(fieldName) : null;
+      const note = element("p", "tp-edit-problem", message);
+      note.id = `tp-edit-problem-${++formErrors}`;
+      note.setAttribute("role", "alert");
+      const holder = input instanceof HTMLElement ? input.closest(".tp-edit-field") ?? form : form;
+      holder.append(note);
+      if (input instanceof HTMLElement) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", note.id);
+        input.focus();
+      }
+    }
+
+    async function openEditor(field) {
+      const row = field.closest(".tk-row");
+      if (!row || row.querySelector(".tp-cell-editor") || row.dataset.opening) return;
+      const id = row.dataset.row;
+      const column = field.dataset.field;
+      row.dataset.opening = "true";
+      try {
+        const response = await fetch(`${rowPath(id)}/-/edit?column=${encodeURIComponent(column)}`, { headers: { Accept: "text/html" } });
+        if (!response.ok) return showError(`The editor could not be opened: the server answered ${response.status}.`);
+        const form = fragment(await response.text());
+        // The row may have been replaced while the editor came: edit the one shown now.
+        const current = rowElement(id)?.querySelector(`.tk-field[data-field="${CSS.escape(column)}"]`);
+        const cell = current?.closest(".tk-cell");
+        if (!form || !current || !cell) return;
+        // Under the row's values, as wide as the row: a column may be too narrow for an editor.
+        current.classList.add("tp-editing");
+        form.dataset.column = column;
+        form.setAttribute("role", "cell");
+        form.setAttribute("aria-label", `Edit ${column}`);
+        cell.append(form);
+        wireEditor(form, id, column);
+        form.querySelector("input:not([type=hidden]), select, textarea")?.focus();
+      } catch (error) {
+        showError("The server could not be reached.");
+      } finally {
+        delete rowElement(id)?.dataset.opening;
+        delete row.dataset.opening;
+      }
+    }
+
+    function closeEditor(form, id) {
+      const hadFocus = form.contains(document.activeElement);
+      form.closest(".tk-row")?.querySelector(".tp-editing")?.classList.remove("tp-editing");
+      form.remove();
+      settleRow(id, true);
+      if (hadFocus) focusRow(rowElement(id));
+    }
+
+    function wireEditor(form, id, column) {
+      form.addEventListener("keydown", (event) => {
+        // Arrows move the caret here, not to the next row.
+        if (event.key.startsWith("Arrow") || event.key === "Home" || event.key === "End") event.stopPropagation();
+        if (event.key === "Escape") {
+          event.stopPropagation();
+          closeEditor(form, id);
+        }
+      });
+      form.querySelector(".tp-cancel")?.addEventListener("click", () => closeEditor(form, id));
+      form.querySelector(".tp-delete-row")?.addEventListener("click", () => confirmDelete(form, id));
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        await save(form, id, column);
+      });
+    }
+
+    async function save(form, id, column) {
+      const body = new URLSearchParams(new FormData(form));
+      let response;
+      try {
+        response = await post(form.action, body);
+      } catch (error) {
+        return showError("The server could not be reached.");
+      }
+      if (response.ok) return closeEditor(form, id);
+      if (response.status === 409) {
+        const answer = await response.json().catch(() => null);
+        return showConflict(form, id, column, answer);
+      }
+      const message = await problemText(response);
+      if (response.status === 400) sayBeside(form, response.headers.get("TablePages-Field"), message);
+      else showError(message);
+    }
+
+    // Their value beside the person's: "Keep mine" sends the person's value again, checked
+    // against the row as it is now; "Take theirs" closes the editor and shows their row.
+    function showConflict(form, id, column, answer) {
+      form.querySelector(".tp-conflict-note")?.remove();
+      const note = element("div", "tp-conflict-note");
+      note.setAttribute("role", "alert");
+      if (!answer?.current) {
+        note.append(element("p", "", "Someone deleted this row meanwhile; nothing was written."));
+        const close = element("button", "", "Close");
+        close.type = "button";
+        close.addEventListener("click", () => closeEditor(form, id));
+        note.append(close);
+        form.append(note);
+        return close.focus();
+      }
+      const theirs = answer.current[column];
+      const input = form.elements.namedItem(`v.${column}`);
+      const mine = form.elements.namedItem("null")?.checked ? null : input?.value;
+      note.append(element("p", "", "Someone changed this row meanwhile; nothing was written."));
+      const values = element("dl", "tp-conflict-values");
+      values.append(element("dt", "", "Theirs"), element("dd", theirs === null ? "tk-null" : "", theirs === null ? "NULL" : String(theirs)));
+      values.append(element("dt", "", "Yours"), element("dd", mine === null ? "tk-null" : "", mine === null ? "NULL" : String(mine)));
+      note.append(values);
+      const keep = element("button", "tp-keep-mine", "Keep mine");
+      keep.type = "button";
+      keep.addEventListener("click", () => {
+        form.elements.namedItem("_version").value = answer.version;
+        note.remove();
+        save(form, id, column);
+      });
+      const take = element("button", "tp-take-theirs", "Take theirs");
+      take.type = "button";
+      take.addEventListener("click", () => closeEditor(form, id));
+      note.append(keep, take);
+      form.append(note);
+    }
+
+    // Deleting asks first, in the editor; the row is deleted only if it is still the one the
+    // editor was made on. Then an "Undo" adds it again, with the same values.
+    function confirmDelete(form, id) {
+      form.querySelector(".tp-confirm-delete")?.remove();
+      const ask = element("div", "tp-confirm-delete");
+      ask.setAttribute("role", "alert");
+      ask.append(element("p", "", `Delete row ${id}?`));
+      const yes = element("button", "tk-destructive", "Delete");
+      yes.type = "button";
+      const no = element("button", "", "Keep it");
+      no.type = "button";
+      no.addEventListener("click", () => { ask.remove(); form.querySelector(".tp-delete-row")?.focus(); });
+      yes.addEventListener("click", async () => {
+        const body = new URLSearchParams({ _version: form.elements.namedItem("_version").value });
+        const response = await post(`${rowPath(id)}/-/delete`, body).catch(() => null);
+        if (!response) return showError("The server could not be reached.");
+        if (response.status === 409) {
+          ask.remove();
+          return showConflict(form, id, form.dataset.column, await response.json().catch(() => null));
+        }
+        if (!response.ok) return showError(await problemText(response));
+        const answer = await response.json().catch(() => null);
+        const neighbour = rowElement(id)?.nextElementSibling ?? rowElement(id)?.previousElementSibling;
+        form.remove();
+        settleRow(id, true);
+        if (neighbour) focusRow(neighbour);
+        offerUndo(id, answer?.deleted);
+      });
+      ask.append(yes, no);
+      form.append(ask);
+      yes.focus();
+    }
+
+    function offerUndo(id, values) {
+      const toast = element("div", "tp-undo");
+      toast.setAttribute("role", "status");
+      toast.append(element("span", "", `Row ${id} deleted. `));
+      if (values) {
+        const undo = element("button", "", "Undo");
+        undo.type = "button";
+        undo.addEventListener("click", async () => {
+          const body = new URLSearchParams();
+          for (const [name, value] of Object.entries(values)) {
+            if (value === null) body.append("null", name);
+            else body.append(`v.${name}`, value);
+          }
+          const response = await post(`${pagePath}/-/insert`, body).catch(() => null);
+          toast.remove();
+          if (!response?.ok) showError(response ? await problemText(response) : "The server could not be reached.");
+        });
+        toast.append(undo);
+      }
+      document.body.append(toast);
+      setTimeout(() => toast.remove(), 10000);
+    }
+
+    page.addEventListener("dblclick", (event) => {
+      const field = event.target.closest?.('.tk-row[data-kind="record"] .tk-field');
+      if (!field || event.target.closest(".tp-cell-editor")) return;
+      event.preventDefault();
+      openEditor(field);
+    });
+    page.addEventListener("keydown", (event) => {
+      if (event.key !== "F2") return;
+      const row = event.target.closest?.('.tk-row[data-kind="record"]');
+      if (!row || event.target.closest(".tp-cell-editor")) return;
+      const fields = [...row.querySelectorAll(".tk-field")];
+      const field = event.target.closest(".tk-field") ?? fields[1] ?? fields[0];
+      if (!field) return;
+      event.preventDefault();
+      openEditor(field);
+    });
+
+    // The insert form, above the table: one row by its fields, or rows pasted, previewed first.
+    let panel = null;
+    addRowLink.addEventListener("click", async (event) => {
+      event.preventDefault();
+      if (panel) {
+        panel.querySelector("input:not([type=hidden]), textarea")?.focus();
+        return;
+      }
+      try {
+        const response = await fetch(addRowLink.href, { headers: { Accept: "text/html" } });
+        if (!response.ok) return showError(await problemText(response));
+        const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+        const forms = [...doc.querySelectorAll("form.tp-insert-form, form.tp-paste-form")];
+        if (forms.length === 0) return;
+        panel = element("section", "tp-insert-panel");
+        panel.setAttribute("aria-label", "Add rows");
+        for (const form of forms) panel.append(document.adoptNode(form));
+        const close = element("button", "tp-close-insert", "Close");
+        close.type = "button";
+        close.addEventListener("click", () => { panel.remove(); panel = null; addRowLink.focus(); });
+        panel.append(close);
+        addRowLink.closest("p")?.after(panel);
+        wireInsert(panel.querySelector("form.tp-insert-form"));
+        wirePaste(panel.querySelector("form.tp-paste-form"));
+        panel.querySelector("input:not([type=hidden]), select, textarea")?.focus();
+      } catch (error) {
+        showError("The server could not be reached.");
+      }
+    });
+
+    function wireInsert(form) {
+      form?.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const response = await post(form.action, new URLSearchParams(new FormData(form))).catch(() => null);
+        if (!response) return showError("The server could not be reached.");
+        if (!response.ok) return sayBeside(form, response.headers.get("TablePages-Field"), await problemText(response));
+        form.reset();
+        sayBeside(form, null, "");
+        form.querySelector("input:not([type=hidden]), select, textarea")?.focus();
+      });
+    }
+
+    function wirePaste(form) {
+      form?.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const body = new URLSearchParams(new FormData(form));
+        const previewing = !form.dataset.previewed;
+        if (previewing) body.set("_preview", "1");
+        else body.delete("_preview");
+        const response = await post(form.action, body).catch(() => null);
+        if (!response) return showError("The server could not be reached.");
+        if (!response.ok) return sayBeside(form, "_paste", await problemText(response));
+        sayBeside(form, null, "");
+        const button = form.querySelector("button[type=submit]");
+        form.querySelector(".tp-paste-preview")?.remove();
+        if (previewing) {
+          const answer = await response.json();
+          form.dataset.previewed = "true";
+          form.querySelector("textarea").readOnly = true;
+          form.querySelector(".tp-edit-buttons")?.before(previewTable(answer));
+          button.textContent = answer.rows.length === 1 ? "Add the row" : `Add these ${answer.rows.length} rows`;
+          button.focus();
+        } else {
+          delete form.dataset.previewed;
+          const textarea = form.querySelector("textarea");
+          textarea.readOnly = false;
+          textarea.value = "";
+          button.textContent = "Preview";
+          textarea.focus();
+        }
+      });
+      // Changing the text goes back to previewing.
+      form?.querySelector("textarea")?.addEventListener("input", () => {
+        delete form.dataset.previewed;
+        form.querySelector(".tp-paste-preview")?.remove();
+      });
+    }
+
+    function previewTable(answer) {
+      const holder = element("div", "tp-paste-preview");
+      const grid = element("table");
+      const head = grid.createTHead().insertRow();
+      head.append(element("th", "", "#"), ...answer.columns.map((name) => element("th", "", name)));
+      const body = grid.createTBody();
+      answer.rows.forEach((values, index) => {
+        const line = body.insertRow();
+        line.append(element("th", "", String(index + 1)));
+        for (const name of answer.columns) {
+          const value = values[name];
+          line.append(value === undefined ? element("td", "tp-default", "default") : value === null ? element("td", "tk-null", "NULL") : element("td", "", value));
+        }
+      });
+      for (const cell of grid.querySelectorAll("th")) cell.scope = cell.parentElement.parentElement.tagName === "THEAD" ? "col" : "row";
+      holder.append(grid);
+      return holder;
+    }
+  }
+
+  const addRowLink = document.querySelector("a.tp-add-row");
+  if (addRowLink) setUpEditing(addRowLink);
   applyHeights(page);
   sizeColumns();
   connect();

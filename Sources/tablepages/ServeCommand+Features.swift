@@ -113,7 +113,7 @@ extension ServeCommand {
             onChange: { heard in store.onChange { heard(.unknown) } }
         )
         announce(tables.writers, logger: logger)
-        return [tables, sqlPage, AuditTrailPage(writers: tables.writers)]
+        return [tables, try await editing(tables.writers), sqlPage]
     }
 
     /// A PostgreSQL database's tables (`--database postgresql://…`) and its SQL page, run as
@@ -142,7 +142,7 @@ extension ServeCommand {
         if let config { try await OwnThread.run { try configuration.checkQueries(with: runner, path: config) } }
         announce(served.writers, logger: logger)
         let tables = SiteParts(pages: pages, readinessProbes: [served])
-        return [tables, AuditTrailPage(writers: served.writers), SQLPage(runner: runner, access: sql, canned: configuration.queries, maxLiveQueries: sqlLiveQueries, onChange: { served.onChange($0) })]
+        return [tables, try await editing(served.writers), SQLPage(runner: runner, access: sql, canned: configuration.queries, maxLiveQueries: sqlLiveQueries, onChange: { served.onChange($0) })]
     }
 
     /// Logs which tables of `--database` can be edited and by whom, and where their writes are kept.
@@ -158,6 +158,12 @@ extension ServeCommand {
             let place = database.map(PostgresURL.isPostgresURL) == true ? "\(DatabaseAuditTrail.postgresSchema).audit_log" : credentials.credentials
             logger.notice("every write is kept in the audit trail (\(place), at most \(auditMaxRows) rows), at \(AuditPages.path) for signed-in browsers and tokens that may write")
         }
+    }
+
+    /// The browser's editing of the tables `writers` can write, and the audit trail's page; reads
+    /// the tables' columns on a thread of its own, since that blocks.
+    private func editing(_ writers: TableWriters) async throws -> DatabaseEditing {
+        try await OwnThread.run { try DatabaseEditing(writers: writers) }
     }
 
     /// `--query-time-limit`, or nil for none.

@@ -92,6 +92,9 @@ public struct PageDefinition: Sendable {
     /// site (its index) › the page › the row, each a link. False (the default): a row's page links
     /// back to its page alone.
     public var showsBreadcrumbs = false
+    /// The forms that edit the page's rows, linked for viewers who may write; nil (the default)
+    /// for a page whose rows are edited through its delegates' controls alone, or not at all.
+    public var editForms: PageEditForms?
     /// What a page is, boxed: a definition is copied on every page request (the registry's answer,
     /// the resolved request), and a box is one reference to count, where its fields are a dozen.
     private let parts: Parts

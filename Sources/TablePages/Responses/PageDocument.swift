@@ -39,6 +39,9 @@ enum PageDocument {
         if definition.showsBreadcrumbs {
             html += breadcrumbs([(siteTitle, "/"), (definition.title, variant.url)])
         }
+        if view.controls, let forms = definition.editForms {
+            html += "<p class=\"tp-edit-links\"><a class=\"tp-add-row\" href=\"" + HTMLEscaping.escape(forms.insertPath) + "\">Add a row</a></p>"
+        }
         html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\""
         html += HTMLEscaping.escape(events) + "\" data-url=\"" + HTMLEscaping.escape(variant.url) + "\">"
         var bytes = Array(html.utf8)
@@ -51,7 +54,7 @@ enum PageDocument {
     /// back to the page's variant, a heading naming the row, and a link to the same row as JSON
     /// (in the variant, so its parameters, e.g. `_labels=on`, still hold). Not live: it has no
     /// event stream.
-    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account) -> Response {
+    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account, controls: Bool = false) -> Response {
         var html = head(title: definition.title + ": " + row.rawValue)
         html += bar(siteTitle: siteTitle, account: account)
         let inVariant = variant.query.isEmpty ? "" : "?" + variant.query
@@ -65,7 +68,12 @@ enum PageDocument {
         // row's id into its run.
         html += "<h1 class=\"tk-title\"><bdi>" + HTMLEscaping.escape(definition.title) + "</bdi>: <bdi>" + HTMLEscaping.escape(row.rawValue) + "</bdi></h1>"
         let json = PageContract.rowJSONPath(row, basePath: variant.basePath) + inVariant
-        html += "<p class=\"tk-row-formats\">This row as <a href=\"" + HTMLEscaping.escape(json) + "\" type=\"application/json\">JSON</a></p>"
+        html += "<p class=\"tk-row-formats\">This row as <a href=\"" + HTMLEscaping.escape(json) + "\" type=\"application/json\">JSON</a>"
+        if controls, let forms = definition.editForms {
+            let edit = PageContract.rowPath(row, basePath: variant.basePath) + forms.rowSuffix
+            html += " \u{B7} <a class=\"tp-edit-row\" href=\"" + HTMLEscaping.escape(edit) + "\">Edit this row</a>"
+        }
+        html += "</p>"
         html += "<div class=\"tk-rows\" role=\"table\">"
         var bytes = Array(html.utf8)
         bytes += fragment

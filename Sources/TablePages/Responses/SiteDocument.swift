@@ -11,4 +11,10 @@ public enum SiteDocument {
         let html = PageDocument.head(title: title) + PageDocument.bar(siteTitle: siteTitle) + body + PageDocument.tail
         return PageDocument.document(Array(html.utf8), status: status)
     }
+
+    /// A trail of links from the site's index to where a page is, the last one the page itself
+    /// (`aria-current`), as the table pages write theirs.
+    public static func breadcrumbs(_ crumbs: [(title: String, href: String)]) -> String {
+        PageDocument.breadcrumbs(crumbs)
+    }
 }

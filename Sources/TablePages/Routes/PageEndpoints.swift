@@ -163,7 +163,7 @@ struct PageEndpoints: Sendable {
         let format: RenderFormat = context.page.json ? .json : .html
         let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: view.controls) }
         guard format == .html else { return .json(bytes) }
-        let document = PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account)
+        let document = PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account, controls: view.controls)
         return forViewer(document, actor: actor)
     }
 

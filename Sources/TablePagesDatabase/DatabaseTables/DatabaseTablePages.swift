@@ -81,13 +81,15 @@ public enum DatabaseTablePages {
     ) throws -> [DatabaseTableSchema] {
         let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
         let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
-        let writable = Set(writers(schemas)?.writableTables ?? [])
+        let made = writers(schemas)
+        let writable = Set(made?.writableTables ?? [])
+        let reasons = Dictionary((made?.readOnlyTables ?? []).map { ($0.table, $0.reason) }, uniquingKeysWith: { first, _ in first })
         let feed = ChangeFeed()
         store.onChange { feed.notify() }
         for schema in schemas {
             registry.register(page(
                 for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
-                writable: writable.contains(schema.name)
+                writable: writable.contains(schema.name), readOnlyReason: reasons[schema.name]
             ))
         }
         return schemas
@@ -133,10 +135,12 @@ public enum DatabaseTablePages {
             }, logger: logger)
         } ?? TableWriters.readOnly(found.schemas.map(\.name) + found.unaddressable)
         let writable = Set(writers.writableTables)
+        // Served writable, a table that cannot be edited says why on its page.
+        let reasons = writing == nil ? [:] : Dictionary(writers.readOnlyTables.map { ($0.table, $0.reason) }, uniquingKeysWith: { first, _ in first })
         for (schema, feed) in zip(found.schemas, feeds) {
             registry.register(page(
                 for: schema, database: database, feed: feed, configuration: configured[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
-                writable: writable.contains(schema.name)
+                writable: writable.contains(schema.name), readOnlyReason: reasons[schema.name]
             ))
         }
         return (served, found.unaddressable, dependents, writers)
@@ -168,8 +172,11 @@ public enum DatabaseTablePages {
 
     private static func page(
         for schema: DatabaseTableSchema, database: any SQLReader, feed: ChangeFeed, configuration: TableConfiguration = TableConfiguration(), sqlPage: String? = nil,
-        writable: Bool = false
+        writable: Bool = false, readOnlyReason: String? = nil
     ) -> PageDefinition {
+        // Under its title, with the table's own description: why a table of a writable database
+        // (a view) offers no editing.
+        let description = [configuration.description, readOnlyReason].compactMap { $0 }.joined(separator: " ")
         let columns = schema.columns.prefix(8).joined(separator: ", ") + (schema.columns.count > 8 ? ", \u{2026}" : "")
         var definition = PageDefinition(
             name: pageName(ofTable: schema.name),
@@ -186,10 +193,16 @@ public enum DatabaseTablePages {
             countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
-            return try DatabaseTableSource.reading(reader, tableDescription: configuration.description, sqlPage: sqlPage)
+            return try DatabaseTableSource.reading(reader, tableDescription: description.isEmpty ? nil : description, sqlPage: sqlPage)
         }
         definition.changes = feed
         definition.showsBreadcrumbs = true
+        if writable {
+            // The forms DatabaseTableEditing serves, linked for viewers who may write.
+            definition.editForms = PageEditForms(
+                insertPath: PageContract.pagePath(named: definition.name) + DatabaseTableEditing.insertSuffix, rowSuffix: DatabaseTableEditing.editSuffix
+            )
+        }
         return definition
     }
 }

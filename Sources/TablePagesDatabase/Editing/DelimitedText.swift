@@ -1,0 +1,110 @@
+/// Rows copied from a spreadsheet, as text: tab-separated (what LibreOffice, Excel and Google
+/// Sheets put on the clipboard) or comma-separated (a CSV file's text), read into cells.
+///
+/// Both are read by RFC 4180's rules with the separator the text uses: a cell that holds the
+/// separator, a quote or a line break is wrapped in double quotes, and a quote inside it is
+/// doubled; lines end with LF or CR LF; a last line break adds no row. A quote inside a cell that
+/// does not start with one is kept as it is, as spreadsheets read it.
+///
+///     DelimitedText.rows("name\tprice\nTea\t2.5\n")   // [["name", "price"], ["Tea", "2.5"]]
+///     DelimitedText.rows("a,\"b, c\"")                 // [["a", "b, c"]]
+enum DelimitedText {
+    /// The separator between cells of `text`: a tab when its first line holds one (a spreadsheet's
+    /// copy), else a comma.
+    static func separator(of text: String) -> Unicode.Scalar {
+        for scalar in text.unicodeScalars {
+            if scalar == "\t" { return "\t" }
+            if scalar == "\n" || scalar == "\r" { break }
+        }
+        return ","
+    }
+
+    /// The cells of every line of `text`, separated by `separator` (by default the one the text
+    /// uses, ``separator(of:)``). Blank lines are left out: a spreadsheet's copy of a selection
+    /// that ends in an empty row means no row by it.
+    ///
+    /// Read by Unicode scalars, not characters: a quote or a separator followed by a combining
+    /// mark is one character to Swift, but still a quote or a separator to the spreadsheet.
+    static func rows(_ text: String, separator: Unicode.Scalar? = nil) -> [[String]] {
+        let separator = separator ?? self.separator(of: text)
+        var rows: [[String]] = []
+        var row: [String] = []
+        var cell = String.UnicodeScalarView()
+        var quoted = false
+        var afterQuote = false
+        // Whether the cell started: only a quote at its start makes it a quoted cell.
+        var cellStarted = false
+        var afterCarriageReturn = false
+
+        func endCell() {
+            row.append(String(cell))
+            cell = String.UnicodeScalarView()
+            quoted = false
+            afterQuote = false
+            cellStarted = false
+        }
+        func endRow() {
+            let blank = row.isEmpty && cell.isEmpty && !cellStarted
+            endCell()
+            if !blank { rows.append(row) }
+            row = []
+        }
+
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" && !quoted }
+            if quoted {
+                if scalar == "\"" {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    cell.append(scalar)
+                }
+                continue
+            }
+            if afterQuote && scalar == "\"" {
+                // A doubled quote inside a quoted cell: one quote, and the cell goes on quoted.
+                cell.append("\"")
+                quoted = true
+                afterQuote = false
+                continue
+            }
+            switch scalar {
+            case separator:
+                endCell()
+            case "\n" where afterCarriageReturn:
+                // The LF of a CR LF: the CR ended the line.
+                continue
+            case "\n", "\r":
+                endRow()
+            case "\"" where !cellStarted:
+                quoted = true
+                cellStarted = true
+            default:
+                cell.append(scalar)
+                cellStarted = true
+                afterQuote = false
+            }
+        }
+        if !cell.isEmpty || !row.isEmpty || cellStarted { endRow() }
+        return rows
+    }
+
+    /// `rows` written as ``rows(_:separator:)`` reads them: each cell quoted when it needs to be.
+    static func text(_ rows: [[String]], separator: Unicode.Scalar) -> String {
+        rows.map { row in
+            row.map { cell in
+                let needsQuotes = cell.isEmpty && row.count == 1
+                    || cell.unicodeScalars.contains { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+                guard needsQuotes else { return cell }
+                var quoted = String.UnicodeScalarView()
+                quoted.append("\"")
+                for scalar in cell.unicodeScalars {
+                    quoted.append(scalar)
+                    if scalar == "\"" { quoted.append("\"") }
+                }
+                quoted.append("\"")
+                return String(quoted)
+            }.joined(separator: String(separator))
+        }.joined(separator: "\n")
+    }
+}
