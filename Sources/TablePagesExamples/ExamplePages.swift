@@ -65,7 +65,3 @@ public enum ExamplePages {
         registry.register(ReadingListPage.definition())
     }
 }
-
-/// The examples' database, SQLite's `Store` or a `PostgresStore`: pages observe it (``/TablePages/ObservedSource``)
-/// and write to it, through the one value.
-typealias ExampleData = any SQLStore & ObservableStore<any SQLSession>
