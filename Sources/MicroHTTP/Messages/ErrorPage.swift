@@ -2,7 +2,7 @@
 /// not the server's. JSON clients always get `{"error":{"status":…,"message":…}}`.
 ///
 /// ``Response/error(_:_:json:)`` makes a neutral plain-text page; the ``Router`` that answers
-/// (and the server, for the refusals it makes itself, through its responder's ``HTTPResponder/errorPage``)
+/// (and the server, for the refusals it makes itself, through the error page it is given, `Server(configuration:responder:errorPage:logger:)`)
 /// replaces it with its ``Router/errorPage``, keeping the status and header fields such as `Allow`.
 ///
 ///     router.errorPage = ErrorPage { status, message in

@@ -9,7 +9,7 @@
 ///     })
 ///
 /// What a handler throws, in ``later(_:)`` or through ``elsewhere(_:)``'s `finish`, is answered by
-/// ``Response/error(_:for:)-(any Error,_)``.
+/// ``Response/error(_:for:)``.
 public enum HTTPAnswer: Sendable {
     /// The response, made without waiting.
     case now(Response)
@@ -32,7 +32,7 @@ public enum HTTPAnswer: Sendable {
         }
     }
 
-    /// This answer with what it throws answered as ``Response/error(_:for:)-(any Error,_)`` answers it.
+    /// This answer with what it throws answered as ``Response/error(_:for:)`` answers it.
     public func recovering(for request: Request) -> HTTPAnswer {
         switch self {
         case .now: self

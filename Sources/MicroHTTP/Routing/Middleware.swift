@@ -9,7 +9,7 @@
 ///     }
 ///
 /// Middleware added first runs first. Errors thrown further in reach it as responses already
-/// (``Response/error(_:for:)-(any Error,_)``), so a `map` sees every response.
+/// (``Response/error(_:for:)``), so a `map` sees every response.
 public typealias Middleware = @Sendable (_ request: Request, _ context: RouteContext, _ next: @escaping Next) -> HTTPAnswer
 
 /// The rest of a request's way through a ``Router`` after a ``Middleware``: the middleware

@@ -108,7 +108,7 @@ public struct Router: HTTPResponder {
     }
 
     /// Routes `request` once and passes it through the middleware to its route: the answer, with
-    /// what anything on the way threw answered (``Response/error(_:for:)-(any Error,_)``), the
+    /// what anything on the way threw answered (``Response/error(_:for:)``), the
     /// route's pattern on the response (``Response/route``) and the ``errorPage`` applied.
     public func answer(to request: Request) -> HTTPAnswer {
         let (route, matched, context) = resolve(request)

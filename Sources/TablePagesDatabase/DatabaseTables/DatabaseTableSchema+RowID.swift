@@ -2,7 +2,7 @@ import TableStore
 
 extension DatabaseTableSchema {
     /// The row id of the row whose key has `values`: the rowid's decimal number (or a single
-    /// integer key's), else the key's values encoded (``DatabaseValueCoding``).
+    /// integer key's), else the key's values encoded (`DatabaseValueCoding`).
     func rowID(ofKey values: some Collection<SQLValue>) -> String {
         if keyIsRowID, case .integer(let rowid)? = values.first {
             return String(rowid)

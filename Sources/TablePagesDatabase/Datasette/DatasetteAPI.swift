@@ -49,7 +49,7 @@ public struct DatasetteAPI: Sendable {
     public var csvStreamMaxBytes = DatasetteAPI.defaultCSVStreamMaxBytes
     /// The default of ``csvStreamMaxBytes``: 100 MiB, as Datasette's `max_csv_mb` is 100.
     public static let defaultCSVStreamMaxBytes = 100 * 1024 * 1024
-    /// Whether the write API (``DatasetteWriteAPI``) may change the database (`serve --writable`);
+    /// Whether the write API (`DatasetteWriteAPI`) may change the database (`serve --writable`);
     /// without it every write is refused with 403.
     public var writable = false
     /// The most rows one insert or upsert may carry (`serve --datasette-max-insert-rows`); more are

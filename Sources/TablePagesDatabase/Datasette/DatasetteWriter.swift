@@ -6,7 +6,7 @@ import TableStore
 /// end up stored, the same constraint refuses the same row with the same message, and a table
 /// created or altered has the same `CREATE TABLE` text in `sqlite_master`.
 ///
-/// Blocking: call it on a thread that may block (``DatasetteWriteAPI`` runs it on one of its own).
+/// Blocking: call it on a thread that may block (`DatasetteWriteAPI` runs it on one of its own).
 struct DatasetteWriter: Sendable {
     let store: Store
 

@@ -18,7 +18,7 @@ import TableStore
 /// Every write is checked as the page's other writes are (``/TablePages/AccessControl/authorizeWrite(_:page:)``:
 /// 401 without an actor, 403 for one the page's rules refuse, and for a view), and so is every
 /// form (a viewer who may not write is shown none). An update or delete says what it was made on
-/// (`_version`, a ``RowVersion``): when the row changed since, it is refused with 409 and the row
+/// (`_version`, a `RowVersion`): when the row changed since, it is refused with 409 and the row
 /// as it is now, and the writer checks again in its transaction. A value the database refuses is
 /// a 400 naming the column (header `TablePages-Field`), shown beside its field. A form sent
 /// without a script is answered with a redirect, or the form again with what went wrong; a

@@ -4,7 +4,7 @@ import TableStore
 
 /// What an edit or insert form sent, read into the values of the columns it names: the form's
 /// inputs are `v.{column}` (the value as typed) and `null` (repeated: the columns set to NULL),
-/// with `_version` (the ``RowVersion`` the form was made on), and `_paste` (rows copied from a
+/// with `_version` (the `RowVersion` the form was made on), and `_paste` (rows copied from a
 /// spreadsheet) with `_preview` for an insert form.
 ///
 /// A value becomes the kind its column holds (``EditableColumn/Editor``): digits in a number

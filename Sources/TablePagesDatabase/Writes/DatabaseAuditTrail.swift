@@ -12,7 +12,7 @@ import TableStore
 ///
 /// Each row keeps one changed row: when, who (actor id and name), how (browser or API), the
 /// table, the row's key, what happened, and the values before and after, each value encoded
-/// with its type (``DatabaseValueCoding``) so that an undo writes back exactly what was there.
+/// with its type (`DatabaseValueCoding`) so that an undo writes back exactly what was there.
 public final class DatabaseAuditTrail: AuditTrail {
     /// How many rows are kept by default: 100,000 (about 10–50 MB for rows of a few columns).
     public static let defaultMaxRows = 100_000

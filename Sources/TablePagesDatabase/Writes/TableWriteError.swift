@@ -1,7 +1,7 @@
 import TableStore
 
 /// Why a ``TableWriter`` wrote nothing. Each is its own answer to the client
-/// (``/TablePages/HTTPErrorConvertible``): a batch refused for one row leaves every row unwritten.
+/// (``/MicroHTTP/HTTPErrorConvertible``): a batch refused for one row leaves every row unwritten.
 public enum TableWriteError: Error, Sendable, Equatable {
     /// The rule of the database that refused a value.
     public enum Rule: String, Sendable, Hashable {

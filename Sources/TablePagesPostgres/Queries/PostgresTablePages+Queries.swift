@@ -9,7 +9,7 @@ extension PostgresTablePages {
 
     /// A runner of visitors' read-only SQL on this database (``/TablePagesDatabase/QueryPages``'s,
     /// the canned queries' and their live pages'), one query at a time under `limits`, on a pool
-    /// of its own (never the tables'), logged in as the role of ``init(url:namespace:watch:writable:queryTimeLimit:maximumConnections:readerURL:logger:)``'s
+    /// of its own (never the tables'), logged in as the role of ``init(url:namespace:watch:writable:auditMaxRows:queryTimeLimit:maximumConnections:readerURL:logger:)``'s
     /// `readerURL` (a role that can only read), or as the tables' role. That role is inspected
     /// first: when it is not one that can only read (``PostgresReaderRole``), the runner refuses
     /// every query with a 403 that says why, and `refusal` says it too, for the log. Call it while
