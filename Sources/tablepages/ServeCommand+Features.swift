@@ -163,7 +163,10 @@ extension ServeCommand {
     /// The browser's editing of the tables `writers` can write, and the audit trail's page; reads
     /// the tables' columns on a thread of its own, since that blocks.
     private func editing(_ writers: TableWriters) async throws -> DatabaseEditing {
-        try await OwnThread.run { try DatabaseEditing(writers: writers) }
+        var editing = try await OwnThread.run { try DatabaseEditing(writers: writers) }
+        editing.maxPastedRows = maxPastedRows
+        editing.maxChoices = maxForeignKeyChoices
+        return editing
     }
 
     /// `--query-time-limit`, or nil for none.

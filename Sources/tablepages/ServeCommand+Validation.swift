@@ -58,7 +58,9 @@ extension ServeCommand {
             throw ValidationError("--sql-row-limit, --sql-result-size and --sql-live-queries must be at least 1.")
         }
         guard queryTimeLimit >= 0 else { throw ValidationError("--query-time-limit must not be negative.") }
-        guard auditMaxRows >= 1 else { throw ValidationError("--audit-max-rows must be at least 1.") }
+        guard auditMaxRows >= 1, maxPastedRows >= 1, maxForeignKeyChoices >= 1 else {
+            throw ValidationError("--audit-max-rows, --max-pasted-rows and --max-foreign-key-choices must be at least 1.")
+        }
         guard datasetteCsvMaxBytes >= 1, datasetteMaxInsertRows >= 1 else { throw ValidationError("--datasette-csv-max-bytes and --datasette-max-insert-rows must be at least 1.") }
         guard databaseConcurrency >= 1, databaseQueueLimit >= 1, liveQueryQueueLimit >= 1, positionalQueueLimit >= 1, stallTimeout >= 1,
               maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {

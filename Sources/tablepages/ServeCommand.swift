@@ -158,6 +158,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With --database and --writable: the most rows one request to Datasette's write API may insert or upsert (/{database}/{table}/-/insert, /-/upsert, /-/create with rows; its max_insert_rows); more are a 400.")
     var datasetteMaxInsertRows = DatasetteAPI.defaultMaxInsertRows
 
+    @Option(help: "With --writable: the most rows pasted from a spreadsheet into a table's insert form that one paste writes (in one transaction); more are a 400 that names the count.")
+    var maxPastedRows = DatabaseTableEditing.defaultMaxPastedRows
+
+    @Option(help: "With --writable: the most rows of a referenced table that a foreign-key column's editor lists by label; past it, the value is typed.")
+    var maxForeignKeyChoices = DatabaseTableEditing.defaultMaxChoices
+
     @Option(help: "Most CSV or NDJSON downloads running at once (each holds a thread while it reads); more get 503 with Retry-After.")
     var maxExports = LiveSettings().maxConcurrentExports
 

@@ -75,3 +75,5 @@ def test_help_lists_the_audit_bound():
     help_text = " ".join(subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout.split())
     assert "--audit-max-rows <rows> With --writable: the most writes kept in the audit trail" in help_text
     assert "(default: 100000)" in help_text
+    assert "--max-pasted-rows <max-pasted-rows> With --writable: the most rows pasted from a spreadsheet" in help_text
+    assert "--max-foreign-key-choices <max-foreign-key-choices> With --writable: the most rows of a referenced table" in help_text

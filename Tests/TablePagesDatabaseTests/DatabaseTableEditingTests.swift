@@ -69,7 +69,7 @@ struct DatabaseTableEditingTests {
         }
     }
 
-    static func withFixture(_ body: (Fixture) async throws -> Void) async throws {
+    static func withFixture(maxPastedRows: Int = DatabaseTableEditing.defaultMaxPastedRows, _ body: (Fixture) async throws -> Void) async throws {
         let database = try shop()
         defer { database.remove() }
         var logger = Logger(label: "DatabaseTableEditingTests")
@@ -82,7 +82,9 @@ struct DatabaseTableEditingTests {
         let reader = try AccessTokens.create(name: "reader", mayWrite: false, pages: nil, in: credentials)
         let site = Site(pages: pages, logger: logger, access: AccessSettings(credentials: credentials))
         var router = site.router
-        try DatabaseTableEditing(writers: writers, pages: pages, access: site.access, siteTitle: "Shop", logger: logger).register(on: &router)
+        var editing = try DatabaseTableEditing(writers: writers, pages: pages, access: site.access, siteTitle: "Shop", logger: logger)
+        editing.maxPastedRows = maxPastedRows
+        editing.register(on: &router)
         let session = SessionCookie.new()
         try await body(Fixture(
             router: router, store: store, writer: writer, reader: reader,
@@ -236,6 +238,19 @@ struct DatabaseTableEditingTests {
             #expect(refused.status == 400)
             #expect(Self.text(refused).contains("price"), "\(Self.text(refused))")
             #expect(try site.count() == 5, "all or nothing")
+        }
+    }
+
+    @Test("A paste of more rows than --max-pasted-rows is refused with the count, and writes none")
+    func pastesAreBounded() async throws {
+        try await Self.withFixture(maxPastedRows: 2) { site in
+            let paste = try #require("name,price\nA,1\nB,2\nC,3\n".addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let refused = await site.send(.post, "/pages/items/-/insert", form: "_paste=" + paste, browser: true)
+            #expect(refused.status == 400)
+            #expect(Self.text(refused).contains("3 rows were pasted; at most 2"), "\(Self.text(refused))")
+            #expect(try site.count() == 2, "nothing written")
+            let two = try #require("name,price\nA,1\nB,2\n".addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            #expect(await site.send(.post, "/pages/items/-/insert", form: "_paste=" + two, browser: true).status == 201)
         }
     }
 }

@@ -11,6 +11,10 @@ import TablePages
 public struct DatabaseEditing: SiteFeature {
     /// The writers of the tables.
     public let writers: TableWriters
+    /// The most rows one paste writes (``DatabaseTableEditing/maxPastedRows``).
+    public var maxPastedRows = DatabaseTableEditing.defaultMaxPastedRows
+    /// The most rows of a referenced table a foreign key's editor lists (``DatabaseTableEditing/maxChoices``).
+    public var maxChoices = DatabaseTableEditing.defaultMaxChoices
     private let tables: [String: DatabaseTableEditing.EditableTable]
 
     /// The editing of the tables `writers` can write; reads their columns' types and defaults,
@@ -24,10 +28,12 @@ public struct DatabaseEditing: SiteFeature {
     /// Adds the audit trail's page and the tables' editing routes, answered with the site's access control.
     public func add(to site: inout SiteBuilder) {
         let audit = AuditPages(writers: writers, siteTitle: site.title, accessControl: site.access, logger: site.logger)
-        let editing = tables.isEmpty ? nil : DatabaseTableEditing(
+        var editing = tables.isEmpty ? nil : DatabaseTableEditing(
             tables: tables, writers: writers, pages: site.pages, access: site.access, siteTitle: site.title, logger: site.logger
         )
-        site.addRoutes { router in
+        editing?.maxPastedRows = maxPastedRows
+        editing?.maxChoices = maxChoices
+        site.addRoutes { [editing] router in
             audit?.register(on: &router)
             editing?.register(on: &router)
         }

@@ -31,10 +31,16 @@ public struct DatabaseTableEditing: Sendable {
     private let siteTitle: String
     private let logger: Logger
 
-    /// The most rows one paste writes: more is refused with a message that says so.
-    public static let maxPastedRows = 10_000
-    /// The most rows of a referenced table a foreign key's editor lists; past it, the value is typed.
-    static let maxChoices = 500
+    /// The most rows one paste writes: more is refused with a message that says so
+    /// (`serve --max-pasted-rows`).
+    public var maxPastedRows = DatabaseTableEditing.defaultMaxPastedRows
+    /// The most rows of a referenced table a foreign key's editor lists; past it, the value is
+    /// typed (`serve --max-foreign-key-choices`).
+    public var maxChoices = DatabaseTableEditing.defaultMaxChoices
+    /// The default of ``maxPastedRows``: 10,000.
+    public static let defaultMaxPastedRows = 10_000
+    /// The default of ``maxChoices``: 500.
+    public static let defaultMaxChoices = 500
 
     /// One table that may be edited: its writer, its columns as the forms show them, and the
     /// choices of its foreign keys.
@@ -163,14 +169,14 @@ public struct DatabaseTableEditing: Sendable {
     /// at most ``maxChoices`` rows; read on a thread of its own.
     private func choices(for table: EditableTable) async throws -> [String: [EditForm.Choice]] {
         guard !table.links.isEmpty else { return [:] }
-        let (links, database) = (table.links, table.writer.database)
+        let (links, database, maxChoices) = (table.links, table.writer.database, maxChoices)
         return try await OwnThread.run {
             try database.snapshot { db in
                 var choices: [String: [EditForm.Choice]] = [:]
                 for link in links {
                     let label = link.selectedLabel.map { ", " + $0 } ?? ""
-                    let rows = try db.rows("SELECT \(link.selectedReferenced)\(label) FROM \(link.quotedTable) ORDER BY 1 LIMIT \(Self.maxChoices + 1)", [])
-                    guard rows.count <= Self.maxChoices else { continue }
+                    let rows = try db.rows("SELECT \(link.selectedReferenced)\(label) FROM \(link.quotedTable) ORDER BY 1 LIMIT \(maxChoices + 1)", [])
+                    guard rows.count <= maxChoices else { continue }
                     choices[link.column] = rows.map { row in
                         let value = EditInput.text(of: row[0])
                         let label = row.count > 1 ? (row[1].stringValue.map { "\($0) (\(value))" } ?? value) : value
@@ -230,7 +236,7 @@ public struct DatabaseTableEditing: Sendable {
         var rows: [[String: SQLValue]]
         let pasted = input.field(EditInput.pasteField)
         if let pasted {
-            rows = try PastedRows.values(pasted, columns: table.columns, maxRows: Self.maxPastedRows)
+            rows = try PastedRows.values(pasted, columns: table.columns, maxRows: maxPastedRows)
             if input.field(EditInput.previewField) != nil {
                 return previewResponse(rows, page: page, table: table, pasted: pasted, request: request)
             }
