@@ -36,7 +36,12 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
         row: @escaping RowProvider
     ) {
         makeRow = row
-        addition = add.map { (AddRow(id: RowID("\(id.rawValue)-add"), prompt: prompt), fields, $0) }
+        // Not `add.map { … }`: the release build's optimiser crashed on that closure (Swift 6.3.1).
+        if let add {
+            addition = (AddRow(id: RowID("\(id.rawValue)-add"), prompt: prompt), fields, add)
+        } else {
+            addition = nil
+        }
         super.init(id: id, header: header, footer: footer, rows: addition.map { [$0.row] } ?? [])
     }
 
