@@ -24,7 +24,7 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
 
     private let makeRow: RowProvider
     // The add form's row, its fields and what it does; nil for a section with no form.
-    private let addition: (row: AddRow, fields: [FormField], add: ([String: String]) throws -> Void)?
+    private let addition: Addition?
     /// The row delegates, in the order of the items last shown.
     public private(set) var rows: [ObservedRow<Item>] = []
 
@@ -36,13 +36,17 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
         row: @escaping RowProvider
     ) {
         makeRow = row
-        // Not `add.map { … }`: the release build's optimiser crashed on that closure (Swift 6.3.1).
+        // Plain branches, no closures: Swift 6.3.1's release optimiser crashed on this initializer
+        // when it made the optional tuple of the form with `Optional.map`.
+        var made: Addition?
+        var formRows: [any CascadingTableDelegate] = []
         if let add {
-            addition = (AddRow(id: RowID("\(id.rawValue)-add"), prompt: prompt), fields, add)
-        } else {
-            addition = nil
+            let formRow = AddRow(id: RowID("\(id.rawValue)-add"), prompt: prompt)
+            made = Addition(row: formRow, fields: fields, add: add)
+            formRows.append(formRow)
         }
-        super.init(id: id, header: header, footer: footer, rows: addition.map { [$0.row] } ?? [])
+        addition = made
+        super.init(id: id, header: header, footer: footer, rows: formRows)
     }
 
     /// The add form's fields (none without one).
@@ -81,6 +85,13 @@ open class ObservedSection<Item: Identifiable>: StaticSection {
     // The section's children: the rows, then the add form's row.
     private func children(of rows: [ObservedRow<Item>]) -> [any CascadingTableDelegate] {
         rows + (addition.map { [$0.row] } ?? [])
+    }
+
+    /// The add form: its row, its fields, and what it does with their checked values.
+    private struct Addition {
+        let row: AddRow
+        let fields: [FormField]
+        let add: ([String: String]) throws -> Void
     }
 
     /// The row that carries the add form: editable, as an insertion.
