@@ -134,6 +134,9 @@ def test_two_browsers_follow_the_reading_list_live(reading_list, browser, size):
         for driver in (browser, reader):
             assert wait_until(lambda: title in rows(driver, "to-read"), 10), "the added book did not appear"
         check_step(reader, "reading-list-added", size)
+        # The new book's cover loads in the background and its row is patched then: wait for it, so
+        # the link clicked next is not replaced under the click.
+        assert wait_until(lambda: badges(browser) == [], 10), f"covers still loading: {badges(browser)}"
 
         # The signed-in browser opens the book by its link and moves it to "Reading": the list in
         # the other browser moves it between sections.
