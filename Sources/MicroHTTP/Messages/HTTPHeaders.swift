@@ -9,6 +9,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     private var fields: [Field]
 
+    /// `Sec-Fetch-Site`: whose page a browser's request came from (`same-origin`, `same-site`,
+    /// `cross-site`, `none`), which the page's scripts cannot set (Fetch Metadata).
+    public static let fetchSite = "Sec-Fetch-Site"
+
     /// Creates an empty header list.
     public init() { fields = [] }
 

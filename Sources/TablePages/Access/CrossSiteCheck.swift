@@ -18,11 +18,11 @@ struct CrossSiteCheck: Sendable {
             if Self.isSameOrigin(origin, host: request.headers["Host"]) || corsOrigins.allows(origin: origin) { return }
             throw HTTPError(403, "This request came from another site's page (Origin \(Self.shown(origin))); it was refused and nothing changed.")
         }
-        switch request.headers["Sec-Fetch-Site"]?.lowercased() {
+        switch request.headers[HTTPHeaders.fetchSite]?.lowercased() {
         case nil, "same-origin", "none":
             return
         case let site?:
-            throw HTTPError(403, "This request came from another site's page (Sec-Fetch-Site: \(Self.shown(site))); it was refused and nothing changed.")
+            throw HTTPError(403, "This request came from another site's page (\(HTTPHeaders.fetchSite): \(Self.shown(site))); it was refused and nothing changed.")
         }
     }
 
