@@ -68,8 +68,34 @@ public final class DatabaseAuditTrail: AuditTrail {
                 try db.execute(statement.replacingOccurrences(of: "CREATE TABLE", with: "CREATE TABLE IF NOT EXISTS")
                     .replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
             }
+            try db.execute(rowSecurity(of: table))
         }
         return DatabaseAuditTrail(reader: database, ownStore: nil, table: table, maxRows: maxRows)
+    }
+
+    /// The PostgreSQL statement that keeps the trail's rows from every role that may not write it,
+    /// run by its owner at each start (a trail made before it gets it too): row-level security with
+    /// one policy, rows only for a role that may insert into the table. A reader role given
+    /// `pg_read_all_data` (as docs/operations.md offers for `--sql-url`), `SELECT` on every table
+    /// of the schema, or default privileges, sees no rows: such grants pass over privileges but not
+    /// row security. The owner is exempt (without `FORCE`), and so are superusers and `BYPASSRLS`
+    /// roles, which visitors' SQL refuses to run as; a role that may insert is refused too.
+    static func rowSecurity(of table: String) -> String {
+        // `table` is TablePages' own quoted name; the literal repeats it for regclass and the privilege check.
+        let literal = "'" + table.replacingOccurrences(of: "'", with: "''") + "'"
+        return """
+            DO $$ BEGIN
+                IF pg_catalog.pg_has_role((SELECT relowner FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass), 'USAGE') THEN
+                    IF NOT (SELECT relrowsecurity FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass) THEN
+                        ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                    END IF;
+                    IF NOT EXISTS (SELECT FROM pg_catalog.pg_policy WHERE polrelid = \(literal)::regclass AND polname = 'writers_only') THEN
+                        CREATE POLICY writers_only ON \(table)
+                            USING ((SELECT pg_catalog.has_table_privilege(\(literal), 'INSERT')));
+                    END IF;
+                END IF;
+            END $$
+            """
     }
 
     /// Entries inserted by one statement: 1,100 parameters, within SQLite's and PostgreSQL's limits.
