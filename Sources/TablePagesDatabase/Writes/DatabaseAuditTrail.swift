@@ -18,6 +18,8 @@ public final class DatabaseAuditTrail: AuditTrail {
     public static let defaultMaxRows = 100_000
     /// The schema of TablePages' own in a PostgreSQL database.
     public static let postgresSchema = "tablepages"
+    /// The trail's table in a PostgreSQL database, as SQL names it: `"tablepages"."audit_log"`.
+    public static let postgresTable = SQLIdentifier.quoted(postgresSchema) + "." + SQLIdentifier.quoted("audit_log")
 
     /// How many rows are kept; the oldest go first.
     public let maxRows: Int
@@ -59,8 +61,7 @@ public final class DatabaseAuditTrail: AuditTrail {
     /// its thread.
     /// - Throws: PostgreSQL's errors, e.g. when the user may not create the schema.
     public static func postgres(database: any TableWriteDatabase, maxRows: Int = defaultMaxRows) throws -> DatabaseAuditTrail {
-        let schema = SQLIdentifier.quoted(postgresSchema)
-        let table = schema + "." + SQLIdentifier.quoted("audit_log")
+        let (schema, table) = (SQLIdentifier.quoted(postgresSchema), postgresTable)
         try database.transaction { db in
             try db.execute("SELECT pg_catalog.pg_advisory_xact_lock(\(Self.postgresLock))")
             try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
@@ -122,8 +123,11 @@ public final class DatabaseAuditTrail: AuditTrail {
     // MARK: AuditTrail
 
     /// Inserts one row per entry under a new write id, then drops the rows beyond ``maxRows``.
+    /// In the written database, the id is the session's when it names its write
+    /// (``IdentifiedWriteSession``), so that a lost `COMMIT` can be looked up by it.
     public func record(_ entries: [AuditEntry], writing session: any SQLSession) throws {
-        let writeID = UUID().uuidString
+        let identified = ownStore == nil ? session as? any IdentifiedWriteSession : nil
+        let writeID = identified?.recordingWriteID() ?? UUID().uuidString
         // PostgreSQL's parameters are text: the time is cast to its column's type.
         let row = "(?, ?, \(reader.dialect.placeholder(type: "double precision")), ?, ?, ?, ?, ?, ?, ?, ?)"
         func insert(into session: any SQLSession) throws {
