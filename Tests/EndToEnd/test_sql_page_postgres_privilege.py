@@ -9,6 +9,9 @@ naming the function. After each request: the cluster accepts a new connection, n
 held, a sentinel session is alive, no replication slot, statistics not reset, no WAL switch, no file
 read. Each reproduction failed on ec9b4ee (it answered 200, or held the lock, or killed the session)."""
 import json
+import urllib.error
+import urllib.parse
+import urllib.request
 import os
 import subprocess
 import tempfile
@@ -403,3 +406,47 @@ def test_a_sql_url_that_cannot_connect_stops_the_server_saying_so(cluster_databa
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode != 0, result.stderr
     assert "for visitors' SQL" in result.stderr and "tablepages_nobody_such" in result.stderr, result.stderr
+
+
+def post_form(base, path, form, headers):
+    request = urllib.request.Request(base + path, data=urllib.parse.urlencode(form).encode(), method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_the_audit_trail_is_not_readable_by_visitors_sql_even_as_a_pg_read_all_data_reader(cluster_database, tmp_path):
+    """`tablepages.audit_log` keeps every written value and the actors' names. docs/operations.md
+    offers `pg_read_all_data` for the `--sql-url` role, which passes over every table's privileges:
+    on the old code `select * from tablepages.audit_log` on the SQL page answered the whole trail.
+    Row-level security on the trail (rows only for a role that may insert into it) holds for it."""
+    reader = reader_url(cluster_database)
+    process, base = start_server(tmp_path, "--database", cluster_database, "--writable", "--sql-url", reader, anonymous_writes=False)
+    before = psql(cluster_database, "select coalesce(quote_literal(t), 'NULL') from things where id = 1").strip()
+    try:
+        secret_name, marker = "auditor-" + uuid.uuid4().hex[:8], "written-" + uuid.uuid4().hex
+        writer = subprocess.run([BINARY, "token", "create", "--name", secret_name, "--write"], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=30, check=True).stdout.strip().splitlines()[-1]
+        status, body = post_form(base, "/pages/things/rows/1/-/update", {"v.t": marker}, {"Authorization": "Bearer " + writer})
+        assert status in (200, 303), body[:400]
+        # The trail has it, as its owner reads it, and the audit page shows it to the writer.
+        assert marker in psql(cluster_database, "select string_agg(new_values || actor_name, ' ') from tablepages.audit_log")
+        request = urllib.request.Request(base + "/-/audit.json", headers={"Authorization": "Bearer " + writer})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert marker in response.read().decode()
+        for sql in ["select * from tablepages.audit_log", "table tablepages.audit_log",
+                    "select actor_name, new_values from tablepages.audit_log where new_values like '%written-%'",
+                    "select (select string_agg(actor_name || new_values, ',') from tablepages.audit_log) as all_of_it"]:
+            for prefix in ["/-/sql.json", "/-/sql"]:
+                status, _, body = get(base, query_path(prefix, sql, {}))
+                assert marker not in body.decode() and secret_name not in body.decode(), (prefix, sql, body[:400])
+        status, _, body = get(base, query_path("/-/sql.json", "select count(*) as n from tablepages.audit_log", {}))
+        assert status == 200 and json.loads(body)["rows"] == [[0]], body[:400]
+        # The role itself, from any client, sees no rows either: the boundary is PostgreSQL's.
+        assert psql(reader, "select count(*) from tablepages.audit_log").strip() == "0"
+    finally:
+        stop_server(process)
+        psql(cluster_database, f"update things set t = {before} where id = 1")
