@@ -127,6 +127,29 @@ STEPS = [
     ("/d/-/create", {"table": "t6", "columns": [{"name": "a"}]}, R),
     ("/d/-/create", {"table": "sqlite_x", "columns": [{"name": "a"}]}, W),
     ("/d/-/create", [], W),
+    # A column's options: literal defaults (quoted by SQLite), default expressions and foreign keys,
+    # with sqlite-utils' text in sqlite_master, and each way of getting them wrong.
+    ("/d/-/create", {"table": "owners", "columns": [
+        {"name": "id", "type": "integer"}, {"name": "name", "default": "it's"}, {"name": "n", "type": "integer", "default": 3, "not_null": True},
+        {"name": "w", "type": "float", "default": 0.1}, {"name": "flag", "type": "integer", "default": True}, {"name": "nothing", "default": None}], "pk": "id"}, W),
+    ("/d/owners/-/insert", {"row": {"id": 1}, "return": True}, W),
+    ("/d/-/create", {"table": "walks", "columns": [
+        {"name": "id", "type": "integer"}, {"name": "dog", "type": "integer", "fk_table": "dogs"},
+        {"name": "owner", "type": "integer", "fk_table": "owners", "fk_column": "ID"}, {"name": "at", "default_expr": "current_timestamp"},
+        {"name": "day", "default_expr": "current_date"}, {"name": "time", "default_expr": "current_time"},
+        {"name": "s", "type": "integer", "default_expr": "current_unixtime"}, {"name": "ms", "type": "integer", "default_expr": "current_unixtime_ms"},
+        {"name": "prev", "type": "integer", "fk_table": "walks", "fk_column": "id"}, {"name": "odd", "fk_table": "odd name"}], "pk": "id"}, W),
+    ("/d/-/create", {"table": "by_rowid", "columns": [{"name": "a", "fk_table": "loose", "fk_column": "rowid"}, {"name": "b", "fk_table": ""}]}, W),
+    ("/d/-/create", {"table": "bad1", "columns": [{"name": "a", "fk_table": "loose"}]}, W),
+    ("/d/-/create", {"table": "bad2", "columns": [{"name": "a", "fk_table": "pairs"}]}, W),
+    ("/d/-/create", {"table": "bad3", "columns": [{"name": "a", "fk_table": "nosuch"}]}, W),
+    ("/d/-/create", {"table": "bad4", "columns": [{"name": "a", "fk_table": "dogs", "fk_column": "nope"}]}, W),
+    ("/d/-/create", {"table": "bad5", "columns": [{"name": "a", "fk_column": "id"}]}, W),
+    ("/d/-/create", {"table": "bad6", "columns": [{"name": "a", "default": 1, "default_expr": "current_date"}]}, W),
+    ("/d/-/create", {"table": "bad7", "columns": [{"name": "a", "default_expr": "now"}, {"name": "b", "default_expr": None}]}, W),
+    ("/d/-/create", {"table": "bad8", "columns": [{"name": "a", "default": [1]}]}, W),
+    ("/d/-/create", {"table": "bad9", "columns": [{"name": "a", "fk_table": 1, "not_null": "maybe", "extra": 1}]}, W),
+    ("/d/-/create", {"table": "bad10", "columns": [{"name": "a", "default": {"k": 1}, "fk_table": "dogs", "fk_column": "nope"}]}, W),
 ]
 
 # Where the two differ on purpose (docs/operations.md, "Datasette's write API"): step → why.
@@ -386,9 +409,11 @@ def test_a_token_for_some_pages_writes_only_those_and_never_the_schema(tmp_path)
         stop_server(process)
 
 
-def test_updates_and_deletes_are_kept_in_the_audit_trail_as_the_apis(tmp_path):
-    """The API's updates and deletes go through the table's writer: /-/audit.json lists each,
-    by the token's name, through the `api` channel, with its action."""
+def test_every_row_write_is_kept_in_the_audit_trail_as_the_apis(tmp_path):
+    """Every row the API writes goes through the table's writer: /-/audit.json lists each, by
+    the token's name, through the `api` channel, with its action and values: inserts, upserts,
+    a replace (and the row it removed for clashing on a UNIQUE column), a create's rows,
+    updates and deletes."""
     path = str(tmp_path / "d.db")
     _write_database(path)
     token = subprocess.run([BINARY, "token", "create", "--name", "scripted", "--write"], cwd=tmp_path,
@@ -396,12 +421,26 @@ def test_updates_and_deletes_are_kept_in_the_audit_trail_as_the_apis(tmp_path):
     process, base = start_server(tmp_path, "--database", path, "--writable", anonymous_writes=False)
     try:
         server = Server(base, {W: token}, path, process, stop_server)
+        assert server.post("/d/dogs/-/insert", {"rows": [{"name": "Rex", "age": 2}]}, W) == (201, {"ok": True})
+        assert server.post("/d/dogs/-/upsert", {"rows": [{"id": 2, "name": "Pancakes", "age": 4}]}, W) == (200, {"ok": True})
+        assert server.post("/d/dogs/-/insert", {"rows": [{"id": 3, "name": "Rex"}], "ignore": True}, W) == (201, {"ok": True})
+        assert server.post("/d/-/create", {"table": "tags", "rows": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "pk": "id"}, W)[0] == 201
+        # A unique name: replacing row 1 with row 2's name removes row 2 too.
+        sqlite3.connect(path).execute("create unique index tags_name on tags (name)").connection.commit()
+        assert server.post("/d/tags/-/insert", {"rows": [{"id": 1, "name": "b"}], "replace": True}, W) == (201, {"ok": True})
         assert server.post("/d/dogs/1/-/update", {"update": {"age": 6}}, W) == (200, {"ok": True})
         assert server.post("/d/dogs/2/-/delete", None, W) == (200, {"ok": True})
         request = urllib.request.Request(base + "/-/audit.json", headers={"Authorization": "Bearer " + token})
         with urllib.request.urlopen(request, timeout=30) as response:
             entries = json.loads(response.read())["entries"]
-        kept = [(entry["actor"], entry["channel"], entry["table"], entry["action"]) for entry in entries]
-        assert ("scripted", "api", "dogs", "update") in kept and ("scripted", "api", "dogs", "delete") in kept, kept
+        assert all((entry["actor"], entry["channel"]) == ("scripted", "api") for entry in entries), entries
+        kept = [(entry["table"], entry["action"], entry["key"]) for entry in reversed(entries)]
+        assert kept == [
+            ("dogs", "insert", [3]), ("dogs", "update", [2]),  # the ignored row is not a change
+            ("tags", "insert", [1]), ("tags", "insert", [2]),
+            ("tags", "delete", [2]), ("tags", "update", [1]),
+            ("dogs", "update", [1]), ("dogs", "delete", [2]),
+        ], kept
+        assert entries[-2]["new"] == {"id": 2, "name": "Pancakes", "age": 4} and entries[-2]["old"]["age"] == 3, entries[-2]
     finally:
         stop_server(process)

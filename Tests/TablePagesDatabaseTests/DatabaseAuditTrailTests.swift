@@ -24,6 +24,13 @@ struct DatabaseAuditTrailTests {
         return (database, try DatabaseTablePages.registerWritable(store: store, in: &pages, audit: audit), audit, path)
     }
 
+    /// Runs `body` with an audit trail in a file of its own, removed after.
+    static func withTrail(_ body: (DatabaseAuditTrail) async throws -> Void) async throws {
+        let path = NSTemporaryDirectory() + "tablepages-audit-\(UUID().uuidString).sqlite"
+        defer { remove(path) }
+        try await body(try DatabaseAuditTrail.sqlite(path: path, maxRows: 1000))
+    }
+
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }

@@ -143,7 +143,7 @@ struct DatabaseTableSchema: Sendable {
         }
     }
 
-    private static func schema(of name: String, in db: any SQLSession) throws -> DatabaseTableSchema {
+    static func schema(of name: String, in db: any SQLSession) throws -> DatabaseTableSchema {
         // (GRDB's `columns(in:)` quotes names without doubling their quotes: see PragmaColumn.)
         // The primary key's columns come first, as Datasette shows them: a page links each row's
         // first value to the row's own URL, and that value is then the row's key.

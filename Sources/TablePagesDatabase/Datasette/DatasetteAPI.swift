@@ -55,9 +55,13 @@ public struct DatasetteAPI: Sendable {
     /// The most rows one insert or upsert may carry (`serve --datasette-max-insert-rows`); more are
     /// Datasette's 400 "Too many rows, maximum allowed is N".
     public var maxInsertRows = DatasetteAPI.defaultMaxInsertRows
-    /// The writers of the served tables (`serve --writable`): the write API's updates and deletes
-    /// go through a ``TableWriter`` of the table, keeping them in these writers' audit trail.
+    /// The writers of the served tables (`serve --writable`): every row the write API writes goes
+    /// through a ``TableWriter`` of the table, keeping it in these writers' audit trail.
     public var writers: TableWriters?
+    /// The feature serving the database's tables as pages: after `/-/create` or `alter` it serves
+    /// the new or altered table (``DatabaseTables/reloadSchema()``) before the write is answered,
+    /// so the table's page is there when the client asks for it; nil for none.
+    public var tables: DatabaseTables?
     /// The default of ``maxInsertRows``: 100, Datasette's `max_insert_rows`.
     public static let defaultMaxInsertRows = 100
 
@@ -115,7 +119,7 @@ public struct DatasetteAPI: Sendable {
             router.on(.get, "/\(prefix)/:table", keepingMalformedEscapes: true, use: { request in await self.tableResponse(request) })
             router.on(.get, "/\(prefix)/:table/:row", keepingMalformedEscapes: true, use: { request in await self.rowResponse(request) })
         }
-        DatasetteWriteAPI(api: self, writer: DatasetteWriter(store: database), logger: logger).register(on: &router, prefixes: prefixes.filter { !$0.contains("/") })
+        DatasetteWriteAPI(api: self, writer: DatasetteWriter(store: database, logger: logger), logger: logger).register(on: &router, prefixes: prefixes.filter { !$0.contains("/") })
     }
 
     // MARK: Handlers

@@ -52,11 +52,12 @@ struct DatasetteWriteAPI: Sendable {
             return Self.error(error.messages, status: error.status)
         }
         if parsed.alter, let refusal = schemaRefusal(request, message: "Permission denied for alter-table") { return refusal }
-        let writer = writer
+        guard let author = author(of: request) else { return Self.error(denied, status: 403) }
+        let (writer, audit) = (writer, api.writers?.audit)
         let name = table.schema.name
         let keys = table.primaryKeys
         return await answer(request, altered: parsed.alter, status: upsert ? 200 : 201, what: "\(upsert ? "upsert" : "insert") of \(parsed.rows.count) rows into \(name)") {
-            let rows = try writer.insert(parsed, into: name, pks: keys, upsert: upsert)
+            let rows = try writer.insert(parsed, into: name, pks: keys, upsert: upsert, audit: audit, by: author)
             return rows.map { [("rows", Self.rowsJSON($0))] } ?? []
         }
     }
@@ -76,11 +77,11 @@ struct DatasetteWriteAPI: Sendable {
         if parsed.alter {
             if let refusal = schemaRefusal(request, message: "Permission denied for alter-table") { return refusal }
             // A schema change first, then the row's write through its table's writer, which reads the new columns.
-            let (columns, catalog, name) = (self.writer, api.catalog, target.table.schema.name)
+            let (columns, name, reload) = (self.writer, target.table.schema.name, schemaReload)
             do {
                 try await DatasetteAPI.inBackground {
                     try columns.addMissingColumns([parsed.update], to: name)
-                    try catalog.reload()
+                    try reload()
                 }
             } catch {
                 return failure(error, what: "alter of \(name)")
@@ -139,13 +140,14 @@ struct DatasetteWriteAPI: Sendable {
             guard parsed.rows != nil else { return Self.error("table \"\(parsed.table)\" already exists", status: 400) }
             parsedForTable.pks = existing
         }
-        let writer = writer
+        guard let author = author(of: request) else { return Self.error("Permission denied", status: 403) }
+        let (writer, audit) = (writer, api.writers?.audit)
         let databaseName = api.databaseName
         let host = "http://" + (request.headers["Host"] ?? "localhost")
         let tableURL = host + api.path + "/" + TildeEncoding.encode(parsed.table)
         let created = parsedForTable
         return await answer(request, altered: true, status: 201, what: "create of \(parsed.table)") {
-            let schema = try writer.create(created, existingKey: existing)
+            let schema = try writer.create(created, existingKey: existing, audit: audit, by: author)
             var members: [(String, String)] = [
                 ("database", DatasetteJSON.string(databaseName)), ("table", DatasetteJSON.string(created.table)),
                 ("table_url", DatasetteJSON.string(tableURL)), ("table_api_url", DatasetteJSON.string(tableURL + ".json")),
@@ -213,6 +215,11 @@ struct DatasetteWriteAPI: Sendable {
 
     // MARK: Helpers
 
+    /// The request's actor as the audit trail names a write through this API; nil for none.
+    private func author(of request: Request) -> WriteAuthor? {
+        api.accessControl?.actor(for: request).map { WriteAuthor(actor: $0, channel: .api) }
+    }
+
     private func rowTableName(_ request: Request) -> String {
         let segment = request.parameters["table"] ?? ""
         return api.table(named: segment)?.schema.name ?? TildeEncoding.decode(segment) ?? segment
@@ -256,14 +263,24 @@ struct DatasetteWriteAPI: Sendable {
         return .success((table, RowKey(Array(found.prefix(table.schema.key.count))), table.usesRowID ? found.last : nil))
     }
 
+    /// Re-reads the tables after a schema change, blocking: Datasette's URLs' catalog, and the
+    /// tables' pages and writers, so the next request finds the new table or columns.
+    private var schemaReload: @Sendable () throws -> Void {
+        let (catalog, tables) = (api.catalog, api.tables)
+        return {
+            try catalog.reload()
+            try tables?.reloadSchema()
+        }
+    }
+
     /// Runs `write` on a thread of its own and answers `{"ok": true, …}` with its members (each
     /// value already JSON), or the refusal; re-reads the tables after a schema change.
     private func answer(_ request: Request, altered: Bool, status: Int, what: String, _ write: @escaping @Sendable () throws -> [(String, String)]) async -> Response {
-        let catalog = api.catalog
+        let reload = schemaReload
         do {
             let members = try await DatasetteAPI.inBackground {
                 let members = try write()
-                if altered { try catalog.reload() }
+                if altered { try reload() }
                 return members
             }
             let actor = api.accessControl?.actor(for: request)
@@ -281,13 +298,13 @@ struct DatasetteWriteAPI: Sendable {
         _ request: Request, table: DatasetteTable, status: Int,
         _ write: (TableWriter, WriteAuthor) async throws(TableWriteError) -> [(String, String)]
     ) async -> Response {
-        guard let actor = api.accessControl?.actor(for: request) else { return Self.error("Permission denied", status: 403) }
+        guard let author = author(of: request) else { return Self.error("Permission denied", status: 403) }
         let tableWriter = TableWriter(
             schema: table.schema, database: writer.store, audit: api.writers?.audit,
             foreignKeyColumns: table.schema.linkedColumns.map(\.column), logger: logger
         )
         do throws(TableWriteError) {
-            let members = try await write(tableWriter, WriteAuthor(actor: actor, channel: .api))
+            let members = try await write(tableWriter, author)
             return .json("{\"ok\": true" + members.map { ", \"\($0.0)\": \($0.1)" }.joined() + "}", status: status)
         } catch {
             let answer = error.httpError

@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 import TableStore
 
 /// The writes of Datasette's write API on a SQLite file, each in one transaction, in the statements
@@ -6,28 +7,36 @@ import TableStore
 /// end up stored, the same constraint refuses the same row with the same message, and a table
 /// created or altered has the same `CREATE TABLE` text in `sqlite_master`.
 ///
+/// Every row written goes through the table's ``TableWriter`` (one statement a row, returning
+/// the row), so that the audit trail keeps it and its author can undo it.
+///
 /// Blocking: call it on a thread that may block (`DatasetteWriteAPI` runs it on one of its own).
 struct DatasetteWriter: Sendable {
     let store: Store
+    let logger: Logger
 
     /// A write SQLite refused (a constraint, a missing column): its message, as Datasette passes it on.
     struct Refused: Error {
         var message: String
     }
 
-    /// Inserts (or with `upsert`, upserts) `request`'s rows into `table`; returns the rows stored
-    /// when the request asks for them (`rowid` first for a rowid table), each as columns and values.
-    func insert(_ request: DatasetteWriteRequest.Insert, into table: String, pks: [String], upsert: Bool) throws -> [[(String, SQLValue)]]? {
-        try write { db in
+    /// Inserts (or with `upsert`, upserts) `request`'s rows into `table`, each row's change kept
+    /// in `audit` as `author`'s; returns the rows stored when the request asks for them (`rowid`
+    /// first for a rowid table), each as columns and values.
+    func insert(
+        _ request: DatasetteWriteRequest.Insert, into table: String, pks: [String], upsert: Bool, audit: (any AuditTrail)?, by author: WriteAuthor
+    ) throws -> [[(String, SQLValue)]]? {
+        try write(audit: audit) { db, entries in
             if request.alter { try addMissingColumns(request.rows, to: table, in: db) }
+            let writer = try tableWriter(table, audit: audit, in: db)
             let keys = pks.isEmpty ? ["rowid"] : pks
+            let conflict: InsertConflict = request.replace ? .replace : request.ignore ? .ignore : .fail
             if request.returnsRows && !upsert {
                 // One statement per row, as Datasette's returning insert runs them, each row's own columns.
                 var rowids: [SQLValue] = []
                 for row in request.rows {
-                    try db.execute(insertSQL(table, columns: row.columns, rows: 1, request: request, upsert: false, keys: keys), row.values)
-                    let inserted = try db.row("SELECT changes(), last_insert_rowid()")?.values ?? []
-                    if request.ignore, inserted.first == .integer(0) {
+                    let written = try writer.insertRow(Array(zip(row.columns, row.values)), onConflict: conflict, upsertingOn: nil, by: author, in: db, entries: &entries)
+                    guard written != nil else {
                         // An ignored row is returned as the row it clashed with, found by the key it names.
                         let key = pks.compactMap { row.value(of: $0) }
                         guard !pks.isEmpty, key.count == pks.count else { continue }
@@ -35,15 +44,11 @@ struct DatasetteWriter: Sendable {
                         if let rowid = try db.row("SELECT rowid FROM \(SQLIdentifier.quoted(table)) WHERE \(condition) LIMIT 1", key)?.values.first { rowids.append(rowid) }
                         continue
                     }
-                    rowids.append(inserted.last ?? .null)
+                    rowids.append(try db.row("SELECT last_insert_rowid()")?.values.first ?? .null)
                 }
                 return try rows(of: table, where: "rowid IN (\(Array(repeating: "?", count: rowids.count).joined(separator: ",")))", rowids, withRowID: false, in: db)
             }
-            let columns = Self.union(request.rows.map(\.columns))
-            for batch in Self.batches(of: request.rows, columns: columns.count) where !batch.isEmpty {
-                let values = batch.flatMap { row in columns.map { row.value(of: $0) ?? .null } }
-                try db.execute(insertSQL(table, columns: columns, rows: batch.count, request: request, upsert: upsert, keys: keys), values)
-            }
+            try insertAll(request.rows, with: writer, onConflict: conflict, upsertingOn: upsert ? keys : nil, by: author, in: db, entries: &entries)
             guard request.returnsRows else { return nil }
             guard !request.rows.isEmpty else { return [] }
             let condition = "(" + keys.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: " AND ") + ")"
@@ -52,31 +57,46 @@ struct DatasetteWriter: Sendable {
         }
     }
 
-    /// Adds the columns `rows` name that `table` lacks (Datasette's `alter`), in a transaction of its own.
-    func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String) throws {
-        try write { db in try addMissingColumns(rows, to: table, in: db) }
+    /// Writes `rows` through `writer` as sqlite-utils' `insert_all` and `upsert_all` do: every
+    /// row with every column any of them names, in the order first named, NULL where a row names
+    /// none (so an upsert sets such a column to NULL in a row that exists).
+    private func insertAll(
+        _ rows: [DatasetteWriteRequest.Row], with writer: TableWriter, onConflict conflict: InsertConflict, upsertingOn keys: [String]?,
+        by author: WriteAuthor, in db: any SQLSession, entries: inout [AuditEntry]
+    ) throws {
+        let columns = Self.union(rows.map(\.columns))
+        for row in rows {
+            let values = columns.map { (column: $0, value: row.value(of: $0) ?? .null) }
+            _ = try writer.insertRow(values, onConflict: conflict, upsertingOn: keys, by: author, in: db, entries: &entries)
+        }
     }
 
-    /// Creates `request`'s table (or, from rows into a table that exists, inserts them); returns
-    /// the table's `CREATE TABLE` text after.
-    func create(_ request: DatasetteWriteRequest.Create, existingKey: [String]?) throws -> String {
-        try write { db in
+    /// The writer of `table` as it is in `db` now (after an `alter`, with its new columns).
+    private func tableWriter(_ table: String, audit: (any AuditTrail)?, in db: any SQLSession) throws -> TableWriter {
+        TableWriter(schema: try DatabaseTableSchema.schema(of: table, in: db), database: store, audit: audit, logger: logger)
+    }
+
+    /// Adds the columns `rows` name that `table` lacks (Datasette's `alter`), in a transaction of its own.
+    func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String) throws {
+        try write(audit: nil) { db, _ in try addMissingColumns(rows, to: table, in: db) }
+    }
+
+    /// Creates `request`'s table (or, from rows into a table that exists, inserts them, each
+    /// row's change kept in `audit` as `author`'s); returns the table's `CREATE TABLE` text after.
+    func create(_ request: DatasetteWriteRequest.Create, existingKey: [String]?, audit: (any AuditTrail)?, by author: WriteAuthor) throws -> String {
+        try write(audit: audit) { db, entries in
             let table = request.table
             if let rows = request.rows {
                 if existingKey == nil {
-                    try db.execute(Self.createSQL(table, columns: Self.suggestedColumns(rows), pks: request.pks, notNull: []))
+                    let columns = Self.suggestedColumns(rows).map { DatasetteTableDefinition.Column(name: $0.0, type: $0.1) }
+                    try db.execute(DatasetteTableDefinition(table: table, columns: columns, pks: request.pks).sql)
                 } else if request.alter {
                     try addMissingColumns(rows, to: table, in: db)
                 }
-                let insert = DatasetteWriteRequest.Insert(rows: rows, returnsRows: false, ignore: request.ignore, replace: request.replace, alter: false)
-                let columns = Self.union(rows.map(\.columns))
-                for batch in Self.batches(of: rows, columns: columns.count) where !batch.isEmpty {
-                    let values = batch.flatMap { row in columns.map { row.value(of: $0) ?? .null } }
-                    try db.execute(insertSQL(table, columns: columns, rows: batch.count, request: insert, upsert: false, keys: []), values)
-                }
+                let conflict: InsertConflict = request.replace ? .replace : request.ignore ? .ignore : .fail
+                try insertAll(rows, with: try tableWriter(table, audit: audit, in: db), onConflict: conflict, upsertingOn: nil, by: author, in: db, entries: &entries)
             } else {
-                let columns = (request.columns ?? []).map { ($0.name, $0.type) }
-                try db.execute(Self.createSQL(table, columns: columns, pks: request.pks, notNull: Set((request.columns ?? []).filter(\.notNull).map(\.name))))
+                try db.execute(try DatasetteTableDefinition.resolving(request.columns ?? [], table: table, pks: request.pks, in: db).sql)
             }
             return try Self.schemaText(of: table, in: db) ?? ""
         }
@@ -88,22 +108,6 @@ struct DatasetteWriter: Sendable {
     }
 
     // MARK: SQL
-
-    /// `CREATE TABLE` as sqlite-utils writes it: one column a line, indented three spaces, a
-    /// single key column `PRIMARY KEY` (added first as INTEGER when no row names it), a compound
-    /// key as a last `PRIMARY KEY (…)` line.
-    static func createSQL(_ table: String, columns given: [(String, String)], pks: [String], notNull: Set<String>) -> String {
-        var columns = given
-        if pks.count == 1, !columns.contains(where: { $0.0 == pks[0] }) { columns.insert((pks[0], "INTEGER"), at: 0) }
-        var lines = columns.map { name, type in
-            var line = "   \(SQLIdentifier.quoted(name)) \(type)"
-            if pks.count == 1, pks[0] == name { line += " PRIMARY KEY" }
-            if notNull.contains(name) { line += " NOT NULL" }
-            return line
-        }
-        if pks.count > 1 { lines.append("   PRIMARY KEY (\(pks.map(SQLIdentifier.quoted).joined(separator: ", ")))") }
-        return "CREATE TABLE \(SQLIdentifier.quoted(table)) (\n" + lines.joined(separator: ",\n") + "\n)"
-    }
 
     /// The columns sqlite-utils makes for `rows`: in the order they are first named, each typed
     /// by the kinds of its values (null left out unless it is all there is).
@@ -138,19 +142,6 @@ struct DatasetteWriter: Sendable {
         return "TEXT"
     }
 
-    private func insertSQL(_ table: String, columns: [String], rows: Int, request: DatasetteWriteRequest.Insert, upsert: Bool, keys: [String]) -> String {
-        let verb = request.replace ? "INSERT OR REPLACE" : request.ignore ? "INSERT OR IGNORE" : "INSERT"
-        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let values = columns.isEmpty ? "DEFAULT VALUES" : "(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
-        var sql = "\(verb) INTO \(SQLIdentifier.quoted(table)) \(values)"
-        if upsert {
-            let others = columns.filter { !keys.contains($0) }
-            let action = others.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\(SQLIdentifier.quoted($0)) = excluded.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
-            sql += " ON CONFLICT(\(keys.map(SQLIdentifier.quoted).joined(separator: ", "))) \(action)"
-        }
-        return sql
-    }
-
     /// `ALTER TABLE … ADD COLUMN` for each column `rows` name that `table` lacks, typed by their values.
     private func addMissingColumns(_ rows: [DatasetteWriteRequest.Row], to table: String, in db: any SQLSession) throws {
         let existing = Set(try db.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.values.first?.stringValue?.lowercased() })
@@ -170,12 +161,16 @@ struct DatasetteWriter: Sendable {
         return try db.rows("SELECT \(select.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) WHERE \(condition)", arguments).map { Array(zip(columns, $0.values)) }
     }
 
-    /// Runs `body` in one write transaction; SQLite's refusals become ``Refused`` with SQLite's message.
-    private func write<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        do {
-            return try store.transaction(body)
-        } catch let error as DatabaseError {
-            throw Refused(message: error.message ?? "\(error)")
+    /// Runs `body` in one write transaction, keeping the audit entries it makes in `audit` in
+    /// the same transaction; SQLite's refusals of `body`'s statements become ``Refused`` with
+    /// SQLite's message (the audit trail's own failures are the server's).
+    private func write<T: Sendable>(audit: (any AuditTrail)?, _ body: (any SQLSession, inout [AuditEntry]) throws -> T) throws -> T {
+        try TableWriter.transaction(on: store, audit: audit) { db, entries in
+            do {
+                return try body(db, &entries)
+            } catch let error as DatabaseError {
+                throw Refused(message: error.message ?? "\(error)")
+            }
         }
     }
 
@@ -183,11 +178,5 @@ struct DatasetteWriter: Sendable {
     static func union(_ lists: [[String]]) -> [String] {
         var seen: Set<String> = []
         return lists.flatMap { $0 }.filter { seen.insert($0).inserted }
-    }
-
-    /// `rows` in groups small enough for SQLite's limit of 32,766 bound values a statement.
-    static func batches(of rows: [DatasetteWriteRequest.Row], columns: Int) -> [ArraySlice<DatasetteWriteRequest.Row>] {
-        let size = max(1, 32_766 / max(columns, 1))
-        return stride(from: 0, to: rows.count, by: size).map { rows[$0..<min($0 + size, rows.count)] }
     }
 }

@@ -5,6 +5,8 @@ public enum InsertConflict: String, Sendable, Hashable {
     case fail
     /// Skip that row and write the others (SQLite's `INSERT OR IGNORE`; PostgreSQL's `ON CONFLICT DO NOTHING`).
     case ignore
-    /// Replace the row that holds the key: columns the new row leaves out get their defaults.
+    /// Replace the row that holds the key: columns the new row leaves out get their defaults. In
+    /// SQLite, every other row the new one clashes with on a UNIQUE column is removed too; the
+    /// audit trail keeps each as a delete.
     case replace
 }

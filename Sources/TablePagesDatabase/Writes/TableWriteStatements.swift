@@ -29,7 +29,7 @@ struct TableWriteStatements {
     }
 
     /// The key, then every column, as a row is read back.
-    private var selectList: String {
+    var selectList: String {
         (schema.key + schema.columns).map(schema.selected).joined(separator: ", ")
     }
 
@@ -38,11 +38,27 @@ struct TableWriteStatements {
         columns.map { "\(SQLIdentifier.quoted($0)) = \(schema.placeholder(for: $0))" }.joined(separator: " AND ")
     }
 
-    /// Inserts values of `columns` (all of them, in this order), as `conflict` says.
-    func insert(_ columns: [String], onConflict conflict: InsertConflict) -> String {
-        let values = columns.isEmpty
+    /// `(a, b) VALUES (?, ?)` for `columns`, or `DEFAULT VALUES` for none.
+    private func values(of columns: [String]) -> String {
+        columns.isEmpty
             ? "DEFAULT VALUES"
             : "(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map(schema.placeholder(for:)).joined(separator: ", ")))"
+    }
+
+    /// Inserts values of `columns` (in this order), or where a row has the same `keys`, sets the
+    /// others of `columns` to them and leaves the rest as they are (Datasette's upsert, as
+    /// sqlite-utils writes it); returns no row when the row exists and there are no others.
+    func upsert(_ columns: [String], on keys: [String]) -> String {
+        let others = columns.filter { column in !keys.contains { $0.lowercased() == column.lowercased() } }
+        let action = others.isEmpty
+            ? "DO NOTHING"
+            : "DO UPDATE SET " + others.map { "\(SQLIdentifier.quoted($0)) = excluded.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
+        return "INSERT INTO \(schema.quotedName) \(values(of: columns)) ON CONFLICT (\(keys.map(SQLIdentifier.quoted).joined(separator: ", "))) \(action) RETURNING \(selectList)"
+    }
+
+    /// Inserts values of `columns` (all of them, in this order), as `conflict` says.
+    func insert(_ columns: [String], onConflict conflict: InsertConflict) -> String {
+        let values = values(of: columns)
         switch schema.dialect {
         case .sqlite:
             let verb = switch conflict {
@@ -81,6 +97,11 @@ struct TableWriteStatements {
     func row(matching columns: [String], _ values: [SQLValue], locking: Bool, in session: any SQLSession) throws -> Row? {
         let lock = locking && schema.dialect == .postgresql ? " FOR UPDATE" : ""
         return try session.row("SELECT \(selectList) FROM \(schema.quotedName) WHERE \(matching(columns)) LIMIT 1\(lock)", values).map(decode)
+    }
+
+    /// Every row whose `columns` have `values`, as a write returns them.
+    func rows(matching columns: [String], _ values: [SQLValue], in session: any SQLSession) throws -> [Row] {
+        try session.rows("SELECT \(selectList) FROM \(schema.quotedName) WHERE \(matching(columns))", values).map(decode)
     }
 
     /// A row read with ``selectList``.

@@ -87,12 +87,13 @@ public struct TableWriter: Sendable {
         let keys = try await write(by: author) { session, entries in
             var keys: [RowKey] = []
             for row in resolved {
-                let old = onConflict == .replace ? try existingRow(identifiedBy: row, in: session) : nil
-                guard let written = try run(statements.insert(row.map(\.column), onConflict: onConflict), row.map(\.value), writing: row.map(\.column), in: session) else {
-                    continue
+                let written: TableWriteStatements.Row?
+                do {
+                    written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, by: author, in: session, entries: &entries)
+                } catch {
+                    throw naming(error, writing: row.map(\.column))
                 }
-                entries.append(entry(author, written.key, old == nil ? .insert : .update, old: old?.values, new: written.values))
-                keys.append(written.key)
+                if let written { keys.append(written.key) }
             }
             return keys
         }
@@ -178,14 +179,7 @@ public struct TableWriter: Sendable {
         let (database, audit) = (database, audit)
         let value: T
         do {
-            value = try await OwnThread.run {
-                try database.transaction { session in
-                    var entries: [AuditEntry] = []
-                    let value = try body(session, &entries)
-                    if let audit, !entries.isEmpty { try audit.record(entries, writing: session) }
-                    return value
-                }
-            }
+            value = try await OwnThread.run { try Self.transaction(on: database, audit: audit, body) }
         } catch let error as TableWriteError {
             throw error
         } catch {
@@ -197,15 +191,35 @@ public struct TableWriter: Sendable {
         return value
     }
 
+    /// Runs `body` in one transaction of `database` and records the audit entries it made inside
+    /// it, so that a write and its entries are kept or dropped together. Blocking: call it on a
+    /// thread of its own.
+    static func transaction<T: Sendable>(
+        on database: any TableWriteDatabase, audit: (any AuditTrail)?, _ body: (any SQLSession, inout [AuditEntry]) throws -> T
+    ) throws -> T {
+        try database.transaction { session in
+            var entries: [AuditEntry] = []
+            let value = try body(session, &entries)
+            if let audit, !entries.isEmpty { try audit.record(entries, writing: session) }
+            return value
+        }
+    }
+
     /// Runs a statement that writes `columns` and returns the row it wrote (nil when it wrote
     /// none); a refusal by the database names the column it is about, where it can be told.
     func run(_ sql: String, _ arguments: [SQLValue], writing columns: [String], in session: any SQLSession) throws -> TableWriteStatements.Row? {
         do {
             return try session.row(sql, arguments).map(statements.decode)
         } catch {
-            guard case .constraint(nil, let rule, let message)? = database.refusal(of: error, table: table) else { throw error }
-            throw TableWriteError.constraint(column: column(refusedBy: rule, message: message, writing: columns), rule: rule, message: message)
+            throw naming(error, writing: columns)
         }
+    }
+
+    /// `error`, thrown by a statement writing `columns`: a refusal by the database that names no
+    /// column, given the column it is most likely about; any other error as it is.
+    func naming(_ error: any Error, writing columns: [String]) -> any Error {
+        guard case .constraint(nil, let rule, let message)? = database.refusal(of: error, table: table) else { return error }
+        return TableWriteError.constraint(column: column(refusedBy: rule, message: message, writing: columns), rule: rule, message: message)
     }
 
     /// The column a refusal that names none is most likely about: the one foreign key column
@@ -246,7 +260,7 @@ public struct TableWriter: Sendable {
     }
 
     /// The row that has the primary key `row` gives, if `row` gives all of it.
-    private func existingRow(identifiedBy row: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row? {
+    func existingRow(identifiedBy row: [(column: String, value: SQLValue)], in session: any SQLSession) throws -> TableWriteStatements.Row? {
         let identity = statements.identityColumns
         let values = identity.compactMap { column in row.first { $0.column == column }?.value }
         guard values.count == identity.count else { return nil }
