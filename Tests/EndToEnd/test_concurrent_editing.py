@@ -1,8 +1,9 @@
 """Issue 31's property test, over HTTP against the real server: several clients edit one table at
 once — cells through the browser's forms (each checked against the `_version` it read, some from a
 stale read), inserts, deletes, refused values, and updates and deletes through Datasette's write API
-with a token — while viewers follow the live streams of the table page, a filtered and sorted
-variant of it, a live query that reads it, and a table whose foreign-key labels come from it. Then:
+with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
+the browser's script follows, the table page, a filtered and sorted variant of it, a live query
+that reads it, and a table whose foreign-key labels come from it. Then:
 
 - every viewer's copy is exactly what a fresh read of its page gives, and what the database holds;
 - the audit trail, replayed in its order from the starting rows, ends at the database, and each of
@@ -13,7 +14,8 @@ variant of it, a live query that reads it, and a table whose foreign-key labels 
   the one the client saw.
 
 On SQLite (one server) and on PostgreSQL (two instances on one database, clients and viewers on
-both). Row pages are not live (no event stream), so they are checked by a fresh read only."""
+both; Datasette's URLs are a SQLite file's, so there the API's writes are the forms' unchecked
+ones). Row pages are not live (no event stream), so they are checked by a fresh read only."""
 import json
 import queue
 import re
@@ -31,6 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from conftest import BINARY, psql, reader_url, start_server, stop_server
 from test_database_live import Events
 from test_postgres_examples import apply_patch
+from test_shared_events import Stream
 
 COLUMNS = ["id", "name", "qty"]
 START = [(1, "apple", 3), (2, "pear", 600), (3, "plum", 0), (4, "fig", 720), (5, "kiwi", 9), (6, "lime", 650)]
@@ -122,56 +125,96 @@ def labels_in(html):
     return labels
 
 
-class Viewer:
-    """One client following a page as the browser's script does: the page read once, then every
-    patch of its event stream (from the version read, so none is missed) applied by row ids. With
-    `html`, the HTML stream, whose rows' foreign-key labels are kept as well."""
+class PageCopy:
+    """A client's copy of one page, kept as the browser's script keeps it: read once, then changed
+    by each patch by row ids. With `html`, the rows' foreign-key labels are kept as well, from the
+    patches' HTML."""
 
-    def __init__(self, base, path, query="", html=False):
-        self.base, self.path, self.query, self.html = base, path, query, html
-        separator = "?" + query if query else ""
-        self.document = get_json(f"{base}{path}.json{separator}")
-        self.labels = labels_in(get_html(f"{base}{path}{separator}")) if html else None
-        format_query = "&".join(part for part in [query, "" if html else "format=json"] if part)
-        self.events = Events(f"{base}{path}/events" + ("?" + format_query if format_query else ""), last_event_id=self.document["version"])
+    def __init__(self, what, base, path, query="", html=False):
+        self.what, self.base, self.path, self.query, self.html = what, base, path, query, html
+        self.url = path + ("?" + query if query else "")
+        self.document = self.fresh()
+        self.labels = labels_in(get_html(base + self.url)) if html else None
+
+    def fresh(self):
+        return get_json(f"{self.base}{self.path}.json" + ("?" + self.query if self.query else ""))
+
+    def apply(self, patch):
+        # Replayed from the version read: a patch the copy already has would be applied twice.
+        assert patch["version"] > self.document["version"], f"{self.url}: an old patch {patch['version']}"
+        apply_patch(self.document, patch)
+        if self.html:
+            for op in patch["ops"]:
+                if op["op"] == "delete":
+                    self.labels.pop(op["row"], None)
+                elif "html" in op and "row" in op:
+                    self.labels.update(labels_in(op["html"]))
+
+    def rows(self):
+        return [row for section in self.document["sections"] for row in section["rows"]]
+
+
+class Viewer:
+    """Copies of pages followed by a stream, from the versions read, so that none is missed."""
+
+    copies: list
 
     def apply_waiting(self, timeout):
-        """Applies the patches that arrive within `timeout` seconds; returns how many."""
-        count = 0
+        """Applies the patches that arrive within `timeout` seconds."""
+        raise NotImplementedError
+
+    def settled(self, timeout=20):
+        """Applies patches until every copy is at the version a fresh read gives; returns the fresh reads."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.apply_waiting(0.2)
+            fresh = [copy.fresh() for copy in self.copies]
+            if all(read["version"] == copy.document["version"] for read, copy in zip(fresh, self.copies)):
+                return fresh
+            assert time.monotonic() < deadline, f"{[copy.url for copy in self.copies]} stuck at {[copy.document['version'] for copy in self.copies]}"
+
+
+class PageViewer(Viewer):
+    """One page followed by its own event stream (`/pages/{page}/events`)."""
+
+    def __init__(self, copy):
+        self.copies = [copy]
+        query = "&".join(part for part in [copy.query, "" if copy.html else "format=json"] if part)
+        self.events = Events(f"{copy.base}{copy.path}/events" + ("?" + query if query else ""), last_event_id=copy.document["version"])
+
+    def apply_waiting(self, timeout):
         deadline = time.monotonic() + timeout
         while True:
             try:
                 event = self.events.next(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                return count
-            assert event.get("event", "patch") == "patch", f"{self.path}: got {event.get('event')}"
-            # Replayed from the version read: a patch the copy already has would be applied twice.
-            assert event["patch"]["version"] > self.document["version"], f"{self.path}: an old patch {event['id']}"
-            apply_patch(self.document, event["patch"])
-            if self.html:
-                for op in event["patch"]["ops"]:
-                    if op["op"] == "delete":
-                        self.labels.pop(op["row"], None)
-                    elif "html" in op and "row" in op:
-                        self.labels.update(labels_in(op["html"]))
-            count += 1
-
-    def settled(self, timeout=20):
-        """Applies patches until the copy is at the version a fresh read gives; returns the fresh read."""
-        separator = "?" + self.query if self.query else ""
-        deadline = time.monotonic() + timeout
-        while True:
-            self.apply_waiting(0.2)
-            fresh = get_json(f"{self.base}{self.path}.json{separator}")
-            if fresh["version"] == self.document["version"]:
-                return fresh
-            assert time.monotonic() < deadline, f"{self.path}?{self.query} stuck at {self.document['version']}, the page is at {fresh['version']}"
-
-    def rows(self):
-        return [row for section in self.document["sections"] for row in section["rows"]]
+                return
+            assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
+            self.copies[0].apply(event["patch"])
 
     def close(self):
         self.events.close()
+
+
+class SharedViewer(Viewer):
+    """A browser's tabs: every page over the one shared stream (`/-/events`) that
+    table-pages-live.js follows, in HTML as the script asks for it."""
+
+    def __init__(self, copies):
+        self.copies = copies
+        pages = [("page", f"{copy.document['version']}:{copy.url}") for copy in copies]
+        self.stream = Stream(copies[0].base, "/-/events?" + urllib.parse.urlencode(pages + [("format", "html")]))
+        assert self.stream.status == 200
+
+    def apply_waiting(self, timeout):
+        deadline = time.monotonic() + timeout
+        while (event := self.stream.next_event(max(0.0, deadline - time.monotonic()))) is not None:
+            copy = self.copies[event["page"]]
+            assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
+            copy.apply(event["body"])
+
+    def close(self):
+        self.stream.close()
 
 
 class Site:
@@ -414,29 +457,36 @@ def check_viewers(site, viewers, database):
         "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["name"]),
     }
     names = {row["id"]: row["name"] for row in items}
-    for what, viewer in viewers:
-        fresh = viewer.settled()
-        assert json.dumps(viewer.document, sort_keys=True, indent=1).splitlines() == json.dumps(fresh, sort_keys=True, indent=1).splitlines(), \
-            f"{viewer.base} {what}: the followed copy differs from a fresh read"
-        if what == "orders":
-            assert viewer.labels == labels_in(get_html(viewer.base + "/pages/orders")), f"{viewer.base}: the followed labels differ"
-            assert viewer.labels == {str(i): names[item] for i, item, _ in ORDERS}, f"{viewer.base}: the labels are not the items' names"
-        else:
-            assert [row["fields"] for row in viewer.rows()] == expected[what], f"{viewer.base} {what}: not what the database holds"
+    for viewer in viewers:
+        for copy, fresh in zip(viewer.copies, viewer.settled()):
+            where = f"{type(viewer).__name__} of {copy.base}{copy.url}"
+            assert json.dumps(copy.document, sort_keys=True, indent=1).splitlines() == json.dumps(fresh, sort_keys=True, indent=1).splitlines(), \
+                f"{where}: the followed copy differs from a fresh read"
+            if copy.what == "orders":
+                assert copy.labels == labels_in(get_html(copy.base + copy.url)), f"{where}: the followed labels differ"
+                assert copy.labels == {str(i): names[item] for i, item, _ in ORDERS}, f"{where}: the labels are not the items' names"
+            else:
+                assert [row["fields"] for row in copy.rows()] == expected[copy.what], f"{where}: not what the database holds"
     for base in site.bases:
         for key, row in database.items():
             assert get_json(f"{base}/pages/items/rows/{key}.json")["fields"] == row
 
 
-PAGES = [("table", ("/pages/items", "", False)), ("variant", ("/pages/items", VARIANT, False)),
-         ("query", ("/pages/queries~2Fstock", "", False)), ("orders", ("/pages/orders", "", True))]
+PAGES = [("table", "/pages/items", ""), ("variant", "/pages/items", VARIANT), ("query", "/pages/queries~2Fstock", ""), ("orders", "/pages/orders", "")]
+
+
+def viewers_of(base):
+    """On one instance: each page followed by its own stream (the orders' in HTML, for their
+    labels), and all of them over one shared stream, as a browser with a tab for each."""
+    own = [PageViewer(PageCopy(what, base, path, query, html=what == "orders")) for what, path, query in PAGES]
+    return own + [SharedViewer([PageCopy(what, base, path, query, html=True) for what, path, query in PAGES])]
 
 
 def edit_concurrently(site, clients):
     site.reset()
     after = site.last_audit_id()
     start_rows = site.rows()
-    viewers = [(page, Viewer(base, *page[1])) for base in site.bases for page in PAGES]
+    viewers = [viewer for base in site.bases for viewer in viewers_of(base)]
     try:
         runners = [Client(number, site.bases[number % len(site.bases)], site, actions) for number, actions in enumerate(clients)]
         start = threading.Barrier(len(runners))
@@ -451,9 +501,9 @@ def edit_concurrently(site, clients):
         assert unexpected == [], f"answers other than 2xx, 400, 404 and 409: {unexpected}"
         database = site.rows()
         check_writes(outcomes, site.audit(after), start_rows, database)
-        check_viewers(site, [(page[0], viewer) for page, viewer in viewers], database)
+        check_viewers(site, viewers, database)
     finally:
-        for _, viewer in viewers:
+        for viewer in viewers:
             viewer.close()
 
 
