@@ -175,6 +175,43 @@ def test_two_people_edit_one_table_live(shop, browser, other, size):
     assert serious_violations(other) == []
 
 
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_refused_paste_names_its_line(shop, browser, size):
+    """Rows pasted, previewed, then refused by the database (a CHECK on one of them): the message
+    beside the preview names the line as the person counts it in the pasted text (the blank line
+    too), its first cells and the column; that line is marked in the preview; nothing is written.
+    Before, the message named the column only ("in one of the 3 rows")."""
+    base, links, database = shop
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(links.new()))
+    browser.get(base + "/pages/items")
+    assert wait_until(lambda: live(browser), 10)
+    browser.find_element(By.CSS_SELECTOR, "a.tp-add-row").click()
+    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".tp-insert-panel form.tp-paste-form"), 5)
+    paste = browser.find_element(By.CSS_SELECTOR, ".tp-paste-form textarea")
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                           paste, "name\tprice\nBowl\t1\n\nPlate\t-2\nJug\t4\n")
+    browser.find_element(By.CSS_SELECTOR, ".tp-paste-form button[type='submit']").click()
+    assert wait_until(lambda: len(browser.find_elements(By.CSS_SELECTOR, ".tp-paste-preview tbody tr")) == 3, 5), "no preview"
+    lines = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, ".tp-paste-preview tbody th")]
+    assert lines == ["2", "4", "5"], lines
+    browser.find_element(By.CSS_SELECTOR, ".tp-paste-form button[type='submit']").click()
+    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".tp-paste-form .tp-edit-problem"), 5), "no message"
+    message = browser.find_element(By.CSS_SELECTOR, ".tp-paste-form .tp-edit-problem")
+    assert message.is_displayed()
+    assert message.text.startswith("Line 4 (\u201cPlate\u201d, \u201c-2\u201d), column \u201cprice\u201d: "), message.text
+    assert message.text.endswith("none of the 3 rows was written."), message.text
+    assert browser.execute_script("return arguments[0].previousElementSibling.classList.contains('tp-paste-preview')", message), \
+        "the message is not beside the preview"
+    refused = browser.find_elements(By.CSS_SELECTOR, ".tp-paste-preview tr.tp-paste-refused")
+    assert [row.get_attribute("data-line") for row in refused] == ["4"]
+    assert "Plate" in refused[0].text
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", refused[0])
+    check_step(browser, "db-editing-paste-refused", size, expected_error="400")
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM items WHERE name IN ('Bowl', 'Plate', 'Jug')").fetchone()[0] == 0
+
+
 def test_without_javascript_the_forms_edit_and_insert(shop, browser):
     """The row page's "Edit this row" and the page's "Add a row" are plain forms: with the page's
     script blocked they still write, and a value the database refuses shows its message beside
@@ -201,3 +238,15 @@ def test_without_javascript_the_forms_edit_and_insert(shop, browser):
     check_step(browser, "db-editing-no-script-refused", SIZES[0], expected_error="400")
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM items WHERE name = 'Kettle'").fetchone()[0] == 0
+
+    # Rows pasted, previewed, and refused: the preview again, the line marked, the words beside it.
+    browser.get(base + "/pages/items/-/insert")
+    browser.find_element(By.CSS_SELECTOR, ".tp-paste-form textarea").send_keys("name,price\nBowl,1\nPlate,-2\n")
+    navigate(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".tp-paste-form button[type='submit']").click())
+    navigate(browser, lambda: browser.find_element(By.CSS_SELECTOR, "form.tp-edit-form button[type='submit']").click())
+    assert [row.get_attribute("data-line") for row in browser.find_elements(By.CSS_SELECTOR, ".tp-paste-preview tr.tp-paste-refused")] == ["3"]
+    problem = browser.find_element(By.CSS_SELECTOR, ".tp-paste-preview + .tp-edit-problem").text
+    assert problem.startswith("Line 3 (\u201cPlate\u201d, \u201c-2\u201d), column \u201cprice\u201d: "), problem
+    check_step(browser, "db-editing-no-script-paste-refused", SIZES[0], expected_error="400")
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM items WHERE name IN ('Bowl', 'Plate')").fetchone()[0] == 0
