@@ -272,7 +272,7 @@ public struct DatabaseTableEditing: Sendable {
     /// table, and when `_row` is sent, to that row: 409 when their last change is another one
     /// (they changed something since) or the row moved on since, 404 when there is none.
     private func undo(_ request: Request) async throws -> Response {
-        let (page, table, author) = try resolve(request, forWriting: true)
+        let (page, table, author) = try await resolve(request, forWriting: true)
         let input = try EditInput.parse(request)
         do {
             let records = try await writers.lastUndoableWrite(by: author)
