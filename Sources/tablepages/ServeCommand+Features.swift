@@ -105,6 +105,7 @@ extension ServeCommand {
             datasette?.writable = writable
             datasette?.maxInsertRows = datasetteMaxInsertRows
             datasette?.writers = tables.writers
+            datasette?.tables = tables
             logger.notice("Datasette's JSON API at \(datasette?.path ?? "")/{table}.json")
         }
         // SQLite tells only that the file changed, not which tables: every live query re-runs.

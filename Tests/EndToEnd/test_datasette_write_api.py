@@ -127,6 +127,29 @@ STEPS = [
     ("/d/-/create", {"table": "t6", "columns": [{"name": "a"}]}, R),
     ("/d/-/create", {"table": "sqlite_x", "columns": [{"name": "a"}]}, W),
     ("/d/-/create", [], W),
+    # A column's options: literal defaults (quoted by SQLite), default expressions and foreign keys,
+    # with sqlite-utils' text in sqlite_master, and each way of getting them wrong.
+    ("/d/-/create", {"table": "owners", "columns": [
+        {"name": "id", "type": "integer"}, {"name": "name", "default": "it's"}, {"name": "n", "type": "integer", "default": 3, "not_null": True},
+        {"name": "w", "type": "float", "default": 0.1}, {"name": "flag", "type": "integer", "default": True}, {"name": "nothing", "default": None}], "pk": "id"}, W),
+    ("/d/owners/-/insert", {"row": {"id": 1}, "return": True}, W),
+    ("/d/-/create", {"table": "walks", "columns": [
+        {"name": "id", "type": "integer"}, {"name": "dog", "type": "integer", "fk_table": "dogs"},
+        {"name": "owner", "type": "integer", "fk_table": "owners", "fk_column": "ID"}, {"name": "at", "default_expr": "current_timestamp"},
+        {"name": "day", "default_expr": "current_date"}, {"name": "time", "default_expr": "current_time"},
+        {"name": "s", "type": "integer", "default_expr": "current_unixtime"}, {"name": "ms", "type": "integer", "default_expr": "current_unixtime_ms"},
+        {"name": "prev", "type": "integer", "fk_table": "walks", "fk_column": "id"}, {"name": "odd", "fk_table": "odd name"}], "pk": "id"}, W),
+    ("/d/-/create", {"table": "by_rowid", "columns": [{"name": "a", "fk_table": "loose", "fk_column": "rowid"}, {"name": "b", "fk_table": ""}]}, W),
+    ("/d/-/create", {"table": "bad1", "columns": [{"name": "a", "fk_table": "loose"}]}, W),
+    ("/d/-/create", {"table": "bad2", "columns": [{"name": "a", "fk_table": "pairs"}]}, W),
+    ("/d/-/create", {"table": "bad3", "columns": [{"name": "a", "fk_table": "nosuch"}]}, W),
+    ("/d/-/create", {"table": "bad4", "columns": [{"name": "a", "fk_table": "dogs", "fk_column": "nope"}]}, W),
+    ("/d/-/create", {"table": "bad5", "columns": [{"name": "a", "fk_column": "id"}]}, W),
+    ("/d/-/create", {"table": "bad6", "columns": [{"name": "a", "default": 1, "default_expr": "current_date"}]}, W),
+    ("/d/-/create", {"table": "bad7", "columns": [{"name": "a", "default_expr": "now"}, {"name": "b", "default_expr": None}]}, W),
+    ("/d/-/create", {"table": "bad8", "columns": [{"name": "a", "default": [1]}]}, W),
+    ("/d/-/create", {"table": "bad9", "columns": [{"name": "a", "fk_table": 1, "not_null": "maybe", "extra": 1}]}, W),
+    ("/d/-/create", {"table": "bad10", "columns": [{"name": "a", "default": {"k": 1}, "fk_table": "dogs", "fk_column": "nope"}]}, W),
 ]
 
 # Where the two differ on purpose (docs/operations.md, "Datasette's write API"): step → why.

@@ -114,8 +114,79 @@ struct DatasetteWriteRequestTests {
             #expect(throws: DatasetteWriteRequest.Refusal(message), "\(json)") { try DatasetteWriteRequest.create(body(json), maxRows: 10) }
         }
         let create = try DatasetteWriteRequest.create(body(#"{"table": "t", "rows": [{"id": 1, "w": 0.5}, {"id": 2, "w": 1, "n": null}], "pk": "id"}"#), maxRows: 10)
-        #expect(DatasetteWriter.createSQL(create.table, columns: DatasetteWriter.suggestedColumns(create.rows ?? []), pks: create.pks, notNull: [])
+        let columns = DatasetteWriter.suggestedColumns(create.rows ?? []).map { DatasetteTableDefinition.Column(name: $0.0, type: $0.1) }
+        #expect(DatasetteTableDefinition(table: create.table, columns: columns, pks: create.pks).sql
             == "CREATE TABLE \"t\" (\n   \"id\" INTEGER PRIMARY KEY,\n   \"w\" REAL,\n   \"n\" TEXT\n)")
+    }
+
+    @Test("A column's default, default expression and foreign key are read, and their mistakes listed as Datasette lists them")
+    func columnOptions() throws {
+        let expressions = "'current_timestamp', 'current_date', 'current_time', 'current_unixtime' or 'current_unixtime_ms'"
+        let cases: [(String, [String])] = [
+            (#"{"table": "t", "columns": [{"name": "a", "default": 1, "default_expr": "current_date"}]}"#,
+             ["columns.0: Value error, default and default_expr cannot both be provided"]),
+            (#"{"table": "t", "columns": [{"name": "a", "default_expr": null}]}"#, ["columns.0: Value error, default_expr cannot be null"]),
+            (#"{"table": "t", "columns": [{"name": "a", "default_expr": "CURRENT_DATE"}, {"name": "b", "default_expr": 5}]}"#,
+             ["columns.0.default_expr: Input should be \(expressions)", "columns.1.default_expr: Input should be a valid string"]),
+            (#"{"table": "t", "columns": [{"name": "a", "not_null": "zz", "fk_table": 5, "x": 1}]}"#,
+             ["columns.0.fk_table: Input should be a valid string", "columns.0.not_null: Input should be a valid boolean, unable to interpret input",
+              "columns.0.x: Extra inputs are not permitted"]),
+            (#"{"table": "t", "columns": [{"name": "a", "type": "bad"}, {"name": "b", "fk_column": "id"}]}"#,
+             ["Unsupported column type: bad", "columns.1: fk_column requires fk_table"]),
+        ]
+        for (json, messages) in cases {
+            #expect(throws: DatasetteWriteRequest.Refusal(messages), "\(json)") { try DatasetteWriteRequest.create(body(json), maxRows: 10) }
+        }
+        let create = try DatasetteWriteRequest.create(body(#"""
+            {"table": "t", "columns": [{"name": "a", "default": "it's", "fk_table": "people"}, {"name": "b", "default_expr": "current_unixtime", "fk_table": "x", "fk_column": "y"},
+             {"name": "c", "default": null, "fk_table": ""}]}
+            """#), maxRows: 10)
+        #expect(create.columns == [
+            .init(name: "a", type: "TEXT", notNull: false, defaultValue: .string("it's"), foreignTable: "people"),
+            .init(name: "b", type: "TEXT", notNull: false, defaultExpression: "(CAST(strftime('%s', 'now') AS INTEGER))", foreignTable: "x", foreignColumn: "y"),
+            .init(name: "c", type: "TEXT", notNull: false),
+        ])
+    }
+
+    @Test("A created table's defaults are quoted and its foreign keys resolved as sqlite-utils does")
+    func tableDefinition() throws {
+        let database = try TestDatabase { db in
+            try db.execute(sql: "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE loose (name TEXT); CREATE TABLE Pets (Code TEXT PRIMARY KEY)")
+        }
+        defer { database.remove() }
+        let store = try Store.openExisting(path: database.path, writable: true)
+        func sql(_ json: String) throws -> String {
+            let create = try DatasetteWriteRequest.create(body(json), maxRows: 10)
+            return try store.read { db in try DatasetteTableDefinition.resolving(create.columns ?? [], table: create.table, pks: create.pks, in: db).sql }
+        }
+        func refusal(_ json: String) -> String? {
+            do {
+                _ = try sql(json)
+                return nil
+            } catch {
+                return (error as? DatasetteWriter.Refused)?.message
+            }
+        }
+        #expect(try sql(#"""
+            {"table": "t", "columns": [{"name": "a", "default": "it's", "not_null": true, "fk_table": "people"}, {"name": "b", "type": "float", "default": 1e20},
+             {"name": "c", "type": "integer", "default": true}, {"name": "d", "default_expr": "current_unixtime_ms", "fk_table": "t", "fk_column": "A"}], "pk": "id"}
+            """#) == #"""
+            CREATE TABLE "t" (
+               "id" INTEGER PRIMARY KEY,
+               "a" TEXT NOT NULL DEFAULT 'it''s' REFERENCES "people"("id"),
+               "b" REAL DEFAULT 1.0e+20,
+               "c" INTEGER DEFAULT 1,
+               "d" TEXT DEFAULT ((CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))) REFERENCES "t"("a")
+            )
+            """#, "defaults quoted by SQLite, a key's column guessed, a self-reference's spelling resolved")
+        #expect(try sql(#"{"table": "t", "columns": [{"name": "a", "default_expr": "current_timestamp", "fk_table": "loose", "fk_column": "rowid"}]}"#)
+            == "CREATE TABLE \"t\" (\n   \"a\" TEXT DEFAULT CURRENT_TIMESTAMP REFERENCES \"loose\"(\"rowid\")\n)")
+        #expect(refusal(#"{"table": "t", "columns": [{"name": "a", "fk_table": "loose"}]}"#) == "Could not detect single primary key for table 'loose'")
+        #expect(refusal(#"{"table": "t", "columns": [{"name": "a", "fk_table": "pets"}]}"#) == "Could not detect single primary key for table 'pets'", "a table is found by its exact name")
+        #expect(refusal(#"{"table": "t", "columns": [{"name": "a", "fk_table": "people", "fk_column": "nope"}]}"#) == "No such column: people.nope")
+        #expect(refusal(#"{"table": "t", "columns": [{"name": "a", "default": [1], "fk_table": "nosuch"}]}"#) == "Could not detect single primary key for table 'nosuch'",
+                "keys are resolved before defaults are quoted")
+        #expect(refusal(#"{"table": "t", "columns": [{"name": "a", "default": [1]}]}"#) == "Error binding parameter 1: type 'list' is not supported")
     }
 
     @Test("Record-not-found keys are written as Python's repr writes them")

@@ -233,7 +233,9 @@ enum LiveBoundsFixtures {
     static func hosts(_ registry: PageRegistry, settings: LiveSettings) -> PageHosts {
         var logger = Logger(label: "LiveBoundsTests")
         logger.logLevel = .critical
-        return PageHosts(registry: registry, settings: settings, logger: logger)
+        let pages = SitePages()
+        pages.start(with: registry)
+        return PageHosts(pages: pages, settings: settings, logger: logger)
     }
 
     /// The host of `page?query` in `hosts`, made if needed.

@@ -124,6 +124,20 @@ final class LiveChannel: Sendable {
         }
     }
 
+    /// Sends every subscriber `reset` and drops it (its page changed shape): a stream of this
+    /// variant alone ends, a shared one stays open for its other pages.
+    func resetAll() {
+        let (subscribers, reset) = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return (Array(state.subscribers.values), Self.resetEvent(latestID: state.log.latestID))
+        }
+        for subscriber in subscribers {
+            Self.write(reset, to: subscriber.stream, tag: subscriber.tag)
+            if subscriber.tag == nil { subscriber.stream.finish() }
+        }
+        metrics?.resets.increment(by: subscribers.count)
+    }
+
     /// `event: reset`: the client must refetch the page, then subscribe again from its version.
     static func resetEvent(latestID: Int) -> [UInt8] {
         EventStream.encode(event: PageContract.PatchEvent.reset.rawValue, data: #"{"version":"# + String(latestID) + "}")

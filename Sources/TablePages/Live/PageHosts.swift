@@ -10,7 +10,9 @@ import Synchronization
 /// recently used ones nobody subscribes to; subscribed ones are kept but count. A page with its
 /// own bound (``PageDefinition/maxVariants``) is answered 503 past it when every variant is watched.
 final class PageHosts: Sendable {
-    let registry: PageRegistry
+    /// The site's pages, as they are now.
+    let pages: SitePages
+    var registry: PageRegistry { pages.registry }
     let settings: LiveSettings
     /// Rendered pages of every variant, within one budget.
     let renderCache: RenderCache
@@ -51,8 +53,8 @@ final class PageHosts: Sendable {
         }
     }
 
-    init(registry: PageRegistry, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) {
-        self.registry = registry
+    init(pages: SitePages, settings: LiveSettings, logger: Logger, metrics: LiveMetrics? = nil) {
+        self.pages = pages
         self.settings = settings
         self.logger = logger
         self.metrics = metrics
@@ -61,6 +63,7 @@ final class PageHosts: Sendable {
         queryLanes = DatabaseLanes(count: 1, name: "query-lane", queueLimit: settings.queryLaneQueueLimit)
         positionalLanes = DatabaseLanes(count: 1, name: "positional-lane", queueLimit: settings.positionalQueueLimit)
         watchLimit = ClientWatchLimit(perClient: settings.maxWatchedQueriesPerClient)
+        pages.onReplace { [weak self] page in self?.drop(page: page) }
         // Ends once the hosts are gone: it holds them only while it sweeps.
         Task { [weak self] in
             while let lifetime = self?.settings.unwatchedQueryLifetime {
@@ -87,6 +90,23 @@ final class PageHosts: Sendable {
         }
         for variant in dropped { renderCache.removeAll(of: variant) }
         return dropped
+    }
+
+    /// Drops every variant of `page` (its definition was replaced: a table's new columns) and
+    /// sends each of their subscribers `reset`, so browsers fetch the page again from the new
+    /// definition. Returns the variants dropped.
+    @discardableResult
+    func drop(page: String) -> [PageVariant] {
+        let dropped = state.withLock { state in
+            let gone = state.hosts.filter { $0.key.page == page }
+            for variant in gone.keys { state.hosts[variant] = nil }
+            return gone
+        }
+        for (variant, entry) in dropped {
+            renderCache.removeAll(of: variant)
+            entry.host.channel.resetAll()
+        }
+        return Array(dropped.keys)
     }
 
     /// The lanes that read a page of rows from `position` (counted from 0) away from its host:

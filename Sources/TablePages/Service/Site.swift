@@ -21,8 +21,10 @@ public struct Site: Sendable {
     public let title: String
     /// Who requests act for and what they may write (see ``AccessSettings``).
     public let access: AccessControl
-    /// The pages of every feature, in index order.
-    public let pages: PageRegistry
+    /// The pages of every feature, in index order, as they are now (a feature may add pages while
+    /// the site runs: ``SiteBuilder/livePages``).
+    public var pages: PageRegistry { livePages.registry }
+    private let livePages: SitePages
     /// What the features run beside the server (a database's clients, say), in the order they
     /// were added: ``SiteService`` runs after them in one `ServiceGroup`, and stops before them.
     public let services: [any Service]
@@ -62,6 +64,8 @@ public struct Site: Sendable {
         var builder = SiteBuilder(title: title, access: accessControl, logger: logger)
         for feature in features { feature.add(to: &builder) }
         let (pages, readinessProbes, entries) = (builder.pages, builder.readinessProbes, builder.entries)
+        let livePages = builder.livePages
+        livePages.start(with: pages)
         var builtIn = SiteAssets.files
         builtIn.add(pages.publicFiles)
         var isDirectory: ObjCBool = false
@@ -84,12 +88,12 @@ public struct Site: Sendable {
             guard let wait = accessControl.recheckUnknownToken(request) else { return next(request, context) }
             return .elsewhere { finish in wait { next(request, context).run(for: request) { finish(.success($0)) } } }
         }
-        let hosts = PageHosts(registry: pages, settings: settings, logger: logger, metrics: metrics?.live)
+        let hosts = PageHosts(pages: livePages, settings: settings, logger: logger, metrics: metrics?.live)
         // Only the pages this viewer may read (a private page's name and summary are not for
         // everyone) that are listed.
         let listed = { @Sendable (request: Request) in
             let actor = accessControl.actor(for: request)
-            return (actor, pages.pages.filter { $0.isListed && accessControl.mayRead(actor, page: $0) })
+            return (actor, livePages.registry.pages.filter { $0.isListed && accessControl.mayRead(actor, page: $0) })
         }
         let index = { @Sendable (request: Request, actor: Actor?, readable: [PageDefinition], counts: [String: Int?]) -> Response in
             guard !request.prefersJSON else { return .json(PageIndexJSON.render(readable, siteTitle: title, counts: counts, entries: entries)) }
@@ -120,7 +124,7 @@ public struct Site: Sendable {
         for addRoutes in builder.routes { addRoutes(&router) }
         self.router = router
         self.services = builder.services
-        self.pages = pages
+        self.livePages = livePages
         self.access = accessControl
         self.title = title
         self.hosts = hosts

@@ -14,6 +14,9 @@ public struct SiteBuilder {
     public let logger: Logger
     /// The pages so far, in index order, and the files they use.
     public var pages = PageRegistry()
+    /// The site's pages while it runs, starting with ``pages`` as the features leave them: a
+    /// feature that adds pages later (a table created while the site runs) keeps it.
+    public let livePages = SitePages()
     /// What `/readyz` checks besides the site's own database lanes.
     public var readinessProbes: [any ReadinessProbe] = []
     /// Links on the index after the pages.

@@ -31,7 +31,8 @@ import TableStore
 ///
 /// or, in one call, `try DatabaseTablePages.register(databaseAt: "shop.sqlite", writable: false, in: &pages)`.
 ///
-/// Tables are read once, when registered: tables created later need a restart. SQLite's own
+/// Tables are read when registered; served as a ``DatabaseTables`` feature, tables created or
+/// altered while the site runs get their pages at once (see there). SQLite's own
 /// tables are not served. Views are served read-only, paged by position (a view has no key; see
 /// `DatabaseTableReader+Views`), and re-read on every change of the database, as every page is.
 /// A column with a foreign key shows the label of the row it refers to, linked to it, and a row's
@@ -50,7 +51,7 @@ public enum DatabaseTablePages {
     public static func register(
         store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration] = [:], sqlPage: String? = nil
     ) throws -> [String] {
-        try registerSQLite(store: store, in: &registry, tables: tables, sqlPage: sqlPage) { _ in nil }.map(\.name)
+        try registerSQLite(store: store, in: &registry, tables: tables, sqlPage: sqlPage) { _ in nil }.schemas.map(\.name)
     }
 
     /// Registers the pages of a SQLite database opened writable (`--writable`), as
@@ -74,25 +75,37 @@ public enum DatabaseTablePages {
     }
 
     /// Registers a page per table and view of a SQLite database, writable where `writers` (made
-    /// from the schemas, nil for none) has a writer; returns the schemas.
-    private static func registerSQLite(
+    /// from the schemas, nil for none) has a writer; returns the schemas, and the feed every page
+    /// re-reads on (notified at each change the store reports).
+    static func registerSQLite(
         store: any SQLStore, in registry: inout PageRegistry, tables: [String: TableConfiguration], sqlPage: String?,
         writers: ([DatabaseTableSchema]) -> TableWriters?
-    ) throws -> [DatabaseTableSchema] {
+    ) throws -> (schemas: [DatabaseTableSchema], feed: ChangeFeed) {
         let labels = DatabaseLabelColumns(overrides: tables.compactMapValues(\.labelColumn))
         let schemas = try store.snapshot { db in try DatabaseRelations.linkedSchemas(in: db, labels: labels) }
         let made = writers(schemas)
-        let writable = Set(made?.writableTables ?? [])
-        let reasons = Dictionary((made?.readOnlyTables ?? []).map { ($0.table, $0.reason) }, uniquingKeysWith: { first, _ in first })
         let feed = ChangeFeed()
         store.onChange { feed.notify() }
-        for schema in schemas {
-            registry.register(page(
-                for: schema, database: store, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
-                writable: writable.contains(schema.name), readOnlyReason: reasons[schema.name]
-            ))
+        for page in pages(for: schemas, database: store, feed: feed, tables: tables, sqlPage: sqlPage, writers: made) {
+            registry.register(page)
         }
-        return schemas
+        return (schemas, feed)
+    }
+
+    /// The pages of `schemas`' tables and views of a SQLite database, each re-read when `feed` is
+    /// notified, writable where `writers` (nil for none) has a writer.
+    static func pages(
+        for schemas: [DatabaseTableSchema], database: any SQLReader, feed: ChangeFeed, tables: [String: TableConfiguration], sqlPage: String?,
+        writers: TableWriters?
+    ) -> [PageDefinition] {
+        let writable = Set(writers?.writableTables ?? [])
+        let reasons = Dictionary((writers?.readOnlyTables ?? []).map { ($0.table, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        return schemas.map { schema in
+            page(
+                for: schema, database: database, feed: feed, configuration: tables[schema.name] ?? TableConfiguration(), sqlPage: sqlPage,
+                writable: writable.contains(schema.name), readOnlyReason: reasons[schema.name]
+            )
+        }
     }
 
     /// Registers one page per table and view of the PostgreSQL schema `namespace` that `database`

@@ -6,17 +6,24 @@ import TableStore
 /// table (``DatabaseTablePages``), with the store as a readiness probe; the store watches the
 /// file from when the site runs (``/TablePages/Site/services``) until it stops.
 ///
+/// The schema is followed while the site runs: a table created or altered — through
+/// Datasette's write API, or by any other process — gets its page (its `.json`, its place in the
+/// index) and, served writable, its writer, within a poll of the store's watch; an altered
+/// table's open pages fetch it again with its new columns. ``reloadSchema()`` serves them at once.
+///
 ///     let store = try Store.openExisting(path: "shop.db", writable: false)
 ///     let tables = try DatabaseTables(store: store)
 ///     let site = Site(title: "Shop", features: [tables])
 public struct DatabaseTables: SiteFeature {
     /// The store whose tables are served.
     public let store: Store
-    /// The tables served (with `audit`: the writable ones first).
+    /// The tables served when the feature was made (with `audit`: the writable ones first).
     public let tables: [String]
-    /// The tables' writers: read-only ones unless made with an `audit` trail.
+    /// The tables' writers: read-only ones unless made with an `audit` trail. They follow the
+    /// schema too: a table created while the site runs has its writer here.
     public let writers: TableWriters
     private let pages: PageRegistry
+    private let schema: LiveSchema
 
     /// Reads `store`'s tables and makes their pages; `tables` and `sqlPage` as
     /// ``DatabaseTablePages/register(store:in:tables:sqlPage:)`` takes them. With `audit` (the
@@ -29,19 +36,36 @@ public struct DatabaseTables: SiteFeature {
         audit: (any AuditTrail)? = nil, logger: Logger = Logger(label: "TablePages")
     ) throws {
         var pages = PageRegistry()
-        if let audit {
-            writers = try DatabaseTablePages.registerWritable(store: store, in: &pages, tables: configured, sqlPage: sqlPage, audit: audit, logger: logger)
+        var made: TableWriters?
+        let (schemas, feed) = try DatabaseTablePages.registerSQLite(store: store, in: &pages, tables: configured, sqlPage: sqlPage) { schemas in
+            made = audit.map { TableWriters.of(schemas, database: store, audit: $0, logger: logger) }
+            return made
+        }
+        if let made {
+            writers = made
             tables = writers.writableTables + writers.readOnlyTables.map(\.table)
         } else {
-            tables = try DatabaseTablePages.register(store: store, in: &pages, tables: configured, sqlPage: sqlPage)
+            tables = schemas.map(\.name)
             writers = TableWriters.readOnly(tables)
         }
         self.store = store
         self.pages = pages
+        schema = try LiveSchema(store: store, tables: configured, sqlPage: sqlPage, writers: writers, audit: audit, feed: feed, logger: logger)
     }
 
-    /// Adds the tables' pages, the store as a readiness probe, and its watching as a service.
+    /// Adds the tables' pages, the store as a readiness probe, and its watching as a service;
+    /// from then on, the pages of tables created or altered go to the site's ``/TablePages/SiteBuilder/livePages``.
     public func add(to site: inout SiteBuilder) {
         SiteParts(pages: pages, readinessProbes: [store], services: [StartStopService(start: { store.startWatching() }, stop: { store.stopWatching() })]).add(to: &site)
+        schema.start(adding: site.livePages)
+    }
+
+    /// Serves the tables created or altered since the schema was last read (their pages, and
+    /// their writers when served writable) before it returns; Datasette's write API calls it after
+    /// `/-/create` and `alter`, so the new page answers as soon as the write does. Blocking: call
+    /// it where a thread may block. Does nothing before the feature is added to a site.
+    /// - Throws: the store's errors reading the schema.
+    public func reloadSchema() throws {
+        try schema.reload()
     }
 }

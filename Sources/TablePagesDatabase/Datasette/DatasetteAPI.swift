@@ -58,6 +58,10 @@ public struct DatasetteAPI: Sendable {
     /// The writers of the served tables (`serve --writable`): every row the write API writes goes
     /// through a ``TableWriter`` of the table, keeping it in these writers' audit trail.
     public var writers: TableWriters?
+    /// The feature serving the database's tables as pages: after `/-/create` or `alter` it serves
+    /// the new or altered table (``DatabaseTables/reloadSchema()``) before the write is answered,
+    /// so the table's page is there when the client asks for it; nil for none.
+    public var tables: DatabaseTables?
     /// The default of ``maxInsertRows``: 100, Datasette's `max_insert_rows`.
     public static let defaultMaxInsertRows = 100
 

@@ -3,8 +3,8 @@ import TableStore
 
 /// The tables Datasette's URLs answer for, as read from the database: read when the server
 /// starts, and again after the write API creates or alters a table, so a table made through
-/// `/-/create` answers at `/{database}/{table}.json` (and takes writes) at once. (Its page under
-/// `/pages/` comes at the next start: pages are registered once.)
+/// `/-/create` answers at `/{database}/{table}.json` (and takes writes) at once, as its page
+/// under `/pages/` does (``DatabaseTables/reloadSchema()``).
 final class DatasetteCatalog: Sendable {
     private let store: Store
     private let labels: DatabaseLabelColumns

@@ -77,11 +77,11 @@ struct DatasetteWriteAPI: Sendable {
         if parsed.alter {
             if let refusal = schemaRefusal(request, message: "Permission denied for alter-table") { return refusal }
             // A schema change first, then the row's write through its table's writer, which reads the new columns.
-            let (columns, catalog, name) = (self.writer, api.catalog, target.table.schema.name)
+            let (columns, name, reload) = (self.writer, target.table.schema.name, schemaReload)
             do {
                 try await DatasetteAPI.inBackground {
                     try columns.addMissingColumns([parsed.update], to: name)
-                    try catalog.reload()
+                    try reload()
                 }
             } catch {
                 return failure(error, what: "alter of \(name)")
@@ -263,14 +263,24 @@ struct DatasetteWriteAPI: Sendable {
         return .success((table, RowKey(Array(found.prefix(table.schema.key.count))), table.usesRowID ? found.last : nil))
     }
 
+    /// Re-reads the tables after a schema change, blocking: Datasette's URLs' catalog, and the
+    /// tables' pages and writers, so the next request finds the new table or columns.
+    private var schemaReload: @Sendable () throws -> Void {
+        let (catalog, tables) = (api.catalog, api.tables)
+        return {
+            try catalog.reload()
+            try tables?.reloadSchema()
+        }
+    }
+
     /// Runs `write` on a thread of its own and answers `{"ok": true, …}` with its members (each
     /// value already JSON), or the refusal; re-reads the tables after a schema change.
     private func answer(_ request: Request, altered: Bool, status: Int, what: String, _ write: @escaping @Sendable () throws -> [(String, String)]) async -> Response {
-        let catalog = api.catalog
+        let reload = schemaReload
         do {
             let members = try await DatasetteAPI.inBackground {
                 let members = try write()
-                if altered { try catalog.reload() }
+                if altered { try reload() }
                 return members
             }
             let actor = api.accessControl?.actor(for: request)

@@ -64,6 +64,14 @@ enum DatasetteWriteRequest {
             /// `TEXT`, `INTEGER`, `REAL` or `BLOB`.
             var type: String
             var notNull: Bool
+            /// `default`: a value the column takes when a row names none; nil for none (absent or null).
+            var defaultValue: JSONValue?
+            /// `default_expr`: the SQL of one of Datasette's ``defaultExpressions``.
+            var defaultExpression: String?
+            /// `fk_table`: the table the column refers to; nil (or empty) for none.
+            var foreignTable: String?
+            /// `fk_column`: the column of ``foreignTable`` it refers to; nil for that table's primary key.
+            var foreignColumn: String?
         }
         var table: String
         var columns: [Column]?
@@ -143,10 +151,20 @@ enum DatasetteWriteRequest {
         if let given = member("columns", of: members), given != .null {
             guard case .array(let list) = given else { throw Refusal("columns must be a list") }
             var read: [Create.Column] = []
-            for (index, item) in list.enumerated() {
-                guard case .object(let properties) = item else { throw Refusal("columns must be a list of objects") }
-                read.append(try column(properties, at: index))
+            var problems: [String] = []
+            for item in list {
+                guard case .object = item else { throw Refusal("columns must be a list of objects") }
             }
+            // Datasette's model checks every column and lists each one's mistakes.
+            for (index, item) in list.enumerated() {
+                guard case .object(let properties) = item else { continue }
+                do {
+                    read.append(try column(properties, at: index))
+                } catch {
+                    problems += error.messages
+                }
+            }
+            if !problems.isEmpty { throw Refusal(problems) }
             columns = read
         }
         guard case .string(let table)? = member("table", of: members), !table.isEmpty else {
@@ -296,9 +314,51 @@ enum DatasetteWriteRequest {
         return members
     }
 
+    /// The SQL of each `default_expr` Datasette 1.0a41 offers, by name, in its order.
+    static let defaultExpressions: KeyValuePairs<String, String> = [
+        "current_timestamp": "CURRENT_TIMESTAMP",
+        "current_date": "CURRENT_DATE",
+        "current_time": "CURRENT_TIME",
+        "current_unixtime": "(CAST(strftime('%s', 'now') AS INTEGER))",
+        "current_unixtime_ms": "(CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))",
+    ]
+
+    /// One of `columns`, checked as Datasette's column model checks it: each member's type first
+    /// (in the model's order, then members it does not know), then the members together, then the
+    /// name, type and key; the messages say where (`columns.0.default_expr: …`).
     private static func column(_ properties: [JSONProperty], at index: Int) throws(Refusal) -> Create.Column {
-        let invalid = properties.map(\.name).filter { !["name", "type", "fk_table", "fk_column", "not_null", "default", "default_expr"].contains($0) }
-        if !invalid.isEmpty { throw Refusal(invalid.map { "columns.\(index).\($0): Extra inputs are not permitted" }) }
+        let place = "columns.\(index)"
+        var problems: [String] = []
+        var expression: String?
+        if let given = member("default_expr", of: properties), given != .null {
+            if case .string(let name) = given {
+                expression = defaultExpressions.first { $0.key == name }?.value
+                if expression == nil {
+                    let names = defaultExpressions.map { "'\($0.key)'" }
+                    problems.append("\(place).default_expr: Input should be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
+                }
+            } else {
+                problems.append("\(place).default_expr: Input should be a valid string")
+            }
+        }
+        var texts: [String: String] = [:]
+        for name in ["fk_table", "fk_column"] {
+            switch member(name, of: properties) {
+            case nil, .null?: break
+            case .string(let text)?: texts[name] = text
+            default: problems.append("\(place).\(name): Input should be a valid string")
+            }
+        }
+        let notNull = boolean(member("not_null", of: properties))
+        if notNull == nil { problems.append("\(place).not_null: Input should be a valid boolean, unable to interpret input") }
+        let known = ["name", "type", "fk_table", "fk_column", "not_null", "default", "default_expr"]
+        problems += properties.map(\.name).filter { !known.contains($0) }.map { "\(place).\($0): Extra inputs are not permitted" }
+        if !problems.isEmpty { throw Refusal(problems) }
+        let hasDefault = member("default", of: properties) != nil
+        if hasDefault, member("default_expr", of: properties) != nil {
+            throw Refusal("\(place): Value error, default and default_expr cannot both be provided")
+        }
+        if member("default_expr", of: properties) == .null { throw Refusal("\(place): Value error, default_expr cannot be null") }
         guard case .string(let name)? = member("name", of: properties), !name.isEmpty else { throw Refusal("Column name is required") }
         var type = "TEXT"
         if let given = member("type", of: properties), truthy(given) {
@@ -308,11 +368,13 @@ enum DatasetteWriteRequest {
             }
             type = mapped
         }
-        for unsupported in ["fk_table", "fk_column", "default", "default_expr"] where member(unsupported, of: properties) != nil {
-            throw Refusal("\(unsupported) is not supported by TablePages' /-/create yet")
-        }
-        let notNull = try flag("not_null", of: properties)
-        return Create.Column(name: name, type: type, notNull: notNull)
+        let (foreignTable, foreignColumn) = (texts["fk_table"] ?? "", texts["fk_column"] ?? "")
+        if !foreignColumn.isEmpty, foreignTable.isEmpty { throw Refusal("\(place): fk_column requires fk_table") }
+        let defaultValue = member("default", of: properties).flatMap { $0 == .null ? nil : $0 }
+        return Create.Column(
+            name: name, type: type, notNull: notNull ?? false, defaultValue: defaultValue, defaultExpression: expression,
+            foreignTable: foreignTable.isEmpty ? nil : foreignTable, foreignColumn: foreignColumn.isEmpty ? nil : foreignColumn
+        )
     }
 
     /// A member's value; nil when absent.
@@ -336,13 +398,19 @@ enum DatasetteWriteRequest {
     /// An option Datasette's model reads as a boolean: true, false, null, or the words and numbers
     /// pydantic takes for them; anything else is its "Input should be a valid boolean".
     private static func flag(_ name: String, of members: [JSONProperty]) throws(Refusal) -> Bool {
-        switch member(name, of: members) {
-        case nil, .null?: return false
-        case .bool(let flag)?: return flag
-        case .integer(let integer)? where integer == 0 || integer == 1: return integer == 1
-        case .string(let text)? where ["true", "1", "yes", "on", "t", "y"].contains(text.lowercased()): return true
-        case .string(let text)? where ["false", "0", "no", "off", "f", "n"].contains(text.lowercased()): return false
-        default: throw Refusal("\(name): Input should be a valid boolean")
+        guard let flag = boolean(member(name, of: members)) else { throw Refusal("\(name): Input should be a valid boolean") }
+        return flag
+    }
+
+    /// A value as pydantic reads a boolean (false when absent or null); nil when it reads none.
+    private static func boolean(_ value: JSONValue?) -> Bool? {
+        switch value {
+        case nil, .null?: false
+        case .bool(let flag)?: flag
+        case .integer(let integer)? where integer == 0 || integer == 1: integer == 1
+        case .string(let text)? where ["true", "1", "yes", "on", "t", "y"].contains(text.lowercased()): true
+        case .string(let text)? where ["false", "0", "no", "off", "f", "n"].contains(text.lowercased()): false
+        default: nil
         }
     }
 }

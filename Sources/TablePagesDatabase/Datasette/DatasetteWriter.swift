@@ -88,15 +88,15 @@ struct DatasetteWriter: Sendable {
             let table = request.table
             if let rows = request.rows {
                 if existingKey == nil {
-                    try db.execute(Self.createSQL(table, columns: Self.suggestedColumns(rows), pks: request.pks, notNull: []))
+                    let columns = Self.suggestedColumns(rows).map { DatasetteTableDefinition.Column(name: $0.0, type: $0.1) }
+                    try db.execute(DatasetteTableDefinition(table: table, columns: columns, pks: request.pks).sql)
                 } else if request.alter {
                     try addMissingColumns(rows, to: table, in: db)
                 }
                 let conflict: InsertConflict = request.replace ? .replace : request.ignore ? .ignore : .fail
                 try insertAll(rows, with: try tableWriter(table, audit: audit, in: db), onConflict: conflict, upsertingOn: nil, by: author, in: db, entries: &entries)
             } else {
-                let columns = (request.columns ?? []).map { ($0.name, $0.type) }
-                try db.execute(Self.createSQL(table, columns: columns, pks: request.pks, notNull: Set((request.columns ?? []).filter(\.notNull).map(\.name))))
+                try db.execute(try DatasetteTableDefinition.resolving(request.columns ?? [], table: table, pks: request.pks, in: db).sql)
             }
             return try Self.schemaText(of: table, in: db) ?? ""
         }
@@ -108,22 +108,6 @@ struct DatasetteWriter: Sendable {
     }
 
     // MARK: SQL
-
-    /// `CREATE TABLE` as sqlite-utils writes it: one column a line, indented three spaces, a
-    /// single key column `PRIMARY KEY` (added first as INTEGER when no row names it), a compound
-    /// key as a last `PRIMARY KEY (…)` line.
-    static func createSQL(_ table: String, columns given: [(String, String)], pks: [String], notNull: Set<String>) -> String {
-        var columns = given
-        if pks.count == 1, !columns.contains(where: { $0.0 == pks[0] }) { columns.insert((pks[0], "INTEGER"), at: 0) }
-        var lines = columns.map { name, type in
-            var line = "   \(SQLIdentifier.quoted(name)) \(type)"
-            if pks.count == 1, pks[0] == name { line += " PRIMARY KEY" }
-            if notNull.contains(name) { line += " NOT NULL" }
-            return line
-        }
-        if pks.count > 1 { lines.append("   PRIMARY KEY (\(pks.map(SQLIdentifier.quoted).joined(separator: ", ")))") }
-        return "CREATE TABLE \(SQLIdentifier.quoted(table)) (\n" + lines.joined(separator: ",\n") + "\n)"
-    }
 
     /// The columns sqlite-utils makes for `rows`: in the order they are first named, each typed
     /// by the kinds of its values (null left out unless it is all there is).

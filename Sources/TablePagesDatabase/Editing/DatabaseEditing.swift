@@ -28,8 +28,9 @@ public struct DatabaseEditing: SiteFeature {
     /// Adds the audit trail's page and the tables' editing routes, answered with the site's access control.
     public func add(to site: inout SiteBuilder) {
         let audit = AuditPages(writers: writers, siteTitle: site.title, accessControl: site.access, logger: site.logger)
-        var editing = tables.isEmpty ? nil : DatabaseTableEditing(
-            tables: tables, writers: writers, pages: site.pages, access: site.access, siteTitle: site.title, logger: site.logger
+        // With a trail, the database is writable: a table created while the site runs is edited too.
+        var editing = tables.isEmpty && writers.audit == nil ? nil : DatabaseTableEditing(
+            tables: tables, writers: writers, pages: site.livePages, access: site.access, siteTitle: site.title, logger: site.logger
         )
         editing?.maxPastedRows = maxPastedRows
         editing?.maxChoices = maxChoices

@@ -1,6 +1,7 @@
 import Escaping
 import Logging
 import MicroHTTP
+import Synchronization
 import TableKit
 import TablePages
 import TableStore
@@ -24,9 +25,9 @@ import TableStore
 /// without a script is answered with a redirect, or the form again with what went wrong; a
 /// script (`Accept: application/json`) gets JSON.
 public struct DatabaseTableEditing: Sendable {
-    private let tables: [String: EditableTable]
+    private let tables: EditableTables
     private let writers: TableWriters
-    private let pages: PageRegistry
+    private let pages: SitePages
     private let access: AccessControl
     private let siteTitle: String
     private let logger: Logger
@@ -48,18 +49,32 @@ public struct DatabaseTableEditing: Sendable {
         let writer: TableWriter
         let columns: [EditableColumn]
         let links: [DatabaseLinkedColumn]
+
+        /// `writer`'s table, its columns read from the database. Blocking.
+        init(_ writer: TableWriter) throws {
+            self.writer = writer
+            columns = try writer.database.snapshot { db in try EditableColumn.all(writer.schema, in: db) }
+            links = writer.schema.linkedColumns
+        }
+    }
+
+    /// The editable tables by page name: those read when the site was built, and those created
+    /// or altered since, read when first edited.
+    private final class EditableTables: Sendable {
+        let known: Mutex<[String: EditableTable]>
+        init(_ tables: [String: EditableTable]) { known = Mutex(tables) }
     }
 
     /// Editing for the tables `writers` can write, whose pages `pages` holds (each named
     /// ``DatabaseTablePages/pageName(ofTable:)``); `access` decides who may write.
     /// - Throws: the database's errors reading the columns' types and defaults.
     public init(writers: TableWriters, pages: PageRegistry, access: AccessControl, siteTitle: String, logger: Logger = Logger(label: "TablePages")) throws {
-        self.init(tables: try Self.editableTables(of: writers), writers: writers, pages: pages, access: access, siteTitle: siteTitle, logger: logger)
+        self.init(tables: try Self.editableTables(of: writers), writers: writers, pages: SitePages(pages), access: access, siteTitle: siteTitle, logger: logger)
     }
 
-    /// Editing for `tables`, read before (``editableTables(of:)``).
-    init(tables: [String: EditableTable], writers: TableWriters, pages: PageRegistry, access: AccessControl, siteTitle: String, logger: Logger) {
-        self.tables = tables
+    /// Editing for `tables`, read before (``editableTables(of:)``), whose pages are the site's `pages` as they are at each request.
+    init(tables: [String: EditableTable], writers: TableWriters, pages: SitePages, access: AccessControl, siteTitle: String, logger: Logger) {
+        self.tables = EditableTables(tables)
         self.writers = writers
         self.pages = pages
         self.access = access
@@ -72,9 +87,7 @@ public struct DatabaseTableEditing: Sendable {
     static func editableTables(of writers: TableWriters) throws -> [String: EditableTable] {
         var tables: [String: EditableTable] = [:]
         for name in writers.writableTables {
-            let writer = try writers.writer(forTable: name)
-            let columns = try writer.database.snapshot { db in try EditableColumn.all(writer.schema, in: db) }
-            tables[DatabaseTablePages.pageName(ofTable: name)] = EditableTable(writer: writer, columns: columns, links: writer.schema.linkedColumns)
+            tables[DatabaseTablePages.pageName(ofTable: name)] = try EditableTable(try writers.writer(forTable: name))
         }
         return tables
     }
@@ -105,9 +118,10 @@ public struct DatabaseTableEditing: Sendable {
     /// false) without the CSRF check a navigation cannot pass.
     /// - Throws: 404 for no such page, 403 for a page that is not editable or an actor who may
     ///   not write it, 401 for no actor.
-    private func resolve(_ request: Request, forWriting: Bool) throws(HTTPError) -> (page: PageDefinition, table: EditableTable, author: WriteAuthor) {
+    private func resolve(_ request: Request, forWriting: Bool) async throws(HTTPError) -> (page: PageDefinition, table: EditableTable, author: WriteAuthor) {
         let segment = request.parameters[PageContract.Parameter.page] ?? ""
-        guard let page = PageContract.firstPage(inPath: segment, { pages.page(named: $0) }) else {
+        let registry = pages.registry
+        guard let page = PageContract.firstPage(inPath: segment, { registry.page(named: $0) }) else {
             throw HTTPError(404, "There is no page \u{201C}\(segment)\u{201D}.")
         }
         let actor: Actor?
@@ -122,7 +136,7 @@ public struct DatabaseTableEditing: Sendable {
                 throw HTTPError(401, "Sign in to change anything: open the sign-in link the server logged when it started.")
             }
         }
-        guard let table = tables[page.name] else {
+        guard let table = try await editableTable(forPage: page.name) else {
             // Why it is read-only, in the writers' words (a view; a table without a key).
             do {
                 _ = try writers.writer(forPage: page.name)
@@ -135,6 +149,22 @@ public struct DatabaseTableEditing: Sendable {
         return (page, table, author)
     }
 
+    /// The editable table of the page named `name`, as its writer is now: a table created or
+    /// altered while the site runs has its columns read (off the cooperative pool) when first
+    /// edited. Nil for a page without a writer.
+    private func editableTable(forPage name: String) async throws(HTTPError) -> EditableTable? {
+        guard let writer = try? writers.writer(forPage: name) else { return nil }
+        if let known = tables.known.withLock({ $0[name] }), known.writer.schema.columns == writer.schema.columns { return known }
+        do {
+            let table = try await OwnThread.run { try EditableTable(writer) }
+            tables.known.withLock { $0[name] = table }
+            return table
+        } catch {
+            logger.error("could not read the columns of \(writer.table) to edit it: \(error)")
+            throw HTTPError(503, "The columns of \(writer.table) could not be read: try again.")
+        }
+    }
+
     private func key(_ request: Request, in table: EditableTable) throws(HTTPError) -> (id: String, key: RowKey) {
         let id = request.parameters[PageContract.Parameter.row] ?? ""
         guard let key = table.writer.key(forRowID: id) else { throw HTTPError(404, "\u{201C}\(id)\u{201D} is no row of \(table.writer.table).") }
@@ -144,13 +174,13 @@ public struct DatabaseTableEditing: Sendable {
     // MARK: Forms
 
     private func insertForm(_ request: Request) async throws -> Response {
-        let (page, table, _) = try resolve(request, forWriting: false)
+        let (page, table, _) = try await resolve(request, forWriting: false)
         let choices = try await self.choices(for: table)
         return insertDocument(page: page, table: table, request: request, choices: choices, values: nil, problem: nil, status: 200)
     }
 
     private func editForm(_ request: Request) async throws -> Response {
-        let (page, table, _) = try resolve(request, forWriting: false)
+        let (page, table, _) = try await resolve(request, forWriting: false)
         let (id, key) = try key(request, in: table)
         guard let row = try await table.writer.row(key) else { throw HTTPError(404, "There is no row \u{201C}\(id)\u{201D} in \(table.writer.table).") }
         let version = RowVersion(row, columns: table.writer.columns)
@@ -191,7 +221,7 @@ public struct DatabaseTableEditing: Sendable {
     // MARK: Writes
 
     private func update(_ request: Request) async throws -> Response {
-        let (page, table, author) = try resolve(request, forWriting: true)
+        let (page, table, author) = try await resolve(request, forWriting: true)
         let (id, key) = try key(request, in: table)
         let input = try EditInput.parse(request)
         let set = try input.values(for: table.columns, leavingOutEmpty: false)
@@ -211,7 +241,7 @@ public struct DatabaseTableEditing: Sendable {
     }
 
     private func delete(_ request: Request) async throws -> Response {
-        let (page, table, author) = try resolve(request, forWriting: true)
+        let (page, table, author) = try await resolve(request, forWriting: true)
         let (id, key) = try key(request, in: table)
         let input = try EditInput.parse(request)
         do {
@@ -231,7 +261,7 @@ public struct DatabaseTableEditing: Sendable {
     }
 
     private func insert(_ request: Request) async throws -> Response {
-        let (page, table, author) = try resolve(request, forWriting: true)
+        let (page, table, author) = try await resolve(request, forWriting: true)
         let input = try EditInput.parse(request)
         var rows: [[String: SQLValue]]
         let pasted = input.field(EditInput.pasteField)

@@ -1,45 +1,82 @@
 import Logging
+import Synchronization
 import TableStore
 
 /// The ``TableWriter`` of each writable table of a database served with `--writable`, and why
 /// each other table is read-only (a view; a PostgreSQL table without a primary key).
 ///
 ///     let writer = try writers.writer(forPage: pageName)   // 403 for a view, 404 for no table
+///
+/// Copies share their writers: the writers of a table created or altered while the site runs
+/// (``DatabaseTables`` follows the schema) are there for every copy.
 public struct TableWriters: Sendable {
-    private let byTable: [String: TableWriter]
-    private let byPage: [String: String]
-    private let readOnlyReasons: [String: String]
+    private let shared: Shared
     /// Where the writers keep their writes; nil for none (a database served read-only).
     public let audit: (any AuditTrail)?
 
+    private struct State {
+        var byTable: [String: TableWriter] = [:]
+        var byPage: [String: String] = [:]
+        var readOnlyReasons: [String: String] = [:]
+
+        /// Adds `writers` and the `readOnly` tables, in place of any of the same name (a writer
+        /// wins over a reason given for its table).
+        mutating func add(_ writers: [TableWriter], readOnly: [String: String]) {
+            for (table, reason) in readOnly {
+                byTable[table] = nil
+                readOnlyReasons[table] = reason
+            }
+            for writer in writers {
+                byTable[writer.table] = writer
+                readOnlyReasons[writer.table] = nil
+            }
+            for table in writers.map(\.table) + readOnly.keys { byPage[DatabaseTablePages.pageName(ofTable: table)] = table }
+        }
+    }
+
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+    }
+
     init(writers: [TableWriter], readOnly: [String: String], audit: (any AuditTrail)? = nil) {
         self.audit = audit
-        byTable = Dictionary(writers.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
-        byPage = Dictionary((writers.map(\.table) + readOnly.keys).map { (DatabaseTablePages.pageName(ofTable: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        readOnlyReasons = readOnly
+        var state = State()
+        // The first of a name wins, as it did when these were made at once.
+        var seen: Set<String> = []
+        state.add(writers.filter { seen.insert($0.table).inserted }, readOnly: readOnly)
+        shared = Shared(state)
     }
 
     /// The tables that can be written, by name.
-    public var writableTables: [String] { byTable.keys.sorted() }
+    public var writableTables: [String] { shared.state.withLock { $0.byTable.keys.sorted() } }
 
     /// The tables that cannot, each with the reason, by name.
     public var readOnlyTables: [(table: String, reason: String)] {
-        readOnlyReasons.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        shared.state.withLock { $0.readOnlyReasons.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
     /// The writer of `table`.
     /// - Throws: ``TableWriteError/readOnly(reason:)`` for a table that cannot be written,
     ///   ``TableWriteError/notFound`` for no served table of that name.
     public func writer(forTable table: String) throws(TableWriteError) -> TableWriter {
-        if let writer = byTable[table] { return writer }
-        if let reason = readOnlyReasons[table] { throw .readOnly(reason: reason) }
+        let (writer, reason) = shared.state.withLock { ($0.byTable[table], $0.readOnlyReasons[table]) }
+        if let writer { return writer }
+        if let reason { throw .readOnly(reason: reason) }
         throw .notFound
     }
 
     /// The writer of the table served as the page named `page` (``DatabaseTablePages/pageName(ofTable:)``).
     public func writer(forPage page: String) throws(TableWriteError) -> TableWriter {
-        guard let table = byPage[page] else { throw .notFound }
+        guard let table = shared.state.withLock({ $0.byPage[page] }) else { throw .notFound }
         return try writer(forTable: table)
+    }
+
+    /// Adds the writers and read-only tables of `other` (those of tables created or altered
+    /// since these were made), in place of any of the same name, for every copy of these.
+    func add(_ other: TableWriters) {
+        let (writers, readOnly) = other.shared.state.withLock { (Array($0.byTable.values), $0.readOnlyReasons) }
+        shared.state.withLock { $0.add(writers, readOnly: readOnly) }
     }
 
     /// The writers of `schemas`' tables on `database`; views and full-text indexes' own tables
