@@ -7,8 +7,8 @@ editing in the browser and everyone watching get. Not a test: it asserts nothing
   page (headless Chromium) shows all 1,000. The peer: Datasette 1.0a41's insert API
   (`POST /db/table/-/insert` with 1,000 `rows`, `max_insert_rows` raised to 1,000), in the same run.
 - Edit -> EVERY viewer's patch, p50/p99, with 1, 10 and 50 viewers (live event streams): on SQLite
-  (one instance), and on PostgreSQL with two instances, the viewers split between them, the edits
-  sent to the first.
+  (one instance), and on PostgreSQL with two instances, the edits sent to A, the viewers
+  alternating between B and A (a single viewer watches B), each instance's samples also apart.
 - Edits per second one instance sustains over HTTP: checked edits (`_version`) through the
   browser's update route by 4 clients at once, for 5 s.
 
@@ -106,8 +106,12 @@ class Viewers:
     def __init__(self, ports, count, path="/pages/item/events?format=json"):
         self.selector = selectors.DefaultSelector()
         self.buffers = {}
+        # The port of each stream, in the order of the buffers.
+        self.ports = []
         for index in range(count):
-            port = ports[index % len(ports)]
+            # Alternating, starting with the last port: one viewer watches the other instance.
+            port = ports[(len(ports) - 1 - index) % len(ports)]
+            self.ports.append(port)
             sock = socket.create_connection(("127.0.0.1", port))
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
             sock.setblocking(False)
@@ -151,10 +155,12 @@ def token(directory):
 
 
 def edit_to_patch(edit_port, view_ports, token_text, viewers):
-    """Per (edit, viewer): seconds from sending the edit to that viewer's stream having it."""
+    """Per (edit, viewer): seconds from sending the edit to that viewer's stream having it; all of
+    them, and those of the viewers on each port."""
     streams = Viewers(view_ports, viewers)
     client = Client(edit_port, token_text)
     samples, missed = [], 0
+    by_port = {port: [] for port in view_ports}
     try:
         for step in range(EDITS):
             marker = f"edit-{viewers}-{step}-mark"
@@ -163,14 +169,15 @@ def edit_to_patch(edit_port, view_ports, token_text, viewers):
             status, _ = client.post(f"/pages/item/rows/{step % 50 + 1}/-/update", {"v.title": marker})
             if status != 200:
                 raise RuntimeError(f"edit answered {status}")
-            for seen in streams.wait_all(marker.encode(), 10):
+            for port, seen in zip(streams.ports, streams.wait_all(marker.encode(), 10)):
                 if seen is None:
                     missed += 1
                 else:
                     samples.append(seen - start)
+                    by_port[port].append(seen - start)
     finally:
         streams.close()
-    return samples, missed
+    return samples, missed, by_port
 
 
 def edits_per_second(port, token_text, clients=4, seconds=5.0):
@@ -297,7 +304,7 @@ def sqlite_figures(directory, round_number):
               f" (its count {total} -> {total + BATCH}, {before} rows rendered before){ratio}" if shown else
               f"bench: paste of {BATCH} rows: written {written * 1000:.0f} ms; the viewer's page did not show them within 30 s{ratio}")
         for viewers in VIEWERS:
-            samples, missed = edit_to_patch(server.port, [server.port], secret, viewers)
+            samples, missed, _ = edit_to_patch(server.port, [server.port], secret, viewers)
             print(f"bench: edit -> every viewer's patch, {viewers} viewer(s), {EDITS} edits: p50 {percentile(samples, 0.5) * 1000:.1f} ms, "
                   f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, max {max(samples) * 1000:.1f} ms ({len(samples)} patches, {missed} missed); load {load()}")
         rate, refused = edits_per_second(server.port, secret)
@@ -329,9 +336,11 @@ def postgres_figures(directory, round_number):
               f"a viewer's page on instance B shows all {shown * 1000:.0f} ms after the preview was sent" if shown else
               f"bench: paste of {BATCH} rows: written {written * 1000:.0f} ms; the viewer on B did not show them within 30 s")
         for viewers in VIEWERS:
-            samples, missed = edit_to_patch(ports[0], ports, secret, viewers)
+            samples, missed, by_port = edit_to_patch(ports[0], ports, secret, viewers)
+            split = "; ".join(f"on {name}: p50 {percentile(by_port[port], 0.5) * 1000:.1f} ms, p99 {percentile(by_port[port], 0.99) * 1000:.1f} ms"
+                              for name, port in zip("AB", ports) if by_port[port])
             print(f"bench: edit (A) -> every viewer's patch, {viewers} viewer(s) on A and B, {EDITS} edits: p50 {percentile(samples, 0.5) * 1000:.1f} ms, "
-                  f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, max {max(samples) * 1000:.1f} ms ({len(samples)} patches, {missed} missed); load {load()}")
+                  f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, max {max(samples) * 1000:.1f} ms ({len(samples)} patches, {missed} missed; {split}); load {load()}")
         rate, refused = edits_per_second(ports[0], secret)
         print(f"bench: checked edits over HTTP to instance A, 4 clients, 5 s: {rate:.0f} per second ({refused} refused); load {load()}")
     finally:
