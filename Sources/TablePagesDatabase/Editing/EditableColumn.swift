@@ -88,18 +88,22 @@ struct EditableColumn: Sendable, Hashable {
     /// The columns of `schema`'s PostgreSQL table, with their defaults from the catalog.
     static func postgres(_ schema: DatabaseTableSchema, in db: any SQLSession) throws -> [EditableColumn] {
         var defaults: [String: String] = [:]
+        // An identity column has no default expression, yet the database fills it in.
+        var identities: Set<String> = []
         try db.forEachRow("""
-            SELECT a.attname, pg_get_expr(d.adbin, d.adrelid)
-            FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-            WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped
+            SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), CASE WHEN a.attidentity <> '' THEN 1 ELSE 0 END
+            FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped AND (d.adbin IS NOT NULL OR a.attidentity <> '')
             """, [.text(schema.quotedName)]) { row in
-            if let name = row[0].stringValue { defaults[name] = row[1].stringValue }
+            guard let name = row[0].stringValue else { return }
+            if let expression = row[1].stringValue { defaults[name] = expression }
+            if row[2].intValue == 1 { identities.insert(name) }
         }
         return schema.columns.map { name in
             let type = schema.columnTypes[name] ?? ""
             return EditableColumn(
                 name: name, declaredType: type, isNotNull: schema.notNullColumns.contains(name), defaultSQL: defaults[name],
-                fillsItself: defaults[name] != nil, editor: editor(forType: type, postgres: true), isPostgresBoolean: type == "boolean"
+                fillsItself: defaults[name] != nil || identities.contains(name), editor: editor(forType: type, postgres: true), isPostgresBoolean: type == "boolean"
             )
         }
     }
