@@ -10,6 +10,18 @@
 "use strict";
 
 (() => {
+  // A value typed or picked in a field of an edit or insert form means that value: the field's
+  // NULL box is unticked, or the form would send both and NULL would win over what was typed.
+  const untickNull = (event) => {
+    const field = event.target.closest?.(".tp-edit-field");
+    if (!field || event.target.closest(".tp-edit-null")) return;
+    const box = field.querySelector(".tp-edit-null input[type=checkbox]");
+    if (box) box.checked = false;
+  };
+  // A picker tells a pick by `change` (a script's pick by nothing else).
+  document.addEventListener("input", untickNull);
+  document.addEventListener("change", untickNull);
+
   const page = document.querySelector(".tp-page");
   if (!page) return;
   const indicator = document.querySelector(".tp-live");

@@ -272,9 +272,11 @@ public struct TableWriter: Sendable {
     }
 
     /// The column a refusal that names none is most likely about: the one foreign key column
-    /// written, the `INTEGER PRIMARY KEY` for a type error, else the first written column the
-    /// message mentions (a CHECK's expression or name).
+    /// written, the `INTEGER PRIMARY KEY` for a type error, the first written column the message
+    /// mentions (a CHECK's expression or name), else the only column written (PostgreSQL names
+    /// no column when it cannot read a value as its type: `invalid input syntax for type numeric`).
     private func column(refusedBy rule: TableWriteError.Rule, message: String, writing columns: [String]) -> String? {
+        let only = columns.count == 1 ? columns[0] : nil
         switch rule {
         case .foreignKey:
             let written = columns.filter(foreignKeyColumns.contains)
@@ -285,7 +287,7 @@ public struct TableWriter: Sendable {
             // PostgreSQL names a CHECK `table_column_check`: its parts count as words too.
             let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.lowercased() }
             let known = Set(words + words.flatMap { $0.split(separator: "_").map(String.init) })
-            return columns.first { known.contains($0.lowercased()) }
+            return columns.first { known.contains($0.lowercased()) } ?? only
         }
     }
 
