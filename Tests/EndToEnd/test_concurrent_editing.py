@@ -16,6 +16,7 @@ that reads it, and a table whose foreign-key labels come from it. Then:
 On SQLite (one server) and on PostgreSQL (two instances on one database, clients and viewers on
 both; Datasette's URLs are a SQLite file's, so there the API's writes are the forms' unchecked
 ones). Row pages are not live (no event stream), so they are checked by a fresh read only."""
+import html
 import json
 import queue
 import re
@@ -41,7 +42,7 @@ START = [(1, "apple", 3), (2, "pear", 600), (3, "plum", 0), (4, "fig", 720), (5,
 ORDERS = [(1, 1, "first"), (2, 2, "second"), (3, 4, "third")]
 HIGH = 500
 VARIANT = f"qty__gte={HIGH}&_sort_desc=qty"
-QUERY = {"queries": {"stock": {"sql": "select id, name, qty from items where qty > 0 order by name"}}}
+QUERY = {"queries": {"stock": {"sql": "select id, name, qty from items where qty > 0 order by id"}}}
 STATUSES = {200, 201, 400, 404, 409}
 
 
@@ -115,13 +116,13 @@ LABEL = re.compile(r'<a href="/pages/items/rows/[^"]*" title="Show this row of i
 ROW_HTML = re.compile(r'<div id="row-([^"]+)" class="tk-row"')
 
 
-def labels_in(html):
+def labels_in(text):
     """Each row's foreign-key label in an HTML page or row fragment: {row id: label}."""
     labels = {}
-    starts = [(match.start(), match.group(1)) for match in ROW_HTML.finditer(html)] + [(len(html), None)]
+    starts = [(match.start(), match.group(1)) for match in ROW_HTML.finditer(text)] + [(len(text), None)]
     for (start, row), (end, _) in zip(starts, starts[1:]):
-        found = LABEL.search(html, start, end)
-        labels[row] = found.group(1) if found else None
+        found = LABEL.search(text, start, end)
+        labels[row] = html.unescape(found.group(1)) if found else None
     return labels
 
 
@@ -324,10 +325,11 @@ def postgres_site(postgres_cluster, tmp_path_factory):
     token = make_token(directory)
 
     def run_sql(sql, write=False):
-        output = psql(url, sql)
         if write:
+            psql(url, sql)
             return []
-        return [(int(i), n, int(q)) for i, n, q in (line.split("|") for line in output.splitlines() if line)]
+        # As JSON: psql's lines cannot tell a value's own line breaks and bars from its own.
+        return [tuple(row.values()) for row in json.loads(psql(url, f"SELECT coalesce(json_agg(row_to_json(t)), '[]') FROM ({sql}) t"))]
 
     # Two instances in one folder: one credentials file, so the token writes through either.
     arguments = ["--database", url, "--writable", "--watch", "--config", str(directory / "site.json"), "--sql-url", reader_url(url)]
@@ -346,7 +348,9 @@ SCHEMA = """
 """
 
 KINDS = ["cell", "stale-cell", "insert", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
-ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans())
+# Text that markup, URLs, JSON, forms or bidirectional text could mangle (U+0000 is refused, 400).
+HOSTILE = ["", "<b>&amp;</b>", "\"'", "\u2028x", "e\u0301", "\u0639\u0631\u0628\u064a", " a  b ", "%20+&=", "\\", "\x00", "\U0001F600"]
+ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans(), st.sampled_from(HOSTILE))
 CLIENTS = st.lists(st.lists(ACTION, min_size=1, max_size=6), min_size=2, max_size=4)
 # When the first instance's viewers lose their streams and follow again (Last-Event-ID), seconds
 # after the clients start; None: never.
@@ -368,16 +372,16 @@ class Client:
 
     def run(self, start):
         # What this client saw first: the versions its stale edits are made on.
-        first_read = {row["id"]: row for row in self.site.rows().values()}
+        first_read = {row["id"]: row["fields"] for row in get_json(f"{self.base}/pages/items.json")["sections"][0]["rows"]}
         start.wait()
-        for index, (kind, row, column, high) in enumerate(self.actions):
+        for index, (kind, row, column, high, hostile) in enumerate(self.actions):
             # Unique values: a write is told apart from every other in the database and the trail.
-            name = f"c{self.number}w{index}"
+            name = f"c{self.number}w{index}{hostile}"
             qty = (HIGH if high else 10) + self.number * 40 + index
             outcome = {"kind": kind, "row": row, "name": name, "qty": qty, "column": column}
             pages = f"{self.base}/pages/items"
             if kind in ("cell", "stale-cell", "refused-value"):
-                seen = first_read.get(row) if kind == "stale-cell" else self.seen(row)
+                seen = first_read.get(str(row)) if kind == "stale-cell" else self.seen(row)
                 value = {"name": name, "qty": -1 if kind == "refused-value" else qty}
                 if kind == "refused-value":
                     # A value the CHECK refuses, beside a name that must then appear nowhere.
@@ -461,7 +465,7 @@ def check_writes(outcomes, entries, start_rows, database):
         kind = outcome["kind"]
         if kind in ("cell", "stale-cell", "refused-value", "api-update", "insert"):
             by_name = kind in ("insert", "refused-value") or outcome["column"] == "name"
-            unique = f'"name": "{outcome["name"]}"' if by_name else f'"qty": {outcome["qty"]}[,}}]'
+            unique = re.escape(f'"name": {json.dumps(outcome["name"])}') if by_name else f'"qty": {outcome["qty"]}[,}}]'
             assert not re.search(unique, everything), f"a refused write left a trace: {outcome}"
         if outcome["status"] == 409:
             current = typed(outcome["body"]["current"])
@@ -470,7 +474,8 @@ def check_writes(outcomes, entries, start_rows, database):
             if outcome.get("version") is not None:
                 assert outcome["version"] != outcome["body"]["version"], f"a 409 for the row as the client saw it: {outcome}"
         if kind == "refused-value" and outcome["status"] == 400:
-            assert "qty" in outcome["body"]["error"]["message"] or "CHECK" in outcome["body"]["error"]["message"], outcome
+            # The column the database refused, named (qty's CHECK; or a name holding U+0000).
+            assert re.match(r"(qty|name): ", outcome["body"]["error"]["message"]), outcome
 
 
 def check_viewers(site, viewers, database):
@@ -479,7 +484,7 @@ def check_viewers(site, viewers, database):
     expected = {
         "table": items,
         "variant": sorted((row for row in items if row["qty"] >= HIGH), key=lambda row: -row["qty"]),
-        "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["name"]),
+        "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["id"]),
     }
     names = {row["id"]: row["name"] for row in items}
     for viewer in viewers:
