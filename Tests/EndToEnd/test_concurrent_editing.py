@@ -1,7 +1,7 @@
 """Issue 31's property test, over HTTP against the real server: several clients edit one table at
 once — cells through the browser's forms (each checked against the `_version` it read, some from a
-stale read), inserts, deletes, refused values, and updates and deletes through Datasette's write API
-with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
+stale read), inserts, pasted rows, deletes, refused values, and updates and deletes through
+Datasette's write API with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
 the browser's script follows, the table page, a filtered and sorted variant of it, a live query
 that reads it, and a table whose foreign-key labels come from it. Then:
 
@@ -347,7 +347,7 @@ SCHEMA = """
     CREATE TABLE orders (id INTEGER PRIMARY KEY, item INTEGER NOT NULL REFERENCES items (id), note TEXT)
 """
 
-KINDS = ["cell", "stale-cell", "insert", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
+KINDS = ["cell", "stale-cell", "insert", "paste", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
 # Text that markup, URLs, JSON, forms or bidirectional text could mangle (U+0000 is refused, 400).
 HOSTILE = ["", "<b>&amp;</b>", "\"'", "\u2028x", "e\u0301", "\u0639\u0631\u0628\u064a", " a  b ", "%20+&=", "\\", "\x00", "\U0001F600"]
 ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans(), st.sampled_from(HOSTILE))
@@ -393,6 +393,11 @@ class Client:
                 outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/update", fields)
             elif kind == "insert":
                 outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("v.name", name), ("v.qty", str(qty))])
+            elif kind == "paste":
+                # Two rows copied from a spreadsheet, written in one transaction.
+                outcome["pasted"] = [(name + "/1", qty), (name + "/2", qty + 2000)]
+                text = "name\tqty\n" + "".join(f"{pasted}\t{number}\n" for pasted, number in outcome["pasted"])
+                outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("_paste", text)])
             elif kind in ("delete", "checked-delete"):
                 seen = self.seen(row) if kind == "checked-delete" else None
                 fields = [("_version", row_version(seen) if seen else "0" * 16)] if kind == "checked-delete" else []
@@ -433,11 +438,19 @@ def check_writes(outcomes, entries, start_rows, database):
 
     acknowledged = [o for o in outcomes if 200 <= o["status"] < 300]
     refused = [o for o in outcomes if o["status"] in (400, 404, 409)]
-    assert len(entries) == len(acknowledged), f"{len(acknowledged)} writes acknowledged, {len(entries)} in the trail"
+    rows_written = sum(len(o.get("pasted", [None])) for o in acknowledged)
+    assert len(entries) == rows_written, f"{rows_written} rows' writes acknowledged, {len(entries)} in the trail"
     unmatched = list(entries)
     # Datasette's deletes answer without the row: matched last, to the deletes of their key left.
     for outcome in sorted(acknowledged, key=lambda outcome: outcome["kind"] == "api-delete"):
         kind = outcome["kind"]
+        if kind == "paste":
+            assert len(outcome["body"]["ids"]) == 2, outcome
+            for (name, qty), new_id in zip(outcome["pasted"], outcome["body"]["ids"]):
+                [match] = [e for e in unmatched if e["action"] == "insert" and e["new"]["name"] == name]
+                assert (str(match["key"][0]), match["new"]["qty"]) == (new_id, qty), (outcome, match)
+                unmatched.remove(match)
+            continue
         if kind == "insert":
             [new_id] = outcome["body"]["ids"]
             match = [e for e in unmatched if e["action"] == "insert" and e["new"]["name"] == outcome["name"]]
@@ -463,6 +476,8 @@ def check_writes(outcomes, entries, start_rows, database):
     everything = json.dumps([entries, database])
     for outcome in refused:
         kind = outcome["kind"]
+        for name, _ in outcome.get("pasted", []):
+            assert not re.search(re.escape(f'"name": {json.dumps(name)}'), everything), f"a refused paste left a trace: {outcome}"
         if kind in ("cell", "stale-cell", "refused-value", "api-update", "insert"):
             by_name = kind in ("insert", "refused-value") or outcome["column"] == "name"
             unique = re.escape(f'"name": {json.dumps(outcome["name"])}') if by_name else f'"qty": {outcome["qty"]}[,}}]'
