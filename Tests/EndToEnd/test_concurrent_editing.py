@@ -1,7 +1,7 @@
 """Issue 31's property test, over HTTP against the real server: several clients edit one table at
 once — cells through the browser's forms (each checked against the `_version` it read, some from a
-stale read), inserts, deletes, refused values, and updates and deletes through Datasette's write API
-with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
+stale read), inserts, pasted rows, deletes, refused values, and updates and deletes through
+Datasette's write API with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
 the browser's script follows, the table page, a filtered and sorted variant of it, a live query
 that reads it, and a table whose foreign-key labels come from it. Then:
 
@@ -16,6 +16,7 @@ that reads it, and a table whose foreign-key labels come from it. Then:
 On SQLite (one server) and on PostgreSQL (two instances on one database, clients and viewers on
 both; Datasette's URLs are a SQLite file's, so there the API's writes are the forms' unchecked
 ones). Row pages are not live (no event stream), so they are checked by a fresh read only."""
+import html
 import json
 import queue
 import re
@@ -41,7 +42,7 @@ START = [(1, "apple", 3), (2, "pear", 600), (3, "plum", 0), (4, "fig", 720), (5,
 ORDERS = [(1, 1, "first"), (2, 2, "second"), (3, 4, "third")]
 HIGH = 500
 VARIANT = f"qty__gte={HIGH}&_sort_desc=qty"
-QUERY = {"queries": {"stock": {"sql": "select id, name, qty from items where qty > 0 order by name"}}}
+QUERY = {"queries": {"stock": {"sql": "select id, name, qty from items where qty > 0 order by id"}}}
 STATUSES = {200, 201, 400, 404, 409}
 
 
@@ -115,13 +116,13 @@ LABEL = re.compile(r'<a href="/pages/items/rows/[^"]*" title="Show this row of i
 ROW_HTML = re.compile(r'<div id="row-([^"]+)" class="tk-row"')
 
 
-def labels_in(html):
+def labels_in(text):
     """Each row's foreign-key label in an HTML page or row fragment: {row id: label}."""
     labels = {}
-    starts = [(match.start(), match.group(1)) for match in ROW_HTML.finditer(html)] + [(len(html), None)]
+    starts = [(match.start(), match.group(1)) for match in ROW_HTML.finditer(text)] + [(len(text), None)]
     for (start, row), (end, _) in zip(starts, starts[1:]):
-        found = LABEL.search(html, start, end)
-        labels[row] = found.group(1) if found else None
+        found = LABEL.search(text, start, end)
+        labels[row] = html.unescape(found.group(1)) if found else None
     return labels
 
 
@@ -179,6 +180,10 @@ class PageViewer(Viewer):
 
     def __init__(self, copy):
         self.copies = [copy]
+        self.connect()
+
+    def connect(self):
+        copy = self.copies[0]
         query = "&".join(part for part in [copy.query, "" if copy.html else "format=json"] if part)
         self.events = Events(f"{copy.base}{copy.path}/events" + ("?" + query if query else ""), last_event_id=copy.document["version"])
 
@@ -192,6 +197,12 @@ class PageViewer(Viewer):
             assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
             self.copies[0].apply(event["patch"])
 
+    def reconnect(self):
+        """Drops the stream, as a browser that loses its connection, and follows again from the copy's version."""
+        self.events.close()
+        self.apply_waiting(0)
+        self.connect()
+
     def close(self):
         self.events.close()
 
@@ -202,8 +213,11 @@ class SharedViewer(Viewer):
 
     def __init__(self, copies):
         self.copies = copies
-        pages = [("page", f"{copy.document['version']}:{copy.url}") for copy in copies]
-        self.stream = Stream(copies[0].base, "/-/events?" + urllib.parse.urlencode(pages + [("format", "html")]))
+        self.connect()
+
+    def connect(self):
+        pages = [("page", f"{copy.document['version']}:{copy.url}") for copy in self.copies]
+        self.stream = Stream(self.copies[0].base, "/-/events?" + urllib.parse.urlencode(pages + [("format", "html")]))
         assert self.stream.status == 200
 
     def apply_waiting(self, timeout):
@@ -212,6 +226,12 @@ class SharedViewer(Viewer):
             copy = self.copies[event["page"]]
             assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
             copy.apply(event["body"])
+
+    def reconnect(self):
+        """Drops the stream after the events already read, and follows again from the copies' versions."""
+        self.apply_waiting(0)
+        self.stream.close()
+        self.connect()
 
     def close(self):
         self.stream.close()
@@ -305,10 +325,11 @@ def postgres_site(postgres_cluster, tmp_path_factory):
     token = make_token(directory)
 
     def run_sql(sql, write=False):
-        output = psql(url, sql)
         if write:
+            psql(url, sql)
             return []
-        return [(int(i), n, int(q)) for i, n, q in (line.split("|") for line in output.splitlines() if line)]
+        # As JSON: psql's lines cannot tell a value's own line breaks and bars from its own.
+        return [tuple(row.values()) for row in json.loads(psql(url, f"SELECT coalesce(json_agg(row_to_json(t)), '[]') FROM ({sql}) t"))]
 
     # Two instances in one folder: one credentials file, so the token writes through either.
     arguments = ["--database", url, "--writable", "--watch", "--config", str(directory / "site.json"), "--sql-url", reader_url(url)]
@@ -326,9 +347,14 @@ SCHEMA = """
     CREATE TABLE orders (id INTEGER PRIMARY KEY, item INTEGER NOT NULL REFERENCES items (id), note TEXT)
 """
 
-KINDS = ["cell", "stale-cell", "insert", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
-ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans())
+KINDS = ["cell", "stale-cell", "insert", "paste", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
+# Text that markup, URLs, JSON, forms or bidirectional text could mangle (U+0000 is refused, 400).
+HOSTILE = ["", "<b>&amp;</b>", "\"'", "\u2028x", "e\u0301", "\u0639\u0631\u0628\u064a", " a  b ", "%20+&=", "\\", "\x00", "\U0001F600"]
+ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans(), st.sampled_from(HOSTILE))
 CLIENTS = st.lists(st.lists(ACTION, min_size=1, max_size=6), min_size=2, max_size=4)
+# When the first instance's viewers lose their streams and follow again (Last-Event-ID), seconds
+# after the clients start; None: never.
+RECONNECT = st.sampled_from([None, 0.0, 0.05, 0.3])
 
 
 class Client:
@@ -346,16 +372,16 @@ class Client:
 
     def run(self, start):
         # What this client saw first: the versions its stale edits are made on.
-        first_read = {row["id"]: row for row in self.site.rows().values()}
+        first_read = {row["id"]: row["fields"] for row in get_json(f"{self.base}/pages/items.json")["sections"][0]["rows"]}
         start.wait()
-        for index, (kind, row, column, high) in enumerate(self.actions):
+        for index, (kind, row, column, high, hostile) in enumerate(self.actions):
             # Unique values: a write is told apart from every other in the database and the trail.
-            name = f"c{self.number}w{index}"
+            name = f"c{self.number}w{index}{hostile}"
             qty = (HIGH if high else 10) + self.number * 40 + index
             outcome = {"kind": kind, "row": row, "name": name, "qty": qty, "column": column}
             pages = f"{self.base}/pages/items"
             if kind in ("cell", "stale-cell", "refused-value"):
-                seen = first_read.get(row) if kind == "stale-cell" else self.seen(row)
+                seen = first_read.get(str(row)) if kind == "stale-cell" else self.seen(row)
                 value = {"name": name, "qty": -1 if kind == "refused-value" else qty}
                 if kind == "refused-value":
                     # A value the CHECK refuses, beside a name that must then appear nowhere.
@@ -367,6 +393,11 @@ class Client:
                 outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/update", fields)
             elif kind == "insert":
                 outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("v.name", name), ("v.qty", str(qty))])
+            elif kind == "paste":
+                # Two rows copied from a spreadsheet, written in one transaction.
+                outcome["pasted"] = [(name + "/1", qty), (name + "/2", qty + 2000)]
+                text = "name\tqty\n" + "".join(f"{pasted}\t{number}\n" for pasted, number in outcome["pasted"])
+                outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("_paste", text)])
             elif kind in ("delete", "checked-delete"):
                 seen = self.seen(row) if kind == "checked-delete" else None
                 fields = [("_version", row_version(seen) if seen else "0" * 16)] if kind == "checked-delete" else []
@@ -407,16 +438,27 @@ def check_writes(outcomes, entries, start_rows, database):
 
     acknowledged = [o for o in outcomes if 200 <= o["status"] < 300]
     refused = [o for o in outcomes if o["status"] in (400, 404, 409)]
-    assert len(entries) == len(acknowledged), f"{len(acknowledged)} writes acknowledged, {len(entries)} in the trail"
+    rows_written = sum(len(o.get("pasted", [None])) for o in acknowledged)
+    assert len(entries) == rows_written, f"{rows_written} rows' writes acknowledged, {len(entries)} in the trail"
     unmatched = list(entries)
-    for outcome in acknowledged:
+    # Datasette's deletes answer without the row: matched last, to the deletes of their key left.
+    for outcome in sorted(acknowledged, key=lambda outcome: outcome["kind"] == "api-delete"):
         kind = outcome["kind"]
+        if kind == "paste":
+            assert len(outcome["body"]["ids"]) == 2, outcome
+            for (name, qty), new_id in zip(outcome["pasted"], outcome["body"]["ids"]):
+                [match] = [e for e in unmatched if e["action"] == "insert" and e["new"]["name"] == name]
+                assert (str(match["key"][0]), match["new"]["qty"]) == (new_id, qty), (outcome, match)
+                unmatched.remove(match)
+            continue
         if kind == "insert":
             [new_id] = outcome["body"]["ids"]
             match = [e for e in unmatched if e["action"] == "insert" and e["new"]["name"] == outcome["name"]]
             assert len(match) == 1 and str(match[0]["key"][0]) == new_id, (outcome, match)
         elif kind in ("delete", "checked-delete", "api-delete"):
-            match = [e for e in unmatched if e["action"] == "delete" and e["key"][0] == outcome["row"]][:1]
+            # The forms answer with the row deleted (a key can come back: SQLite reuses the largest).
+            deleted = typed((outcome["body"] or {}).get("deleted"))
+            match = [e for e in unmatched if e["action"] == "delete" and e["key"][0] == outcome["row"] and deleted in (None, e["old"])][:1]
             assert match, f"an acknowledged delete is not in the trail: {outcome}"
         else:
             column, value = outcome["column"], outcome["value"]
@@ -434,9 +476,11 @@ def check_writes(outcomes, entries, start_rows, database):
     everything = json.dumps([entries, database])
     for outcome in refused:
         kind = outcome["kind"]
+        for name, _ in outcome.get("pasted", []):
+            assert not re.search(re.escape(f'"name": {json.dumps(name)}'), everything), f"a refused paste left a trace: {outcome}"
         if kind in ("cell", "stale-cell", "refused-value", "api-update", "insert"):
             by_name = kind in ("insert", "refused-value") or outcome["column"] == "name"
-            unique = f'"name": "{outcome["name"]}"' if by_name else f'"qty": {outcome["qty"]}[,}}]'
+            unique = re.escape(f'"name": {json.dumps(outcome["name"])}') if by_name else f'"qty": {outcome["qty"]}[,}}]'
             assert not re.search(unique, everything), f"a refused write left a trace: {outcome}"
         if outcome["status"] == 409:
             current = typed(outcome["body"]["current"])
@@ -445,7 +489,8 @@ def check_writes(outcomes, entries, start_rows, database):
             if outcome.get("version") is not None:
                 assert outcome["version"] != outcome["body"]["version"], f"a 409 for the row as the client saw it: {outcome}"
         if kind == "refused-value" and outcome["status"] == 400:
-            assert "qty" in outcome["body"]["error"]["message"] or "CHECK" in outcome["body"]["error"]["message"], outcome
+            # The column the database refused, named (qty's CHECK; or a name holding U+0000).
+            assert re.match(r"(qty|name): ", outcome["body"]["error"]["message"]), outcome
 
 
 def check_viewers(site, viewers, database):
@@ -454,7 +499,7 @@ def check_viewers(site, viewers, database):
     expected = {
         "table": items,
         "variant": sorted((row for row in items if row["qty"] >= HIGH), key=lambda row: -row["qty"]),
-        "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["name"]),
+        "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["id"]),
     }
     names = {row["id"]: row["name"] for row in items}
     for viewer in viewers:
@@ -482,17 +527,22 @@ def viewers_of(base):
     return own + [SharedViewer([PageCopy(what, base, path, query, html=True) for what, path, query in PAGES])]
 
 
-def edit_concurrently(site, clients):
+def edit_concurrently(site, clients, reconnect_after):
     site.reset()
     after = site.last_audit_id()
     start_rows = site.rows()
     viewers = [viewer for base in site.bases for viewer in viewers_of(base)]
+    viewers_of_first = viewers[:len(PAGES) + 1]
     try:
         runners = [Client(number, site.bases[number % len(site.bases)], site, actions) for number, actions in enumerate(clients)]
         start = threading.Barrier(len(runners))
         threads = [threading.Thread(target=runner.run, args=(start,)) for runner in runners]
         for thread in threads:
             thread.start()
+        if reconnect_after is not None:
+            time.sleep(reconnect_after)
+            for viewer in viewers_of_first:
+                viewer.reconnect()
         for thread in threads:
             thread.join(timeout=60)
         outcomes = [outcome for runner in runners for outcome in runner.outcomes]
@@ -509,13 +559,13 @@ def edit_concurrently(site, clients):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), database=None,
           phases=[Phase.explicit, Phase.generate])
-@given(CLIENTS)
-def test_concurrent_edits_on_sqlite_reach_every_viewer_and_the_trail_keeps_each_acknowledged_one(sqlite_site, clients):
-    edit_concurrently(sqlite_site, clients)
+@given(CLIENTS, RECONNECT)
+def test_concurrent_edits_on_sqlite_reach_every_viewer_and_the_trail_keeps_each_acknowledged_one(sqlite_site, clients, reconnect_after):
+    edit_concurrently(sqlite_site, clients, reconnect_after)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), database=None,
           phases=[Phase.explicit, Phase.generate])
-@given(CLIENTS)
-def test_concurrent_edits_through_two_postgresql_instances_reach_every_viewer_of_both(postgres_site, clients):
-    edit_concurrently(postgres_site, clients)
+@given(CLIENTS, RECONNECT)
+def test_concurrent_edits_through_two_postgresql_instances_reach_every_viewer_of_both(postgres_site, clients, reconnect_after):
+    edit_concurrently(postgres_site, clients, reconnect_after)
