@@ -65,7 +65,7 @@ public struct PostgresTableExecutor: SQLReader {
             do {
                 try runner.command(begin)
                 let value = try body(runner)
-                committing = (value, try write?.ticket(on: runner, trail: DatabaseAuditTrail.postgresTable))
+                committing = (value, write?.ticket)
                 try runner.command("COMMIT")
                 return value
             } catch {
@@ -150,8 +150,12 @@ public struct PostgresTableExecutor: SQLReader {
         let write: PostgresWriteMark?
 
         /// The write's id (a read records nothing: it gets an id of its own, looked up never).
-        func recordingWriteID() -> String {
-            write?.record() ?? UUID().uuidString.lowercased()
+        var writeID: String {
+            write?.writeID ?? UUID().uuidString.lowercased()
+        }
+
+        func recorded(transactionID: Int64, lastEntry: Int64) {
+            write?.record(transactionID: transactionID, lastEntry: lastEntry)
         }
 
         func execute(_ sql: String, _ arguments: [SQLValue]) throws {

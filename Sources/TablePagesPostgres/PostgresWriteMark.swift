@@ -4,19 +4,13 @@ import TableStore
 
 /// What one write transaction of a ``PostgresTableExecutor`` knows about itself, to learn whether
 /// it committed if its `COMMIT` goes unanswered: a random write id, which the audit trail records
-/// in the transaction (``/TablePagesDatabase/IdentifiedWriteSession``), and, once recorded, the
-/// transaction's id, which tells when the transaction is over, and the number of its last entry,
-/// which tells whether the trail's bound could have dropped it since.
+/// in the transaction (``/TablePagesDatabase/IdentifiedWriteSession``), and, told by the trail in
+/// the same statement, the transaction's id, which tells when the transaction is over, and the
+/// number of its last entry, which tells whether the trail's bound could have dropped it since.
 final class PostgresWriteMark: Sendable {
     /// The write's id, as the audit trail's `write_id` keeps it.
     let writeID = UUID().uuidString.lowercased()
-    private let recorded = Mutex(false)
-
-    /// The id, noted as written in the transaction.
-    func record() -> String {
-        recorded.withLock { $0 = true }
-        return writeID
-    }
+    private let recorded = Mutex<Ticket?>(nil)
 
     /// A write looked up after its `COMMIT` went unanswered.
     struct Ticket: Sendable, Equatable {
@@ -28,14 +22,15 @@ final class PostgresWriteMark: Sendable {
         let entryID: Int64
     }
 
-    /// The ticket of a transaction that recorded the id in the trail `table`, read on `session`
-    /// just before `COMMIT`, in one statement (the entry's number is the session's last of the
-    /// trail's sequence: it was taken in this transaction); nil when nothing recorded it (then
-    /// only the connection's failure can be told).
-    func ticket(on session: any SQLSession, trail table: String) throws -> Ticket? {
-        guard recorded.withLock({ $0 }) else { return nil }
-        guard let row = try session.row("SELECT txid_current(), currval(pg_catalog.pg_get_serial_sequence(?::text, 'id'))", [.text(table)]) else { return nil }
-        return Ticket(writeID: writeID, transactionID: try row.int64(0), entryID: try row.int64(1))
+    /// Notes what the trail told when it recorded the write.
+    func record(transactionID: Int64, lastEntry: Int64) {
+        recorded.withLock { $0 = Ticket(writeID: writeID, transactionID: transactionID, entryID: lastEntry) }
+    }
+
+    /// The ticket of a transaction whose entries recorded the id; nil when nothing recorded it
+    /// (then only the connection's failure can be told).
+    var ticket: Ticket? {
+        recorded.withLock { $0 }
     }
 
     /// What the database says of a ticket's transaction.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MicroHTTP
 import TablePages
+import TablePagesDatabase
 import TablePagesExamples
 import TableStorePostgres
 
@@ -44,6 +45,9 @@ extension ServeCommand {
         }
         if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" || sqlURL != nil {
             throw ValidationError("--watch, --schema and --sql-url go with a PostgreSQL --database (postgresql://…).")
+        }
+        if schema == DatabaseAuditTrail.postgresSchema {
+            throw ValidationError("--schema \(schema) is TablePages' own (its audit trail, tablepages.audit_log, is there): serve another schema.")
         }
         if let sqlURL {
             do { _ = try PostgresURL(sqlURL, defaultTLSMode: .disable) } catch { throw ValidationError("--sql-url: \(error)") }

@@ -123,13 +123,16 @@ public final class DatabaseAuditTrail: AuditTrail {
     // MARK: AuditTrail
 
     /// Inserts one row per entry under a new write id, then drops the rows beyond ``maxRows``.
-    /// In the written database, the id is the session's when it names its write
-    /// (``IdentifiedWriteSession``), so that a lost `COMMIT` can be looked up by it.
+    /// In the written database (PostgreSQL) the last chunk of entries, the drop and reading the
+    /// transaction's id are one statement (each statement is a round trip), and the id is the
+    /// session's when it names its write (``IdentifiedWriteSession``), which is told the
+    /// transaction's id and the last entry's number, so that a lost `COMMIT` can be looked up.
     public func record(_ entries: [AuditEntry], writing session: any SQLSession) throws {
         let identified = ownStore == nil ? session as? any IdentifiedWriteSession : nil
-        let writeID = identified?.recordingWriteID() ?? UUID().uuidString
+        let writeID = identified?.writeID ?? UUID().uuidString
         // PostgreSQL's parameters are text: the time is cast to its column's type.
         let row = "(?, ?, \(reader.dialect.placeholder(type: "double precision")), ?, ?, ?, ?, ?, ?, ?, ?)"
+        let columns = "write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values"
         func insert(into session: any SQLSession) throws {
             // Many rows a statement: on PostgreSQL each statement is a round trip.
             for start in stride(from: 0, to: entries.count, by: Self.rowsPerStatement) {
@@ -144,10 +147,22 @@ public final class DatabaseAuditTrail: AuditTrail {
                         .text(try Self.encode(entry.old)), .text(try Self.encode(entry.new)),
                     ]
                 }
-                try session.execute("""
-                    INSERT INTO \(table) (write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values)
-                    VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))
+                let insert = "INSERT INTO \(table) (\(columns)) VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))"
+                guard ownStore == nil, chunk.endIndex == entries.endIndex else {
+                    try session.execute(insert, arguments)
+                    continue
+                }
+                // The drop sees the table as the statement began, without these rows: it keeps
+                // `maxRows` below the newest of them, as the drop after them would.
+                let recorded = try session.row("""
+                    WITH inserted AS (\(insert) RETURNING id),
+                    dropped AS (DELETE FROM \(table) WHERE id <= (SELECT max(id) FROM inserted) - \(maxRows))
+                    SELECT txid_current(), max(id) FROM inserted
                     """, arguments)
+                if let identified, let recorded {
+                    identified.recorded(transactionID: try recorded.int64(0), lastEntry: try recorded.int64(1))
+                }
+                return
             }
             try session.execute("DELETE FROM \(table) WHERE id <= (SELECT max(id) FROM \(table)) - \(maxRows)")
         }
