@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -116,6 +117,12 @@ def names(driver):
         ".map((row) => [row.dataset.row, row.querySelector('[data-field=\"name\"] .tk-field-value')?.textContent]))")
 
 
+def shown(driver, row, column):
+    """The value the table shows now (read at once: a live patch may replace the row at any time)."""
+    return driver.execute_script(
+        "return document.querySelector(`#row-${arguments[0]} .tk-field[data-field='${arguments[1]}'] > .tk-field-value`)?.textContent", row, column)
+
+
 def field(driver, row, column):
     # The value, not its field: on a phone a field is no box of its own (display: contents).
     return driver.find_element(By.CSS_SELECTOR, f"#row-{row} .tk-field[data-field='{column}'] > .tk-field-value")
@@ -125,14 +132,21 @@ def open_editor(driver, row, column):
     """Opens the cell's editor as a person would: a double click on the value, scrolled into view
     first (a pointer acts only on what is on screen; a wide table's last columns are not), or F2
     on a value that is a link (a foreign key's label), which a click would follow."""
-    value = field(driver, row, column)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", value)
-    link = value if value.tag_name == "a" else next(iter(value.find_elements(By.TAG_NAME, "a")), None)
-    if link:
-        driver.execute_script("arguments[0].focus()", link)
-        link.send_keys(Keys.F2)
-    else:
-        ActionChains(driver).double_click(value).perform()
+    for attempt in range(3):
+        try:
+            value = field(driver, row, column)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", value)
+            link = value if value.tag_name == "a" else next(iter(value.find_elements(By.TAG_NAME, "a")), None)
+            if link:
+                driver.execute_script("arguments[0].focus()", link)
+                link.send_keys(Keys.F2)
+            else:
+                ActionChains(driver).double_click(value).perform()
+            break
+        except StaleElementReferenceException:
+            # A live patch replaced the row between finding the value and acting on it.
+            if attempt == 2:
+                raise
     assert wait_until(lambda: driver.execute_script(
         "return document.activeElement?.name === 'v.' + arguments[0] && !!document.activeElement.closest('.tp-cell-editor')", column), 5), \
         f"no editor for {column} of row {row}"
