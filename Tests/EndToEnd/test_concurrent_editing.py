@@ -2,10 +2,13 @@
 once — cells through the browser's forms (each checked against the `_version` it read, some from a
 stale read), inserts, pasted rows, deletes, refused values, and updates and deletes through
 Datasette's write API with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
-the browser's script follows, the table page, a filtered and sorted variant of it, a live query
-that reads it, and a table whose foreign-key labels come from it. Then:
+the browser's script follows, the table page, a filtered and sorted variant of it, a window of its
+first three rows by a sort, a live query that reads it, and a table whose foreign-key labels come
+from it. Then:
 
-- every viewer's copy is exactly what a fresh read of its page gives, and what the database holds;
+- every viewer's copy is exactly what a fresh read of its page gives, and what the database holds
+  (the window's copy, kept by the script's rules for a page loaded in part, holds the table's first
+  rows in order, and its count and header are a fresh read's);
 - the audit trail, replayed in its order from the starting rows, ends at the database, and each of
   its entries found the row as the previous one left it;
 - every acknowledged write (2xx) is in the trail (so in the database, or overwritten by a later
@@ -42,6 +45,8 @@ START = [(1, "apple", 3), (2, "pear", 600), (3, "plum", 0), (4, "fig", 720), (5,
 ORDERS = [(1, 1, "first"), (2, 2, "second"), (3, 4, "third")]
 HIGH = 500
 VARIANT = f"qty__gte={HIGH}&_sort_desc=qty"
+# A window of the largest three: rows move in and out of it, and its count and next link change.
+WINDOW = "_sort_desc=qty&_size=3"
 QUERY = {"queries": {"stock": {"sql": "select id, name, qty from items where qty > 0 order by id"}}}
 STATUSES = {200, 201, 400, 404, 409}
 
@@ -151,8 +156,76 @@ class PageCopy:
                 elif "html" in op and "row" in op:
                     self.labels.update(labels_in(op["html"]))
 
+    def reset(self):
+        raise AssertionError(f"{self.url}: a reset, where every change can be a patch")
+
     def rows(self):
         return [row for section in self.document["sections"] for row in section["rows"]]
+
+
+class WindowCopy(PageCopy):
+    """A copy of a page loaded only in part (its section ends with a next link), kept by the rules
+    table-pages.js keeps one by: a row is placed only beside a loaded one, else left to the
+    section's count; a loaded row that moves beside no loaded one leaves; a row that moves into the
+    loaded part makes the script read the page again."""
+
+    def __init__(self, *arguments, **options):
+        super().__init__(*arguments, **options)
+        self.partial = self.document["sections"][0]["next"] is not None
+        self.read_again = False
+
+    def target(self, op, partial):
+        ids = [row["id"] for row in self.document["sections"][0]["rows"]]
+        if "after" in op:
+            if op["after"] is None:
+                return 0
+            if op["after"] in ids:
+                return ids.index(op["after"]) + 1
+        elif op.get("before") is not None and op["before"] in ids:
+            return ids.index(op["before"])
+        return None if partial else len(ids)
+
+    def apply(self, patch):
+        if patch["version"] <= self.document["version"]:
+            # Only a page read again can be ahead of its stream.
+            assert self.read_again, f"{self.url}: an old patch {patch['version']}"
+            return
+        section = self.document["sections"][0]
+        rows = section["rows"]
+        for op in patch["ops"]:
+            kind, ids = op["op"], [row["id"] for row in rows]
+            if kind == "insert" and op["row"] not in ids:
+                at = self.target(op, self.partial)
+                if at is not None:
+                    rows.insert(at, op["data"])
+            elif kind == "delete":
+                rows[:] = [row for row in rows if row["id"] != op["row"]]
+            elif kind == "replace":
+                rows[:] = [op["data"] if row["id"] == op["row"] else row for row in rows]
+            elif kind == "move" and op["row"] in ids:
+                moved = rows.pop(ids.index(op["row"]))
+                at = self.target(op, self.partial)
+                if at is not None:
+                    rows.insert(at, moved)
+            elif kind == "move" and self.partial:
+                at = self.target(op, True)
+                if at is not None and not (op.get("after") is not None and ids and op["after"] == ids[-1]):
+                    self.reset()
+                    return
+            elif kind == "section-next":
+                section["rowCount"] = op["rowCount"]
+                self.partial = op["rowCount"] > len(rows)
+            elif kind == "replace-header":
+                self.document["headerView"] = op["data"]
+            else:
+                assert kind in ("insert", "move"), f"{self.url}: unexpected {op}"
+        self.document["version"] = patch["version"]
+
+    def reset(self):
+        """Reads the page again, as the script does on a `reset` (which a window can get under
+        concurrent edits) or a row moved into view."""
+        self.document, self.read_again = self.fresh(), True
+        self.partial = self.document["sections"][0]["next"] is not None
 
 
 class Viewer:
@@ -194,8 +267,14 @@ class PageViewer(Viewer):
                 event = self.events.next(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
-            assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
-            self.copies[0].apply(event["patch"])
+            if event.get("event") == "reset":
+                # The stream ends there: the script reads the page again, and follows on from it.
+                self.copies[0].reset()
+                self.events.close()
+                self.connect()
+            else:
+                assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
+                self.copies[0].apply(event["patch"])
 
     def reconnect(self):
         """Drops the stream, as a browser that loses its connection, and follows again from the copy's version."""
@@ -224,8 +303,14 @@ class SharedViewer(Viewer):
         deadline = time.monotonic() + timeout
         while (event := self.stream.next_event(max(0.0, deadline - time.monotonic()))) is not None:
             copy = self.copies[event["page"]]
-            assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
-            copy.apply(event["body"])
+            if event["event"] == "reset":
+                # That page's part of the stream ends there: read again, and all followed on from.
+                copy.reset()
+                self.stream.close()
+                self.connect()
+            else:
+                assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
+                copy.apply(event["body"])
 
     def reconnect(self):
         """Drops the stream after the events already read, and follows again from the copies' versions."""
@@ -499,12 +584,20 @@ def check_viewers(site, viewers, database):
     expected = {
         "table": items,
         "variant": sorted((row for row in items if row["qty"] >= HIGH), key=lambda row: -row["qty"]),
+        "window": sorted(items, key=lambda row: -row["qty"]),
         "query": sorted(({"id": row["id"], "name": row["name"], "qty": row["qty"]} for row in items if row["qty"] > 0), key=lambda row: row["id"]),
     }
     names = {row["id"]: row["name"] for row in items}
     for viewer in viewers:
         for copy, fresh in zip(viewer.copies, viewer.settled()):
             where = f"{type(viewer).__name__} of {copy.base}{copy.url}"
+            if copy.what == "window":
+                # What is loaded is the table's first rows, in order, never a misplaced or a stale one.
+                shown = [row["fields"] for row in copy.rows()]
+                assert shown == expected["window"][:len(shown)], f"{where}: {shown} is not the start of {expected['window']}"
+                assert copy.document["sections"][0]["rowCount"] == len(items) == fresh["sections"][0]["rowCount"], f"{where}: the count is not the table's"
+                assert copy.document["headerView"] == fresh["headerView"], f"{where}: the header differs from a fresh read"
+                continue
             assert json.dumps(copy.document, sort_keys=True, indent=1).splitlines() == json.dumps(fresh, sort_keys=True, indent=1).splitlines(), \
                 f"{where}: the followed copy differs from a fresh read"
             if copy.what == "orders":
@@ -517,14 +610,16 @@ def check_viewers(site, viewers, database):
             assert get_json(f"{base}/pages/items/rows/{key}.json")["fields"] == row
 
 
-PAGES = [("table", "/pages/items", ""), ("variant", "/pages/items", VARIANT), ("query", "/pages/queries~2Fstock", ""), ("orders", "/pages/orders", "")]
+PAGES = [("table", "/pages/items", ""), ("variant", "/pages/items", VARIANT), ("window", "/pages/items", WINDOW), ("query", "/pages/queries~2Fstock", ""), ("orders", "/pages/orders", "")]
 
 
 def viewers_of(base):
     """On one instance: each page followed by its own stream (the orders' in HTML, for their
     labels), and all of them over one shared stream, as a browser with a tab for each."""
-    own = [PageViewer(PageCopy(what, base, path, query, html=what == "orders")) for what, path, query in PAGES]
-    return own + [SharedViewer([PageCopy(what, base, path, query, html=True) for what, path, query in PAGES])]
+    def copy(what, path, query, html):
+        return (WindowCopy if what == "window" else PageCopy)(what, base, path, query, html=html)
+    own = [PageViewer(copy(what, path, query, what == "orders")) for what, path, query in PAGES]
+    return own + [SharedViewer([copy(what, path, query, True) for what, path, query in PAGES])]
 
 
 def edit_concurrently(site, clients, reconnect_after):
