@@ -86,10 +86,11 @@ public struct TableWriter: Sendable {
         let resolved = try rows.map { row throws(TableWriteError) in try resolve(row) }
         let keys = try await write(by: author) { session, entries in
             var keys: [RowKey] = []
+            let indexes = onConflict == .replace ? try uniqueIndexes(in: session) : []
             for row in resolved {
                 let written: TableWriteStatements.Row?
                 do {
-                    written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, by: author, in: session, entries: &entries)
+                    written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, uniqueIndexes: indexes, by: author, in: session, entries: &entries)
                 } catch {
                     throw naming(error, writing: row.map(\.column))
                 }
