@@ -3,7 +3,7 @@ import TableStore
 extension TableWriter {
     /// Inserts `row` in `session`: its columns in this order, spelled as the client spelled them
     /// (Datasette's statements name them so). As `conflict` says, or given `keys`, as an upsert on
-    /// them (``TableWriteStatements/upsert(_:on:)``). Returns the row written; nil when it was
+    /// them (`TableWriteStatements.upsert(_:on:)`). Returns the row written; nil when it was
     /// ignored, or an upsert found the row and had nothing to set.
     ///
     /// Every row the statement changed gets its audit entry: the row written (an update when it
@@ -11,7 +11,7 @@ extension TableWriter {
     /// SQLite removed because the new one clashed with it on the key or a UNIQUE column.
     /// The database's own errors are thrown as it threw them, for the caller to word.
     ///
-    /// `uniqueIndexes` are the table's (``uniqueIndexes(in:)``), read once for a batch; only a
+    /// `uniqueIndexes` are the table's (`uniqueIndexes(in:)`), read once for a batch; only a
     /// SQLite replace needs them.
     func insertRow(
         _ row: [(column: String, value: SQLValue)], onConflict conflict: InsertConflict, upsertingOn keys: [String]?,
