@@ -10,6 +10,18 @@
 "use strict";
 
 (() => {
+  // A value typed or picked in a field of an edit or insert form means that value: the field's
+  // NULL box is unticked, or the form would send both and NULL would win over what was typed.
+  const untickNull = (event) => {
+    const field = event.target.closest?.(".tp-edit-field");
+    if (!field || event.target.closest(".tp-edit-null")) return;
+    const box = field.querySelector(".tp-edit-null input[type=checkbox]");
+    if (box) box.checked = false;
+  };
+  // A picker tells a pick by `change` (a script's pick by nothing else).
+  document.addEventListener("input", untickNull);
+  document.addEventListener("change", untickNull);
+
   const page = document.querySelector(".tp-page");
   if (!page) return;
   const indicator = document.querySelector(".tp-live");
@@ -1186,27 +1198,24 @@
         form.remove();
         settleRow(id, true);
         if (neighbour) focusRow(neighbour);
-        offerUndo(id, answer?.deleted);
+        offerUndo(id, answer?.undo);
       });
       ask.append(yes, no);
       form.append(ask);
       yes.focus();
     }
 
-    function offerUndo(id, values) {
+    // The undo is the server's, from its audit trail: the row comes back with its own id and
+    // every value as it was (a blob's bytes, a real, text that looks like a number).
+    function offerUndo(id, undoPath) {
       const toast = element("div", "tp-undo");
       toast.setAttribute("role", "status");
       toast.append(element("span", "", `Row ${id} deleted. `));
-      if (values) {
+      if (undoPath) {
         const undo = element("button", "", "Undo");
         undo.type = "button";
         undo.addEventListener("click", async () => {
-          const body = new URLSearchParams();
-          for (const [name, value] of Object.entries(values)) {
-            if (value === null) body.append("null", name);
-            else body.append(`v.${name}`, value);
-          }
-          const response = await post(`${pagePath}/-/insert`, body).catch(() => null);
+          const response = await post(undoPath, new URLSearchParams({ _row: id })).catch(() => null);
           toast.remove();
           if (!response?.ok) showError(response ? await problemText(response) : "The server could not be reached.");
         });
@@ -1284,7 +1293,17 @@
         else body.delete("_preview");
         const response = await post(form.action, body).catch(() => null);
         if (!response) return showError("The server could not be reached.");
-        if (!response.ok) return sayBeside(form, "_paste", await problemText(response));
+        if (!response.ok) {
+          // A refused write names the pasted line at fault: marked in the preview, the words beside it.
+          const line = response.headers.get("TablePages-Line");
+          for (const row of form.querySelectorAll(".tp-paste-preview tbody tr")) {
+            row.classList.toggle("tp-paste-refused", line !== null && row.dataset.line === line);
+          }
+          sayBeside(form, "_paste", await problemText(response));
+          const note = form.querySelector(".tp-edit-problem");
+          if (note) form.querySelector(".tp-paste-preview")?.after(note);
+          return;
+        }
         sayBeside(form, null, "");
         const button = form.querySelector("button[type=submit]");
         form.querySelector(".tp-paste-preview")?.remove();
@@ -1315,11 +1334,12 @@
       const holder = element("div", "tp-paste-preview");
       const grid = element("table");
       const head = grid.createTHead().insertRow();
-      head.append(element("th", "", "#"), ...answer.columns.map((name) => element("th", "", name)));
+      head.append(element("th", "", "Line"), ...answer.columns.map((name) => element("th", "", name)));
       const body = grid.createTBody();
       answer.rows.forEach((values, index) => {
         const line = body.insertRow();
-        line.append(element("th", "", String(index + 1)));
+        line.dataset.line = String(answer.lines?.[index] ?? index + 1);
+        line.append(element("th", "", line.dataset.line));
         for (const name of answer.columns) {
           const value = values[name];
           line.append(value === undefined ? element("td", "tp-default", "default") : value === null ? element("td", "tk-null", "NULL") : element("td", "", value));

@@ -5,9 +5,12 @@ import TableStore
 
 extension PostgresTableExecutor: TableWriteDatabase {
     /// Writes in one `READ WRITE` transaction (a pool opened with `--writable` has no
-    /// `default_transaction_read_only`), on a connection leased for it.
+    /// `default_transaction_read_only`), on a connection leased for it. Its session names the
+    /// write (``/TablePagesDatabase/IdentifiedWriteSession``): when the audit trail recorded the
+    /// id and the connection fails after `COMMIT` was sent, the trail is asked whether the write
+    /// committed, so the answer says what happened.
     public func transaction<T: Sendable>(_ body: (any SQLSession) throws -> T) throws -> T {
-        try inTransaction(begin: "BEGIN READ WRITE", body)
+        try inTransaction(begin: "BEGIN READ WRITE", write: PostgresWriteMark(), body)
     }
 
     /// PostgreSQL's integrity errors (SQLSTATE class 23) by their rule, the column taken from the

@@ -53,20 +53,28 @@ public struct PostgresTableExecutor: SQLReader {
 
     /// Runs `body` in a transaction begun by `begin` on a connection leased for it, committed
     /// when `body` returns, rolled back when it throws. PostgreSQL's errors are thrown as they are,
-    /// but for no connection within the wait (``PostgresReadError/unreachable(_:)``).
-    func inTransaction<T: Sendable>(begin: String, _ body: (any SQLSession) throws -> T) throws -> T {
+    /// but for no connection within the wait (``PostgresReadError/unreachable(_:)``). A write
+    /// (`write`) whose audit entries recorded its id, and whose connection fails once `COMMIT` was
+    /// sent, is looked up (``settleCommit(of:after:)``): it returns if the write committed.
+    func inTransaction<T: Sendable>(begin: String, write: PostgresWriteMark? = nil, _ body: (any SQLSession) throws -> T) throws -> T {
         do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
             defer { lease.release() }
-            let runner = Runner(connection: lease.connection, answerWait: answerWait, logger: logger)
+            let runner = Runner(connection: lease.connection, answerWait: answerWait, logger: logger, write: write)
+            var committing: (value: T, ticket: PostgresWriteMark.Ticket?)?
             do {
                 try runner.command(begin)
                 let value = try body(runner)
+                committing = (value, write?.ticket)
                 try runner.command("COMMIT")
                 return value
             } catch {
                 if Self.connectionFailed(error) {
                     runner.closeConnection()
+                    if let committing, let ticket = committing.ticket {
+                        try settleCommit(of: ticket, after: error)
+                        return committing.value
+                    }
                 } else {
                     do { try runner.command("ROLLBACK") } catch { runner.closeConnection() }
                 }
@@ -76,6 +84,52 @@ public struct PostgresTableExecutor: SQLReader {
             // No connection within the wait.
             throw PostgresReadError.unreachable(error)
         }
+    }
+
+    /// Learns whether the write of `ticket`, whose `COMMIT` went unanswered (`failure`), committed,
+    /// by its write id in the audit trail, asking on other connections for up to `connectionWait`
+    /// (again while the transaction has not ended: the server has not noticed the connection's
+    /// loss). Returns if it did; throws a retryable ``/TablePagesDatabase/TableWriteError/failed(message:retryable:)``
+    /// (503) saying nothing was written if it did not, and one that is not retryable (500) saying
+    /// so when that cannot be learnt (PostgreSQL unreachable, or the trail's bound dropped it).
+    func settleCommit(of ticket: PostgresWriteMark.Ticket, after failure: any Error) throws {
+        let deadline = ContinuousClock.now + connectionWait
+        let name = "transaction \(ticket.transactionID) (write id \(ticket.writeID))"
+        let failure = TableStorePostgres.PostgresError(failure)
+        let lookup = PostgresWriteMark.lookup(in: DatabaseAuditTrail.postgresTable)
+        let arguments = PostgresWriteMark.lookupArguments(ticket)
+        var lastProblem = "it is still in progress"
+        lookingUp: while ContinuousClock.now < deadline {
+            do {
+                let row = try inTransaction(begin: "BEGIN") { try $0.row(lookup, arguments) }
+                if let row {
+                    switch PostgresWriteMark.outcome(found: try row.bool(0), isOver: try row.bool(1), isPastServer: try row.bool(2), droppedPast: try row.bool(3)) {
+                    case .committed:
+                        logger.warning("a write's COMMIT went unanswered (\(failure)); \(name) was committed after all: its write id is in the audit trail")
+                        return
+                    case .notCommitted(let reason):
+                        logger.warning("a write's COMMIT went unanswered (\(failure)); \(name) was not committed: \(reason)")
+                        throw TableWriteError.failed(message: "The connection to PostgreSQL was lost as the change was committed, and it was not written; try again.", retryable: true)
+                    case .inProgress:
+                        lastProblem = "it is still in progress"
+                    case .unknown:
+                        lastProblem = "its write id is not in the audit trail, which dropped entries past its own since (--audit-max-rows)"
+                        break lookingUp
+                    }
+                }
+            } catch let error as TableWriteError {
+                throw error
+            } catch {
+                // Unreachable, or refused: whatever happened, it is not an answer.
+                lastProblem = TableStorePostgres.PostgresError(error).description
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        logger.error("a write's COMMIT went unanswered (\(failure)) and whether \(name) committed could not be learnt: \(lastProblem)")
+        throw TableWriteError.failed(
+            message: "The connection to PostgreSQL was lost as the change was committed, and whether it was written cannot be told yet: reload the page before trying again.",
+            retryable: false
+        )
     }
 
     /// Whether `error` leaves the connection of no more use (rather than the server refusing one statement).
@@ -88,10 +142,21 @@ public struct PostgresTableExecutor: SQLReader {
     }
 
     /// One leased connection inside a read.
-    private struct Runner: SQLSession {
+    private struct Runner: IdentifiedWriteSession {
         let connection: PostgresConnection
         let answerWait: Duration
         let logger: Logger
+        /// The write's mark, nil in a read.
+        let write: PostgresWriteMark?
+
+        /// The write's id (a read records nothing: it gets an id of its own, looked up never).
+        var writeID: String {
+            write?.writeID ?? UUID().uuidString.lowercased()
+        }
+
+        func recorded(transactionID: Int64, lastEntry: Int64) {
+            write?.record(transactionID: transactionID, lastEntry: lastEntry)
+        }
 
         func execute(_ sql: String, _ arguments: [SQLValue]) throws {
             try forEachRow(sql, arguments, keepsPrepared: false) { _ in }

@@ -89,7 +89,7 @@ extension ServeCommand {
         // In the credentials file (TablePages' own, mode 0600), never the served database.
         let audit = writable ? try DatabaseAuditTrail.sqlite(path: credentials.credentials, maxRows: auditMaxRows) : nil
         let tables = try DatabaseTables(store: store, tables: configuration.tables, sqlPage: sqlPage, audit: audit, logger: logger)
-        if tables.tables.isEmpty { logger.warning("\(database) has no tables to serve") }
+        if tables.tables.isEmpty { logger.warning("\(database) has no tables to serve yet (tables created while it runs are served at once)") }
         if let config { try configuration.checkTables(against: tables.tables, path: config) }
         // One runner for the SQL page, the canned queries and their live pages.
         let runner = try QueryPages.sqliteRunner(path: database, limits: queryLimits)

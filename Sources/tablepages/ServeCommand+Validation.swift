@@ -1,6 +1,8 @@
 import ArgumentParser
+import Glibc
 import MicroHTTP
 import TablePages
+import TablePagesDatabase
 import TablePagesExamples
 import TableStorePostgres
 
@@ -44,6 +46,9 @@ extension ServeCommand {
         if !(database.map(PostgresURL.isPostgresURL) ?? false), watch || schema != "public" || sqlURL != nil {
             throw ValidationError("--watch, --schema and --sql-url go with a PostgreSQL --database (postgresql://…).")
         }
+        if schema == DatabaseAuditTrail.postgresSchema {
+            throw ValidationError("--schema \(schema) is TablePages' own (its audit trail, tablepages.audit_log, is there): serve another schema.")
+        }
         if let sqlURL {
             do { _ = try PostgresURL(sqlURL, defaultTLSMode: .disable) } catch { throw ValidationError("--sql-url: \(error)") }
         }
@@ -66,5 +71,19 @@ extension ServeCommand {
               maxWatchedQueriesPerClient >= 1, unwatchedQueryLifetime >= 1 else {
             throw ValidationError("--database-concurrency, --database-queue-limit, --live-query-queue-limit, --positional-queue-limit, --max-watched-queries-per-client, --unwatched-query-lifetime and --stall-timeout must be at least 1.")
         }
+        if let database, !PostgresURL.isPostgresURL(database), Self.isSameFile(database, credentials.credentials) {
+            throw ValidationError(
+                "--database \(database) is the credentials file (--credentials): it holds the session secret, the access tokens' hashes and the audit trail, "
+                    + "which its table pages and the SQL page would show to visitors. Serve another file, or keep the credentials elsewhere with --credentials FILE."
+            )
+        }
+    }
+
+    /// Whether both paths name one existing file, however they are written (relative, through a
+    /// link): the same device and inode.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat(), other = stat()
+        guard stat(first, &one) == 0, stat(second, &other) == 0 else { return false }
+        return one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 }

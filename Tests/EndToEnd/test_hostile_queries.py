@@ -2,15 +2,18 @@
 with a bounded queue, /readyz that sees stalls (while /healthz stays 200), and variant checks that
 never block."""
 import json
+import os
 import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 
 import pytest
 
-from conftest import start_server, stop_server
+from conftest import BINARY, start_server, stop_server
 
 ROWS = 1_000_000
 # Unindexed: grouping or sorting by these scans and sorts the whole table for every section.
@@ -149,3 +152,79 @@ def test_a_product_id_is_checked_without_the_database_on_the_event_thread(server
     assert status == 200, body
     status, _, _, _ = get(server + "/pages/product.json?id=1")
     assert status == 200
+
+
+# TablePages' own file: the credentials file keeps the session secret, the tokens' hashes and (with
+# --writable) the audit trail of every written value. Visitors' SQL reads the served file only.
+CREDENTIALS_ATTACKS = [
+    ("attach database 'tablepages-credentials.sqlite' as c", "ATTACH is refused"),
+    ("attach 'file:tablepages-credentials.sqlite?mode=ro' as c", "ATTACH is refused"),
+    ("select * from (select 1) where 0 union all select count(*) from pragma_database_list", "database_list is refused"),
+    ("vacuum into 'stolen.sqlite'", "only select"),
+    ("create temp table t as select * from item", "only select"),
+    ("create temp view v as select * from item", "only select"),
+    ("select load_extension('tablepages-credentials.sqlite')", "load_extension() is refused"),
+    ("select readfile('tablepages-credentials.sqlite')", "readfile"),  # refused, or no such function
+    ("select * from audit_log", "no such table"),
+    ("select * from session_secret", "no such table"),
+    ("select * from temp.audit_log", "no such table"),
+    ("pragma writable_schema = 1", "changes a setting"),
+]
+
+
+@pytest.mark.parametrize("sql, says", CREDENTIALS_ATTACKS)
+def test_visitors_sql_cannot_reach_the_credentials_file_or_its_audit_trail(writable_site, sql, says):
+    base, directory, secrets = writable_site
+    before = credentials_tables(directory)
+    for path in ["/-/sql.json?", "/-/sql?", "/shop.json?"]:
+        status, _, body, _ = get(base + path + urllib.parse.urlencode({"sql": sql}))
+        assert status == 400 and says.lower() in body.lower(), (path, sql, status, body[:400])
+        assert not any(secret in body for secret in secrets), (path, sql)
+    assert not (directory / "stolen.sqlite").exists()
+    assert credentials_tables(directory) == before
+
+
+def credentials_tables(directory):
+    import sqlite3
+    with sqlite3.connect(directory / "tablepages-credentials.sqlite") as db:
+        return sorted(row[0] for row in db.execute("select name from sqlite_master"))
+
+
+@pytest.fixture(scope="module")
+def writable_site(tmp_path_factory):
+    """A --writable SQLite file with one write made by a token, so that the credentials file holds a
+    token's hash and an audit entry naming the token and the value written."""
+    import sqlite3
+    directory = tmp_path_factory.mktemp("credentials")
+    with sqlite3.connect(directory / "shop.sqlite") as db:
+        db.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)")
+        db.execute("INSERT INTO item (name) VALUES ('first')")
+    process, base = start_server(directory, "--database", "shop.sqlite", "--writable", anonymous_writes=False)
+    try:
+        name, marker = "auditor-" + uuid.uuid4().hex[:8], "written-" + uuid.uuid4().hex
+        token = subprocess.run([BINARY, "token", "create", "--name", name, "--write"], cwd=directory,
+                               capture_output=True, text=True, timeout=30, check=True).stdout.strip().splitlines()[-1]
+        request = urllib.request.Request(base + "/pages/item/rows/1/-/update", data=urllib.parse.urlencode({"v.name": marker}).encode(),
+                                         headers={"Authorization": "Bearer " + token, "Accept": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 200
+        with sqlite3.connect(directory / "tablepages-credentials.sqlite") as db:
+            trail = " ".join(str(value) for row in db.execute("select actor_name, new_values from audit_log") for value in row)
+            secret = db.execute("select hex(bytes) from session_secret").fetchone()[0]
+        assert name in trail and marker in trail
+        # The write itself is in the served file: the marker may show there, the trail may not.
+        yield base, directory, [name, secret, secret.lower(), token]
+    finally:
+        stop_server(process)
+
+
+@pytest.mark.parametrize("served", ["tablepages-credentials.sqlite", "./link.sqlite", "{directory}/tablepages-credentials.sqlite"])
+def test_the_credentials_file_is_never_served_as_the_database(tmp_path, served):
+    """On the old code `serve --database tablepages-credentials.sqlite` served the session secret
+    (with which anyone can sign a session cookie) as a table page, and the SQL page read it."""
+    subprocess.run([BINARY, "token", "create", "--name", "someone"], cwd=tmp_path, capture_output=True, check=True, timeout=30)
+    os.symlink("tablepages-credentials.sqlite", tmp_path / "link.sqlite")
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", served.format(directory=tmp_path)],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0, result.stdout[-400:]
+    assert "is the credentials file (--credentials)" in result.stderr and "session secret" in result.stderr, result.stderr

@@ -14,11 +14,12 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import ROOT, PsqlSession, psql, start_server, stop_server
+from conftest import BINARY, ROOT, PsqlSession, psql, start_server, stop_server
 from test_postgres_examples import PAGES, subscribe, wait_for_row
 
 CLUSTER = os.path.join(ROOT, "scripts", "postgres-cluster")
@@ -214,11 +215,12 @@ def test_a_listening_connection_that_stops_delivering_is_noticed_and_replaced(po
 
 class CuttingProxy:
     """A TCP proxy in front of PostgreSQL that, once armed, cuts the connection of the next write
-    transaction (one that sent `INSERT INTO todo`) at its COMMIT: `before` drops the COMMIT, so the
+    transaction (one that sent `trigger`, by default `INSERT INTO todo`) at its COMMIT: `before` drops the COMMIT, so the
     server never gets it; `after` passes it on and lets the server commit, but drops its answer."""
 
-    def __init__(self, target_port):
+    def __init__(self, target_port, trigger=b"INSERT INTO todo"):
         self.target_port = target_port
+        self.trigger = trigger
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.mode = None
@@ -255,7 +257,7 @@ class CuttingProxy:
                     if not data:
                         return
                     if source is client:
-                        wrote_todo = wrote_todo or b"INSERT INTO todo" in data
+                        wrote_todo = wrote_todo or self.trigger in data
                         if wrote_todo and b"COMMIT" in data:
                             with self.lock:
                                 mode, self.mode = self.mode, None
@@ -341,3 +343,50 @@ def test_a_nul_in_a_title_is_dropped_on_postgresql_as_on_sqlite(postgres_databas
         assert "nulhere" in stored_titles(postgres_database)
     finally:
         stop_server(process)
+
+
+@pytest.mark.parametrize("cut", ["before", "after"])
+def test_an_edit_of_a_served_table_whose_commit_goes_unanswered_is_answered_by_what_the_database_did(postgres_cluster, postgres_database, tmp_path, cut):
+    """`serve --database postgresql://… --writable`: an edit's audit entries carry its write id, in
+    its own transaction; when the connection is lost after COMMIT was sent, the instance asks the
+    database for the id on another connection. On the old code both cuts answered 503 "cannot be
+    reached", though after `after` the edit was in the table."""
+    psql(postgres_database, "CREATE TABLE item (id integer PRIMARY KEY, name text NOT NULL); INSERT INTO item VALUES (1, 'first')")
+    target_port = int(postgres_cluster.rsplit(":", 1)[1].split("/")[0])
+    proxy = CuttingProxy(target_port, trigger=b'"item" SET ')
+    through_proxy = postgres_database.replace(f":{target_port}/", f":{proxy.port}/")
+    process, base = start_server(tmp_path, "--database", through_proxy, "--writable", anonymous_writes=False)
+    try:
+        token = subprocess.run([BINARY, "token", "create", "--name", "editor", "--write"],
+                               cwd=tmp_path, capture_output=True, text=True, timeout=30, check=True).stdout.strip().splitlines()[-1]
+
+        def edit(name):
+            request = urllib.request.Request(base + "/pages/item/rows/1/-/update", data=urllib.parse.urlencode({"v.name": name}).encode(),
+                                             headers={"Authorization": "Bearer " + token, "Accept": "application/json"}, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status, response.read().decode()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+
+        assert edit("warm-up")[0] == 200
+        proxy.arm(cut)
+        status, body = edit(f"cut {cut}")
+        assert proxy.cuts == 1, "the proxy did not cut at COMMIT"
+        stored = psql(postgres_database, "SELECT name FROM item WHERE id = 1").strip()
+        log = open(tmp_path / "server.log").read()
+        if cut == "before":
+            assert (status, stored) == (503, "warm-up"), body
+            assert "it was not written; try again" in body, body
+            assert "was not committed: it is over and its write id is not in the audit trail" in log, log[-2000:]
+            assert edit(f"cut {cut}")[0] == 200
+            assert psql(postgres_database, "SELECT name FROM item WHERE id = 1").strip() == f"cut {cut}"
+        else:
+            assert (status, stored) == (200, f"cut {cut}"), body
+            assert "was committed after all: its write id is in the audit trail" in log, log[-2000:]
+        # The trail has each written edit once, under its own write id.
+        assert psql(postgres_database, "SELECT count(DISTINCT write_id) FROM tablepages.audit_log").strip() == "2"
+        wait_until(lambda: status_of(base + "/readyz") == 200, 10, "/readyz did not come back")
+    finally:
+        stop_server(process)
+        proxy.close()

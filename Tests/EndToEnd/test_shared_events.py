@@ -54,6 +54,7 @@ class Stream:
         lines = [f"GET {path} HTTP/1.0", "Host: 127.0.0.1", "Accept: text/event-stream"] + [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.socket.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         self.buffer = b""
+        self.pending = {"data": []}
         self.closed = False
         head = b""
         while b"\r\n\r\n" not in self.buffer:
@@ -82,18 +83,20 @@ class Stream:
 
     def next_event(self, timeout):
         """The next event as a dict (`page`: its position, `event`, `id`, `body`: its JSON), or None
-        when none comes within `timeout` seconds or the stream ends."""
+        when none comes within `timeout` seconds or the stream ends. An event cut by the timeout is
+        kept, and finished by the next call."""
         deadline = time.monotonic() + timeout
-        fields = {"data": []}
+        fields = self.pending
         while True:
             line = self.readline(deadline)
             if line is None:
                 return None
             if line == "":
+                self.pending = {"data": []}
                 if fields["data"]:
                     page, body = fields["data"][0], "\n".join(fields["data"][1:])
                     return {"page": int(page), "event": fields.get("event"), "id": fields.get("id"), "body": json.loads(body)}
-                fields = {"data": []}
+                fields = self.pending
                 continue
             name, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value

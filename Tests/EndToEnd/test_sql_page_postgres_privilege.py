@@ -8,7 +8,11 @@ function it names, and advisory locks, `pg_notify`, admin functions and SQL give
 naming the function. After each request: the cluster accepts a new connection, no advisory lock is
 held, a sentinel session is alive, no replication slot, statistics not reset, no WAL switch, no file
 read. Each reproduction failed on ec9b4ee (it answered 200, or held the lock, or killed the session)."""
+import html
 import json
+import urllib.error
+import urllib.parse
+import urllib.request
 import os
 import subprocess
 import tempfile
@@ -30,6 +34,8 @@ def cluster_database(postgres_cluster):
     name = "pg_sql_privilege"
     url = fresh_database(postgres_cluster, name)
     make_tables(url)
+    # Reads the WAL's records, to tell a switch someone asked for from the WAL filling a file.
+    psql(url, "CREATE EXTENSION IF NOT EXISTS pg_walinspect")
     yield url
     drop_database(postgres_cluster, name)
 
@@ -85,7 +91,7 @@ def cluster_state(url):
                       WHERE a.application_name LIKE 'tablepages%' AND l.locktype <> 'virtualxid'),
         'slots', (SELECT count(*) FROM pg_replication_slots),
         'stats_reset', (SELECT stats_reset::text FROM pg_stat_database WHERE datname = current_database()),
-        'wal_file', pg_walfile_name(pg_current_wal_insert_lsn()),
+        'wal_flushed', pg_current_wal_flush_lsn()::text,
         'settings', (SELECT md5(string_agg(name || '=' || coalesce(setting, ''), ',' ORDER BY name)) FROM pg_settings
                      WHERE name NOT IN ('application_name')),
         'listeners', (SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'tablepages%'))""")
@@ -140,6 +146,15 @@ REPRODUCTIONS = [
 ]
 
 
+def wal_switches_since(url, start):
+    """How many times the WAL was switched to a new file on request (`pg_switch_wal()`) since `start`.
+    Its file name is no measure: the cluster is shared, and other clients' writes fill a file and
+    start the next now and then, which no record marks as a switch."""
+    return int(psql(url, f"""SELECT CASE WHEN pg_current_wal_flush_lsn() <= '{start}'::pg_lsn THEN 0 ELSE (
+        SELECT count(*) FROM pg_get_wal_records_info('{start}', pg_current_wal_flush_lsn())
+        WHERE resource_manager = 'XLOG' AND record_type = 'SWITCH') END""").strip())
+
+
 def assert_left_alone(url, before, sentinel_session):
     after = cluster_state(url)
     # A lock TablePages' own reads hold for a moment (a live page's re-read beside the check) is
@@ -150,7 +165,8 @@ def assert_left_alone(url, before, sentinel_session):
         after = cluster_state(url)
     assert after["advisory"] == 0 and after["sql_locks"] == 0, after
     assert after["slots"] == 0 and after["stats_reset"] == before["stats_reset"], (before, after)
-    assert after["wal_file"] == before["wal_file"] and after["settings"] == before["settings"], (before, after)
+    assert after["settings"] == before["settings"], (before, after)
+    assert wal_switches_since(url, before["wal_flushed"]) == 0, (before, after)
     sentinel_session.run("SELECT 1;")
 
 
@@ -345,9 +361,7 @@ def test_random_selects_over_postgresql_s_functions_change_nothing(reader_site, 
     def check(sql, prefix):
         if time.monotonic() > deadline:
             return
-        # The state just before this request: the cluster is the whole run's, and its WAL moves to
-        # a new file on its own now and then (once in a 45 s run), which only a switch in this
-        # request may not do.
+        # The state just before this request, so that a WAL switch found is this request's.
         before_request = cluster_state(cluster_database)
         assert before_request["stats_reset"] == before["stats_reset"] and before_request["settings"] == before["settings"]
         status, _, body = get(reader_site, query_path(prefix, sql, {}))
@@ -393,3 +407,56 @@ def test_a_sql_url_that_cannot_connect_stops_the_server_saying_so(cluster_databa
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode != 0, result.stderr
     assert "for visitors' SQL" in result.stderr and "tablepages_nobody_such" in result.stderr, result.stderr
+
+
+def post_form(base, path, form, headers):
+    request = urllib.request.Request(base + path, data=urllib.parse.urlencode(form).encode(), method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_the_audit_trail_is_not_readable_by_visitors_sql_even_as_a_pg_read_all_data_reader(cluster_database, tmp_path):
+    """`tablepages.audit_log` keeps every written value and the actors' names. docs/operations.md
+    offers `pg_read_all_data` for the `--sql-url` role, which passes over every table's privileges:
+    on the old code `select * from tablepages.audit_log` on the SQL page answered the whole trail.
+    Row-level security on the trail (rows only for a role that may insert into it) holds for it."""
+    reader = reader_url(cluster_database)
+    process, base = start_server(tmp_path, "--database", cluster_database, "--writable", "--sql-url", reader, anonymous_writes=False)
+    before = psql(cluster_database, "select coalesce(quote_literal(t), 'NULL') from things where id = 1").strip()
+    try:
+        secret_name, marker = "auditor-" + uuid.uuid4().hex[:8], "written-" + uuid.uuid4().hex
+        writer = subprocess.run([BINARY, "token", "create", "--name", secret_name, "--write"], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=30, check=True).stdout.strip().splitlines()[-1]
+        status, body = post_form(base, "/pages/things/rows/1/-/update", {"v.t": marker}, {"Authorization": "Bearer " + writer})
+        assert status in (200, 303), body[:400]
+        # The trail has it, as its owner reads it, and the audit page shows it to the writer.
+        assert marker in psql(cluster_database, "select string_agg(new_values || actor_name, ' ') from tablepages.audit_log")
+        request = urllib.request.Request(base + "/-/audit.json", headers={"Authorization": "Bearer " + writer})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert marker in response.read().decode()
+        # Refused by name, so that an empty answer is not taken for an empty trail.
+        for sql in ["select * from tablepages.audit_log", "table tablepages.audit_log",
+                    "select actor_name, new_values from tablepages.audit_log where new_values like '%written-%'",
+                    "select (select string_agg(actor_name || new_values, ',') from tablepages.audit_log) as all_of_it",
+                    "explain select * from tablepages.audit_log", "select count(*) from tablepages.audit_log",
+                    "select last_value from tablepages.audit_log_id_seq"]:
+            for prefix in ["/-/sql.json", "/-/sql"]:
+                status, _, body = get(base, query_path(prefix, sql, {}))
+                assert status == 400 and "is TablePages' own" in html.unescape(body.decode()), (prefix, sql, status, body[:400])
+                assert marker not in body.decode() and secret_name not in body.decode(), (prefix, sql, body[:400])
+        # The role itself, from any client, sees no rows either: the boundary is PostgreSQL's.
+        assert psql(reader, "select count(*) from tablepages.audit_log").strip() == "0"
+    finally:
+        stop_server(process)
+        psql(cluster_database, f"update things set t = {before} where id = 1")
+
+
+def test_tablepages_own_schema_is_not_served(tmp_path):
+    """`--schema tablepages` would serve the audit trail as a table page, read as its owner."""
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", "postgresql://a@127.0.0.1/x", "--schema", "tablepages"],
+                            capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert result.returncode != 0 and "--schema tablepages is TablePages' own" in result.stderr, result.stderr

@@ -77,3 +77,24 @@ def test_help_lists_the_audit_bound():
     assert "(default: 100000)" in help_text
     assert "--max-pasted-rows <max-pasted-rows> With --writable: the most rows pasted from a spreadsheet" in help_text
     assert "--max-foreign-key-choices <max-foreign-key-choices> With --writable: the most rows of a referenced table" in help_text
+
+
+def test_on_postgresql_the_audit_trail_keeps_its_bound_with_each_edit(postgres_database, tmp_path):
+    """The newest entry, the drop of those beyond `--audit-max-rows` and the write's ticket are one
+    statement on PostgreSQL: after five edits with a bound of 3, the three newest are kept."""
+    from conftest import psql
+    psql(postgres_database, "CREATE TABLE item (id integer PRIMARY KEY, name text NOT NULL); INSERT INTO item VALUES (1, 'first')")
+    process, base = start_server(tmp_path, "--database", postgres_database, "--writable", "--audit-max-rows", "3", anonymous_writes=False)
+    try:
+        writer = token(tmp_path, "--name", "writer", "--write")
+        for step in range(5):
+            request = urllib.request.Request(base + "/pages/item/rows/1/-/update", data=f"v.name=step+{step}".encode(), method="POST",
+                                             headers={"Authorization": "Bearer " + writer, "Accept": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert response.status == 200
+        kept = psql(postgres_database, "SELECT string_agg(new_values, '|' ORDER BY id) FROM tablepages.audit_log").strip()
+        assert [("step " + str(step)) in part for part, step in zip(kept.split("|"), [2, 3, 4])] == [True] * 3, kept
+        status, body = status_and_body(base + "/-/audit.json", {"Authorization": "Bearer " + writer})
+        assert status == 200 and len(body["entries"]) == 3, body
+    finally:
+        stop_server(process)

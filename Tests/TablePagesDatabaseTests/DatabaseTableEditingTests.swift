@@ -35,6 +35,7 @@ struct DatabaseTableEditingTests {
     struct Fixture {
         let router: Router
         let store: Store
+        let writers: TableWriters
         let writer: String
         let reader: String
         let cookie: String
@@ -69,14 +70,24 @@ struct DatabaseTableEditingTests {
         }
     }
 
-    static func withFixture(maxPastedRows: Int = DatabaseTableEditing.defaultMaxPastedRows, _ body: (Fixture) async throws -> Void) async throws {
-        let database = try shop()
-        defer { database.remove() }
+    /// Runs `body` on a site serving `database` (by default ``shop()``), keeping an audit trail
+    /// in a file of its own when `audited` (what the browser's undo needs).
+    static func withFixture(
+        maxPastedRows: Int = DatabaseTableEditing.defaultMaxPastedRows, database makeDatabase: () throws -> TestDatabase = shop, audited: Bool = false,
+        _ body: (Fixture) async throws -> Void
+    ) async throws {
+        let database = try makeDatabase()
+        let auditPath = NSTemporaryDirectory() + "tablepages-editing-audit-\(UUID().uuidString).sqlite"
+        defer {
+            database.remove()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: auditPath + suffix) }
+        }
         var logger = Logger(label: "DatabaseTableEditingTests")
         logger.logLevel = .warning
         let store = try Store.openExisting(path: database.path, writable: true, logger: logger)
         var pages = PageRegistry()
-        let writers = try DatabaseTablePages.registerWritable(store: store, in: &pages, audit: nil, logger: logger)
+        let audit = audited ? try DatabaseAuditTrail.sqlite(path: auditPath) : nil
+        let writers = try DatabaseTablePages.registerWritable(store: store, in: &pages, audit: audit, logger: logger)
         let credentials = MemoryCredentialStore()
         let writer = try AccessTokens.create(name: "editor", mayWrite: true, pages: nil, in: credentials)
         let reader = try AccessTokens.create(name: "reader", mayWrite: false, pages: nil, in: credentials)
@@ -87,7 +98,7 @@ struct DatabaseTableEditingTests {
         editing.register(on: &router)
         let session = SessionCookie.new()
         try await body(Fixture(
-            router: router, store: store, writer: writer, reader: reader,
+            router: router, store: store, writers: writers, writer: writer, reader: reader,
             cookie: session.value(signedWith: site.access.secret), csrf: site.access.secret.csrfToken(forSession: session.sessionID)
         ))
     }
@@ -96,6 +107,11 @@ struct DatabaseTableEditingTests {
 
     static func json(_ response: Response) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.bodyBytes)) as? [String: Any])
+    }
+
+    /// The message of a JSON error answer (`{"error":{"message":…}}`).
+    static func errorMessage(_ response: Response) throws -> String {
+        try #require((try json(response)["error"] as? [String: Any])?["message"] as? String)
     }
 
     /// The version token in a form's HTML.
@@ -238,6 +254,36 @@ struct DatabaseTableEditingTests {
             #expect(refused.status == 400)
             #expect(Self.text(refused).contains("price"), "\(Self.text(refused))")
             #expect(try site.count() == 5, "all or nothing")
+        }
+    }
+
+    @Test("A pasted batch the database refuses names the line (as counted in the pasted text), its first cells and the column, beside the preview")
+    func refusedPasteNamesTheLine() async throws {
+        try await Self.withFixture { site in
+            // The blank line and the quoted line break count, as the person sees the lines.
+            let bad = "name,price\nBowl,1\n\n\"Big\nplate\",-2\nCup,3\n"
+            let encoded = try #require(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let preview = await site.send(.post, "/pages/items/-/insert", form: "_preview=1&_paste=" + encoded, browser: true)
+            #expect((try Self.json(preview)["lines"] as? [Int]) == [2, 4, 6], "\(Self.text(preview))")
+            let refused = await site.send(.post, "/pages/items/-/insert", form: "_paste=" + encoded, browser: true)
+            #expect(refused.status == 400)
+            #expect(refused.headers["TablePages-Line"] == "4" && refused.headers["TablePages-Field"] == "_paste")
+            let message = try Self.errorMessage(refused)
+            #expect(message.hasPrefix("Line 4 (\u{201C}Big\nplate\u{201D}, \u{201C}-2\u{201D}), column \u{201C}price\u{201D}: "), "\(message)")
+            #expect(message.hasSuffix("; none of the 3 rows was written."), "\(message)")
+            #expect(try site.count() == 2, "all or nothing")
+
+            // Without a script: the preview again, the line marked, the words beside it.
+            let page = Self.text(await site.send(.post, "/pages/items/-/insert", form: "_paste=" + encoded, browser: true, json: false))
+            #expect(page.contains("<tr data-line=\"4\" class=\"tp-paste-refused\"><th scope=\"row\">4</th>"), "\(page)")
+            #expect(page.contains("</table></div><p class=\"tp-edit-problem\" role=\"alert\">Line 4 ("), "\(page)")
+
+            // A key taken by an earlier line of the same paste: the later line is named.
+            let twice = try #require("id,name\n10,A\n10,B\n".addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let taken = await site.send(.post, "/pages/items/-/insert", form: "_paste=" + twice, browser: true)
+            #expect(taken.status == 400 && taken.headers["TablePages-Line"] == "3", "\(Self.text(taken))")
+            #expect(try Self.errorMessage(taken).hasPrefix("Line 3 (\u{201C}10\u{201D}, \u{201C}B\u{201D}), column \u{201C}id\u{201D}: "), "\(Self.text(taken))")
+            #expect(try site.count() == 2)
         }
     }
 

@@ -62,7 +62,7 @@ struct DelimitedTextTests {
     func problemsNameLineAndColumn() throws {
         #expect(try PastedRows.values("7,Tea,1", columns: Self.columns, maxRows: 10) == [["id": .integer(7), "name": .text("Tea"), "price": .real(1)]])
         let cases: [(text: String, maxRows: Int, message: String)] = [
-            ("1,Tea\n2,\n", 10, "Line 2, column \u{201C}name\u{201D}"),
+            ("1,Tea\n\n2,\n", 10, "Line 3 (\u{201C}2\u{201D}, \u{201C}\u{201D}), column \u{201C}name\u{201D}"),
             ("1,Tea,2,extra", 10, "Line 1 has 4 cells"),
             ("1,a\n2,b\n3,c", 2, "at most 2"),
         ]

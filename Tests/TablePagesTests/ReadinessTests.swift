@@ -89,14 +89,18 @@ struct ReadinessTests {
         settings.readinessTimeout = .milliseconds(300)
         // Longer than the slow page: what /readyz reports is the store, not a stall.
         settings.stallTimeout = .seconds(30)
+        let builds = BuildCounter()
         try await Self.withStore { store in
-            try await withSite(pages: BlockingPages.registry(BlockingPages.slow()), settings: settings, readinessProbes: [store]) { server, site in
+            try await withSite(pages: BlockingPages.registry(BlockingPages.slow(builds: builds)), settings: settings, readinessProbes: [store]) { server, site in
                 let client = try await TestConnection(port: server.port)
                 #expect(try await client.request("GET", "/readyz").status == 200)
                 let lane = try #require(site.hosts.lanes.lanes.first)
-                // 4 s: on a loaded machine the page may have run a while before the lane is seen busy.
+                // 4 s: time for the checks below while the page holds the lane on a loaded machine.
                 async let slow = TestConnection(port: server.port).request("GET", "/pages/slow.json?ms=4000&n=1")
-                #expect(await eventually { lane.pending >= 1 })
+                // The page's factory running is what holds the lane. (`lane.pending` was no sign of
+                // it: the probe that answered the /readyz above is counted out only after it
+                // answered, so the lane could look busy before the page reached it.)
+                #expect(await eventually { builds.running == 1 })
                 let clock = ContinuousClock()
                 let start = clock.now
                 let answer = try await client.request("GET", "/readyz")

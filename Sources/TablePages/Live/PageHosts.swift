@@ -41,6 +41,9 @@ final class PageHosts: Sendable {
         var hosts: [PageVariant: Entry] = [:]
         // Hosts whose factory is running: requests for the same new variant wait for one build.
         var building: [PageVariant: Task<PageHost, any Error>] = [:]
+        // How many times each page's definition was replaced (`drop(page:)`): a host built from
+        // the definition before is served to the requests that waited for it, never kept.
+        var replacements: [String: Int] = [:]
         // Increases with every lookup; orders hosts by last use without reading a clock.
         var uses: UInt64 = 0
 
@@ -100,6 +103,9 @@ final class PageHosts: Sendable {
         let dropped = state.withLock { state in
             let gone = state.hosts.filter { $0.key.page == page }
             for variant in gone.keys { state.hosts[variant] = nil }
+            // Builds under way read the old definition: the next request starts its own.
+            state.replacements[page, default: 0] += 1
+            for variant in state.building.keys where variant.page == page { state.building[variant] = nil }
             return gone
         }
         for (variant, entry) in dropped {
@@ -157,7 +163,8 @@ final class PageHosts: Sendable {
             let pool = definition.runsOnQueryLane ? queryLanes : lanes
             let lane = pool.leastBusy()
             try pool.admit(lane)
-            let build = Task { try await self.build(variant, definition: definition, on: lane) }
+            let replacement = state.replacements[variant.page, default: 0]
+            let build = Task { try await self.build(variant, definition: definition, on: lane, replacement: replacement) }
             state.building[variant] = build
             return build
         }
@@ -166,7 +173,7 @@ final class PageHosts: Sendable {
 
     /// Makes the host of `variant` on `lane` (its factory may be slow: it may read a database) and
     /// keeps it.
-    private func build(_ variant: PageVariant, definition: PageDefinition, on lane: DatabaseLane) async throws -> PageHost {
+    private func build(_ variant: PageVariant, definition: PageDefinition, on lane: DatabaseLane, replacement: Int) async throws -> PageHost {
         let (settings, logger, metrics) = (settings, logger, metrics)
         let made: Result<PageHost, any Error>
         do {
@@ -177,8 +184,11 @@ final class PageHosts: Sendable {
             made = .failure(error)
         }
         let (host, dropped) = try state.withLock { state -> (PageHost, [PageVariant]) in
-            state.building[variant] = nil
+            let current = state.replacements[variant.page, default: 0] == replacement
+            // A build of the new definition may be under way for the same variant: it is not this one's to end.
+            if current { state.building[variant] = nil }
             let host = try made.get()
+            guard current else { return (host, []) }
             let dropped = evictUnwatched(toMake: host, pageBound: definition.maxVariants ?? settings.maxVariantsPerPage, from: &state)
             state.uses += 1
             state.hosts[variant] = Entry(host: host, lastUse: state.uses)

@@ -15,6 +15,9 @@ import TableStore
 /// - `GET /pages/{table}/rows/{row}/-/edit`: the row's edit form, every column (`?column=c`: the
 ///   editor of one column, which the page script puts in place of the cell); `POST
 ///   …/-/update` writes it, `POST …/-/delete` deletes the row.
+/// - `POST /pages/{table}/-/undo`: undoes the actor's last change, when it was to this table
+///   (`_row`: and to that row), from the audit trail, so every value is written back exactly as
+///   it was (a blob as bytes, a real as a real, text that looks like a number as text).
 ///
 /// Every write is checked as the page's other writes are (``/TablePages/AccessControl/authorizeWrite(_:page:)``:
 /// 401 without an actor, 403 for one the page's rules refuse, and for a view), and so is every
@@ -100,6 +103,8 @@ public struct DatabaseTableEditing: Sendable {
     static let updateSuffix = "/-/update"
     /// Where a row's delete posts.
     static let deleteSuffix = "/-/delete"
+    /// Where the undo of the actor's last change of a table posts, under its page's path.
+    static let undoSuffix = "/-/undo"
 
     /// Adds the forms' and the writes' routes to `router`.
     public func register(on router: inout Router) {
@@ -110,6 +115,7 @@ public struct DatabaseTableEditing: Sendable {
         router.on(.get, row + Self.editSuffix, use: { request in try await self.editForm(request) })
         router.on(.post, row + Self.updateSuffix, use: { request in try await self.update(request) })
         router.on(.post, row + Self.deleteSuffix, use: { request in try await self.delete(request) })
+        router.on(.post, page + Self.undoSuffix, use: { request in try await self.undo(request) })
     }
 
     // MARK: Who
@@ -252,29 +258,61 @@ public struct DatabaseTableEditing: Sendable {
             try await table.writer.delete(key, seen: current, by: author)
             log(request, author, "delete", id: id, status: 200)
             if !request.prefersJSON { return .redirect(to: pagePath(page)) }
-            // What an undo inserts again: the row's values as the insert form sends them.
-            return .json(#"{"ok":true,"deleted":"# + Self.json(current, columns: table.writer.columns) + "}")
+            // The row's values as the insert form sends them, and where to undo the delete when
+            // the audit trail keeps it (which writes every value back exactly).
+            let undo = writers.audit == nil ? "" : #","undo":""# + JSONEscaping.escape(pagePath(page) + Self.undoSuffix) + "\""
+            return .json(#"{"ok":true,"deleted":"# + Self.json(current, columns: table.writer.columns) + undo + "}")
         } catch let error as TableWriteError {
             log(request, author, "delete", id: id, status: error.httpError.status)
             return try await refusal(error, request: request, page: page, table: table, id: id, input: input)
         }
     }
 
+    /// Undoes the actor's last change (``TableWriters/undoLast(by:)``) when it was to this
+    /// table, and when `_row` is sent, to that row: 409 when their last change is another one
+    /// (they changed something since) or the row moved on since, 404 when there is none.
+    private func undo(_ request: Request) async throws -> Response {
+        let (page, table, author) = try await resolve(request, forWriting: true)
+        let input = try EditInput.parse(request)
+        do {
+            let records = try await writers.lastUndoableWrite(by: author)
+            let row = input.field(Self.rowField)
+            guard records[0].entry.table == table.writer.table,
+                  row.map({ row in records.contains { table.writer.rowID(of: $0.entry.key) == row } }) ?? true else {
+                log(request, author, "undo", id: row ?? "", status: 409)
+                throw HTTPError(409, "Your last change is no longer that one (you changed something since), so it was not undone; the audit trail lists your changes.")
+            }
+            let keys = try await table.writer.undo(records, by: author)
+            let ids = keys.map(table.writer.rowID(of:))
+            log(request, author, "undo", id: ids.first ?? "", status: 200)
+            if !request.prefersJSON { return .redirect(to: ids.count == 1 && records[0].entry.action == .delete ? rowPath(page, ids[0]) : pagePath(page)) }
+            return .json(#"{"ok":true,"ids":["# + ids.map { "\"" + JSONEscaping.escape($0) + "\"" }.joined(separator: ",") + "]}")
+        } catch let error as TableWriteError {
+            log(request, author, "undo", id: "", status: error.httpError.status)
+            throw error.httpError
+        }
+    }
+
+    /// The field of an undo that names the row it is for.
+    static let rowField = "_row"
+
     private func insert(_ request: Request) async throws -> Response {
         let (page, table, author) = try await resolve(request, forWriting: true)
         let input = try EditInput.parse(request)
-        var rows: [[String: SQLValue]]
-        let pasted = input.field(EditInput.pasteField)
-        if let pasted {
-            rows = try PastedRows.values(pasted, columns: table.columns, maxRows: maxPastedRows)
+        let rows: [[String: SQLValue]]
+        var pasted: (text: String, rows: PastedRows)?
+        if let text = input.field(EditInput.pasteField) {
+            let read = try PastedRows(text, columns: table.columns, maxRows: maxPastedRows)
             if input.field(EditInput.previewField) != nil {
-                return previewResponse(rows, page: page, table: table, pasted: pasted, request: request)
+                return previewResponse(read, page: page, table: table, pasted: text, request: request)
             }
+            pasted = (text, read)
+            rows = read.rows.map(\.values)
         } else {
             rows = [try input.values(for: table.columns, leavingOutEmpty: true)]
         }
         do {
-            let keys = try await table.writer.insert(rows, by: author)
+            let keys = try await table.writer.insertNamingRow(rows, by: author)
             log(request, author, "insert", id: keys.first.map(table.writer.rowID(of:)) ?? "", status: 201)
             let ids = keys.map(table.writer.rowID(of:))
             if !request.prefersJSON {
@@ -284,13 +322,39 @@ public struct DatabaseTableEditing: Sendable {
             if ids.count == 1 { response.headers.add("Location", rowPath(page, ids[0])) }
             return response
         } catch {
-            log(request, author, "insert", id: "", status: error.httpError.status)
-            let answer = Self.withField(error.httpError, error: error, rows: rows.count)
+            log(request, author, "insert", id: "", status: error.error.httpError.status)
+            if let pasted {
+                // A pasted batch: the refused line is named and marked in the preview.
+                let line = error.row.map { pasted.rows.rows[$0] }
+                let answer = Self.pasteRefusal(error.error, line: line, rows: rows.count)
+                guard !request.prefersJSON else { throw answer }
+                return previewResponse(pasted.rows, page: page, table: table, pasted: pasted.text, request: request, refusal: (line: line?.line, message: answer.message), status: answer.status)
+            }
+            let answer = Self.withField(error.error.httpError, error: error.error, rows: rows.count)
             guard !request.prefersJSON else { throw answer }
             let choices = try await self.choices(for: table)
-            let problem = Self.problem(of: error).map { (column: $0.column, message: answer.message) }
-            return insertDocument(page: page, table: table, request: request, choices: choices, values: rows.count == 1 ? rows[0] : nil, problem: problem, status: answer.status, pasted: pasted)
+            let problem = Self.problem(of: error.error).map { (column: $0.column, message: answer.message) }
+            return insertDocument(page: page, table: table, request: request, choices: choices, values: rows[0], problem: problem, status: answer.status)
         }
+    }
+
+    /// The refusal of a pasted batch by the database: a 400 names the line (`line`, the row
+    /// refused, when the writer could tell) and the column, in `TablePages-Line` and
+    /// `TablePages-Field` too; any other refusal is the writer's own.
+    private static func pasteRefusal(_ error: TableWriteError, line: PastedRows.Row?, rows: Int) -> HTTPError {
+        let answer = error.httpError
+        guard answer.status == 400 else { return answer }
+        var headers = answer.headers
+        headers[EditInput.fieldHeader] = EditInput.pasteField
+        let about: (column: String?, words: String)? = switch error {
+        case .constraint(let column, _, let words), .invalid(let column, let words): (column, words)
+        default: nil
+        }
+        guard let line, let about else {
+            return HTTPError(answer.status, answer.message + (rows == 1 ? "" : " (in one of the \(rows) rows; none of them was written)"), headers: headers)
+        }
+        headers[PastedRows.lineHeader] = String(line.line)
+        return HTTPError(answer.status, PastedRows.refusal(of: line, column: about.column, about.words, rows: rows), headers: headers)
     }
 
     /// The answer to a refused update or delete: 409 with the row as it is now, or the writer's
@@ -355,52 +419,64 @@ public struct DatabaseTableEditing: Sendable {
 
     private func insertDocument(
         page: PageDefinition, table: EditableTable, request: Request, choices: [String: [EditForm.Choice]], values: [String: SQLValue]?,
-        problem: (column: String?, message: String)?, status: Int, pasted: String? = nil
+        problem: (column: String?, message: String)?, status: Int
     ) -> Response {
         let action = HTMLEscaping.escape(pagePath(page) + Self.insertSuffix)
         var html = "<main class=\"tp-index tp-edit\">" + breadcrumbs(page, last: "Add a row", here: pagePath(page) + Self.insertSuffix)
         html += "<h1>Add a row to " + HTMLEscaping.escape(page.title) + "</h1>"
-        if let problem, problem.column == nil || pasted != nil {
+        if let problem, problem.column == nil {
             html += "<p class=\"tp-edit-problem\" role=\"alert\">" + HTMLEscaping.escape(problem.message) + "</p>"
         }
         html += "<form class=\"tp-edit-form tp-insert-form\" method=\"post\" action=\"" + action + "\">" + EditForm.hidden(csrf: csrf(request), version: nil)
         html += "<p class=\"tp-edit-note\">A field left empty gets the column\u{2019}s default (NULL when it has none).</p>"
-        html += EditForm.fields(table.columns, values: values, choices: choices, problem: pasted == nil ? problem : nil, inserting: true)
+        html += EditForm.fields(table.columns, values: values, choices: choices, problem: problem, inserting: true)
         html += "<div class=\"tp-edit-buttons\"><button type=\"submit\">Add the row</button></div></form>"
         html += "<form class=\"tp-edit-form tp-paste-form\" method=\"post\" action=\"" + action + "\">" + EditForm.hidden(csrf: csrf(request), version: nil)
         html += "<label for=\"tp-paste\">Or paste rows copied from a spreadsheet (tab- or comma-separated; a first line of column names says which column each holds)</label>"
-        html += "<textarea id=\"tp-paste\" name=\"" + EditInput.pasteField + "\" rows=\"6\" spellcheck=\"false\">" + HTMLEscaping.escape(pasted ?? "") + "</textarea>"
+        html += "<textarea id=\"tp-paste\" name=\"" + EditInput.pasteField + "\" rows=\"6\" spellcheck=\"false\">" + "</textarea>"
         html += "<div class=\"tp-edit-buttons\"><button type=\"submit\" name=\"" + EditInput.previewField + "\" value=\"1\">Preview</button></div></form></main>"
         return SiteDocument.response(title: "Add a row to " + page.title, siteTitle: siteTitle, body: html, status: status)
     }
 
-    private func previewResponse(_ rows: [[String: SQLValue]], page: PageDefinition, table: EditableTable, pasted: String, request: Request) -> Response {
+    /// The pasted rows before they are written: their columns and values (JSON for the script),
+    /// or a page with the rows and the form that writes them. After a refused write, `refusal`
+    /// says why, beside the rows, with the refused line marked.
+    private func previewResponse(
+        _ pastedRows: PastedRows, page: PageDefinition, table: EditableTable, pasted: String, request: Request,
+        refusal: (line: Int?, message: String)? = nil, status: Int = 200
+    ) -> Response {
+        let rows = pastedRows.rows.map(\.values)
         let columns = table.columns.map(\.name).filter { column in rows.contains { $0[column] != nil } }
         if request.prefersJSON {
             var body = #"{"columns":["# + columns.map { "\"" + JSONEscaping.escape($0) + "\"" }.joined(separator: ",") + #"],"rows":["#
-            body += rows.map { Self.json($0, columns: columns) }.joined(separator: ",") + "]}"
+            body += rows.map { Self.json($0, columns: columns) }.joined(separator: ",")
+            body += #"],"lines":["# + pastedRows.rows.map { String($0.line) }.joined(separator: ",") + "]}"
             return .json(body)
         }
         let action = HTMLEscaping.escape(pagePath(page) + Self.insertSuffix)
         var html = "<main class=\"tp-index tp-edit\">" + breadcrumbs(page, last: "Paste rows", here: pagePath(page) + Self.insertSuffix)
         html += "<h1>" + (rows.count == 1 ? "1 row" : "\(rows.count) rows") + " to add to " + HTMLEscaping.escape(page.title) + "</h1>"
-        html += Self.previewTable(rows, columns: columns)
         html += "<form class=\"tp-edit-form\" method=\"post\" action=\"" + action + "\">" + EditForm.hidden(csrf: csrf(request), version: nil)
         html += "<input type=\"hidden\" name=\"" + EditInput.pasteField + "\" value=\"" + HTMLEscaping.escape(pasted) + "\">"
+        html += Self.previewTable(pastedRows, columns: columns, refusedLine: refusal?.line)
+        if let refusal {
+            html += "<p class=\"tp-edit-problem\" role=\"alert\">" + HTMLEscaping.escape(refusal.message) + "</p>"
+        }
         html += "<div class=\"tp-edit-buttons\"><button type=\"submit\">Add " + (rows.count == 1 ? "the row" : "these \(rows.count) rows") + "</button>"
         html += "<a href=\"" + action + "\">Back</a></div></form></main>"
-        return SiteDocument.response(title: "Paste rows into " + page.title, siteTitle: siteTitle, body: html)
+        return SiteDocument.response(title: "Paste rows into " + page.title, siteTitle: siteTitle, body: html, status: status)
     }
 
-    /// The pasted rows as a table, NULL and left-out values marked.
-    static func previewTable(_ rows: [[String: SQLValue]], columns: [String]) -> String {
-        var html = "<div class=\"tp-paste-preview\"><table><thead><tr><th scope=\"col\">#</th>"
+    /// The pasted rows as a table, each headed by its line in the pasted text, NULL and left-out
+    /// values marked, and the line `refusedLine` marked as refused.
+    static func previewTable(_ rows: PastedRows, columns: [String], refusedLine: Int? = nil) -> String {
+        var html = "<div class=\"tp-paste-preview\"><table><thead><tr><th scope=\"col\">Line</th>"
         for column in columns { html += "<th scope=\"col\">" + HTMLEscaping.escape(column) + "</th>" }
         html += "</tr></thead><tbody>"
-        for (index, row) in rows.enumerated() {
-            html += "<tr><th scope=\"row\">\(index + 1)</th>"
+        for row in rows.rows {
+            html += "<tr data-line=\"\(row.line)\"" + (row.line == refusedLine ? " class=\"tp-paste-refused\"" : "") + "><th scope=\"row\">\(row.line)</th>"
             for column in columns {
-                switch row[column] {
+                switch row.values[column] {
                 case nil: html += "<td class=\"tp-default\">default</td>"
                 case .null?: html += "<td class=\"tk-null\">NULL</td>"
                 case let value?: html += "<td>" + HTMLEscaping.escape(EditInput.text(of: value)) + "</td>"

@@ -26,9 +26,20 @@ enum DelimitedText {
     /// Read by Unicode scalars, not characters: a quote or a separator followed by a combining
     /// mark is one character to Swift, but still a quote or a separator to the spreadsheet.
     static func rows(_ text: String, separator: Unicode.Scalar? = nil) -> [[String]] {
+        numberedRows(text, separator: separator).map(\.cells)
+    }
+
+    /// ``rows(_:separator:)`` with the number of the line of `text` each row starts on (from 1,
+    /// counting blank lines and the line breaks inside quoted cells), as a person looking at the
+    /// pasted text counts them.
+    static func numberedRows(_ text: String, separator: Unicode.Scalar? = nil) -> [(line: Int, cells: [String])] {
         let separator = separator ?? self.separator(of: text)
-        var rows: [[String]] = []
+        var rows: [(line: Int, cells: [String])] = []
         var row: [String] = []
+        // The line the scalar being read is on, and the one the row being read started on.
+        var line = 1
+        var rowLine = 1
+        var afterLineBreakCR = false
         var cell = String.UnicodeScalarView()
         var quoted = false
         var afterQuote = false
@@ -46,12 +57,20 @@ enum DelimitedText {
         func endRow() {
             let blank = row.isEmpty && cell.isEmpty && !cellStarted
             endCell()
-            if !blank { rows.append(row) }
+            if !blank { rows.append((rowLine, row)) }
             row = []
+            // Called on a line break (or at the end): the next row starts on the next line.
+            rowLine = line + 1
         }
 
         for scalar in text.unicodeScalars {
             defer { afterCarriageReturn = scalar == "\r" && !quoted }
+            // A CR LF is one line break, inside a quoted cell as outside.
+            let breaksLine = scalar == "\r" || (scalar == "\n" && !afterLineBreakCR)
+            defer {
+                afterLineBreakCR = scalar == "\r"
+                if breaksLine { line += 1 }
+            }
             if quoted {
                 if scalar == "\"" {
                     quoted = false

@@ -90,7 +90,9 @@ struct EditInput: Sendable {
             return Int64(trimmed).map(SQLValue.integer) ?? .text(text)
         case .real:
             if trimmed.isEmpty { return .null }
-            if let integer = Int64(trimmed), column.isPostgresBoolean == false, column.declaredType.lowercased() == "numeric" { return .integer(integer) }
+            // PostgreSQL's numeric is exact: its text goes as typed, for the database to read
+            // (a Double would round 0.1 + 12 digits away).
+            if column.declaredType == "numeric" { return .text(trimmed) }
             return Double(trimmed).flatMap { $0.isFinite ? SQLValue.real($0) : nil } ?? .text(text)
         case .boolean:
             switch trimmed.lowercased() {

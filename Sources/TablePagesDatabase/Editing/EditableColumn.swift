@@ -48,16 +48,18 @@ struct EditableColumn: Sendable, Hashable {
     /// `format_type` spells it).
     static func editor(forType declaredType: String, postgres: Bool) -> Editor {
         let type = declaredType.uppercased()
-        if type.contains("BOOL") { return .boolean }
         if postgres {
+            // An array (`boolean[]`) is typed as PostgreSQL writes one: `{true,false}`.
             switch declaredType {
+            case "boolean": return .boolean
             case "smallint", "integer", "bigint": return .integer
             case "real", "double precision", "numeric": return .real
             case "date": return .date
             case "bytea": return .blob
-            default: return type.hasPrefix("TIMESTAMP") ? .dateTime : .text
+            default: return type.hasPrefix("TIMESTAMP") && !type.hasSuffix("[]") ? .dateTime : .text
             }
         }
+        if type.contains("BOOL") { return .boolean }
         if type.contains("DATETIME") || type.contains("TIMESTAMP") { return .dateTime }
         if type.contains("DATE") { return .date }
         switch ColumnAffinity(declaredType: declaredType) {
@@ -85,21 +87,26 @@ struct EditableColumn: Sendable, Hashable {
         return schema.columns.compactMap { found[$0] }
     }
 
-    /// The columns of `schema`'s PostgreSQL table, with their defaults from the catalog.
+    /// The columns of `schema`'s PostgreSQL table, with their defaults from the catalog. An
+    /// identity column (`GENERATED … AS IDENTITY`) or a generated one has no default there, yet
+    /// the database fills it in.
     static func postgres(_ schema: DatabaseTableSchema, in db: any SQLSession) throws -> [EditableColumn] {
         var defaults: [String: String] = [:]
+        var filled: Set<String> = []
         try db.forEachRow("""
-            SELECT a.attname, pg_get_expr(d.adbin, d.adrelid)
-            FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), a.attidentity <> '' OR a.attgenerated <> ''
+            FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
             WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped
             """, [.text(schema.quotedName)]) { row in
-            if let name = row[0].stringValue { defaults[name] = row[1].stringValue }
+            guard let name = row[0].stringValue else { return }
+            if let defaultSQL = row[1].stringValue { defaults[name] = defaultSQL }
+            if defaults[name] != nil || row[2] == .bool(true) || row[2].intValue == 1 { filled.insert(name) }
         }
         return schema.columns.map { name in
             let type = schema.columnTypes[name] ?? ""
             return EditableColumn(
                 name: name, declaredType: type, isNotNull: schema.notNullColumns.contains(name), defaultSQL: defaults[name],
-                fillsItself: defaults[name] != nil, editor: editor(forType: type, postgres: true), isPostgresBoolean: type == "boolean"
+                fillsItself: filled.contains(name), editor: editor(forType: type, postgres: true), isPostgresBoolean: type == "boolean"
             )
         }
     }

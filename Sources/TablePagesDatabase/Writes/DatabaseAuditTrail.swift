@@ -18,6 +18,8 @@ public final class DatabaseAuditTrail: AuditTrail {
     public static let defaultMaxRows = 100_000
     /// The schema of TablePages' own in a PostgreSQL database.
     public static let postgresSchema = "tablepages"
+    /// The trail's table in a PostgreSQL database, as SQL names it: `"tablepages"."audit_log"`.
+    public static let postgresTable = SQLIdentifier.quoted(postgresSchema) + "." + SQLIdentifier.quoted("audit_log")
 
     /// How many rows are kept; the oldest go first.
     public let maxRows: Int
@@ -59,8 +61,7 @@ public final class DatabaseAuditTrail: AuditTrail {
     /// its thread.
     /// - Throws: PostgreSQL's errors, e.g. when the user may not create the schema.
     public static func postgres(database: any TableWriteDatabase, maxRows: Int = defaultMaxRows) throws -> DatabaseAuditTrail {
-        let schema = SQLIdentifier.quoted(postgresSchema)
-        let table = schema + "." + SQLIdentifier.quoted("audit_log")
+        let (schema, table) = (SQLIdentifier.quoted(postgresSchema), postgresTable)
         try database.transaction { db in
             try db.execute("SELECT pg_catalog.pg_advisory_xact_lock(\(Self.postgresLock))")
             try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
@@ -68,8 +69,34 @@ public final class DatabaseAuditTrail: AuditTrail {
                 try db.execute(statement.replacingOccurrences(of: "CREATE TABLE", with: "CREATE TABLE IF NOT EXISTS")
                     .replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
             }
+            try db.execute(rowSecurity(of: table))
         }
         return DatabaseAuditTrail(reader: database, ownStore: nil, table: table, maxRows: maxRows)
+    }
+
+    /// The PostgreSQL statement that keeps the trail's rows from every role that may not write it,
+    /// run by its owner at each start (a trail made before it gets it too): row-level security with
+    /// one policy, rows only for a role that may insert into the table. A reader role given
+    /// `pg_read_all_data` (as docs/operations.md offers for `--sql-url`), `SELECT` on every table
+    /// of the schema, or default privileges, sees no rows: such grants pass over privileges but not
+    /// row security. The owner is exempt (without `FORCE`), and so are superusers and `BYPASSRLS`
+    /// roles, which visitors' SQL refuses to run as; a role that may insert is refused too.
+    static func rowSecurity(of table: String) -> String {
+        // `table` is TablePages' own quoted name; the literal repeats it for regclass and the privilege check.
+        let literal = "'" + table.replacingOccurrences(of: "'", with: "''") + "'"
+        return """
+            DO $$ BEGIN
+                IF pg_catalog.pg_has_role((SELECT relowner FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass), 'USAGE') THEN
+                    IF NOT (SELECT relrowsecurity FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass) THEN
+                        ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                    END IF;
+                    IF NOT EXISTS (SELECT FROM pg_catalog.pg_policy WHERE polrelid = \(literal)::regclass AND polname = 'writers_only') THEN
+                        CREATE POLICY writers_only ON \(table)
+                            USING ((SELECT pg_catalog.has_table_privilege(\(literal), 'INSERT')));
+                    END IF;
+                END IF;
+            END $$
+            """
     }
 
     /// Entries inserted by one statement: 1,100 parameters, within SQLite's and PostgreSQL's limits.
@@ -96,10 +123,16 @@ public final class DatabaseAuditTrail: AuditTrail {
     // MARK: AuditTrail
 
     /// Inserts one row per entry under a new write id, then drops the rows beyond ``maxRows``.
+    /// In the written database (PostgreSQL) the last chunk of entries, the drop and reading the
+    /// transaction's id are one statement (each statement is a round trip), and the id is the
+    /// session's when it names its write (``IdentifiedWriteSession``), which is told the
+    /// transaction's id and the last entry's number, so that a lost `COMMIT` can be looked up.
     public func record(_ entries: [AuditEntry], writing session: any SQLSession) throws {
-        let writeID = UUID().uuidString
+        let identified = ownStore == nil ? session as? any IdentifiedWriteSession : nil
+        let writeID = identified?.writeID ?? UUID().uuidString
         // PostgreSQL's parameters are text: the time is cast to its column's type.
         let row = "(?, ?, \(reader.dialect.placeholder(type: "double precision")), ?, ?, ?, ?, ?, ?, ?, ?)"
+        let columns = "write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values"
         func insert(into session: any SQLSession) throws {
             // Many rows a statement: on PostgreSQL each statement is a round trip.
             for start in stride(from: 0, to: entries.count, by: Self.rowsPerStatement) {
@@ -114,10 +147,22 @@ public final class DatabaseAuditTrail: AuditTrail {
                         .text(try Self.encode(entry.old)), .text(try Self.encode(entry.new)),
                     ]
                 }
-                try session.execute("""
-                    INSERT INTO \(table) (write_id, undoes, time, actor_id, actor_name, channel, table_name, row_key, action, old_values, new_values)
-                    VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))
+                let insert = "INSERT INTO \(table) (\(columns)) VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))"
+                guard ownStore == nil, chunk.endIndex == entries.endIndex else {
+                    try session.execute(insert, arguments)
+                    continue
+                }
+                // The drop sees the table as the statement began, without these rows: it keeps
+                // `maxRows` below the newest of them, as the drop after them would.
+                let recorded = try session.row("""
+                    WITH inserted AS (\(insert) RETURNING id),
+                    dropped AS (DELETE FROM \(table) WHERE id <= (SELECT max(id) FROM inserted) - \(maxRows))
+                    SELECT txid_current(), max(id) FROM inserted
                     """, arguments)
+                if let identified, let recorded {
+                    identified.recorded(transactionID: try recorded.int64(0), lastEntry: try recorded.int64(1))
+                }
+                return
             }
             try session.execute("DELETE FROM \(table) WHERE id <= (SELECT max(id) FROM \(table)) - \(maxRows)")
         }

@@ -83,23 +83,63 @@ public struct TableWriter: Sendable {
     /// Inserts `rows` (values by column name; a column left out gets its default) in one
     /// transaction; returns the keys of the rows written, in order (an ignored row has none).
     public func insert(_ rows: [[String: SQLValue]], onConflict: InsertConflict = .fail, by author: WriteAuthor) async throws(TableWriteError) -> [RowKey] {
-        let resolved = try rows.map { row throws(TableWriteError) in try resolve(row) }
-        let keys = try await write(by: author) { session, entries in
-            var keys: [RowKey] = []
-            let indexes = onConflict == .replace ? try uniqueIndexes(in: session) : []
-            for row in resolved {
-                let written: TableWriteStatements.Row?
-                do {
-                    written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, uniqueIndexes: indexes, by: author, in: session, entries: &entries)
-                } catch {
-                    throw naming(error, writing: row.map(\.column))
-                }
-                if let written { keys.append(written.key) }
+        do {
+            return try await insertNamingRow(rows, onConflict: onConflict, by: author)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// A refusal of a batch of rows: the writer's error, and the index of the row it is about
+    /// (nil when it is about none: the write failed as a whole).
+    struct BatchRefusal: Error {
+        /// The index in the batch of the row refused.
+        let row: Int?
+        /// Why nothing was written.
+        let error: TableWriteError
+    }
+
+    /// ``insert(_:onConflict:by:)``, saying which row was refused.
+    func insertNamingRow(_ rows: [[String: SQLValue]], onConflict: InsertConflict = .fail, by author: WriteAuthor) async throws(BatchRefusal) -> [RowKey] {
+        var resolving: [[(column: String, value: SQLValue)]] = []
+        resolving.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            do {
+                resolving.append(try resolve(row))
+            } catch {
+                throw BatchRefusal(row: index, error: error)
             }
-            return keys
+        }
+        let resolved = resolving
+        let keys: [RowKey]
+        do {
+            keys = try await transact { session, entries in
+                var keys: [RowKey] = []
+                let indexes = onConflict == .replace ? try uniqueIndexes(in: session) : []
+                for (index, row) in resolved.enumerated() {
+                    do {
+                        if let written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, uniqueIndexes: indexes, by: author, in: session, entries: &entries) {
+                            keys.append(written.key)
+                        }
+                    } catch {
+                        throw RefusedRow(index: index, error: naming(error, writing: row.map(\.column)))
+                    }
+                }
+                return keys
+            }
+        } catch let refused as RefusedRow {
+            throw BatchRefusal(row: refused.index, error: refusal(of: refused.error, by: author))
+        } catch {
+            throw BatchRefusal(row: nil, error: refusal(of: error, by: author))
         }
         logger.info("\(author.name) (\(author.channel.rawValue)) inserted \(keys.count) of \(rows.count) row\(rows.count == 1 ? "" : "s") into \(table)")
         return keys
+    }
+
+    /// An error of the statement writing one row of a batch, carried out of the transaction.
+    private struct RefusedRow: Error {
+        let index: Int
+        let error: any Error
     }
 
     /// Writes each of `rows` over the row with the same primary key (the columns it gives; the
@@ -177,17 +217,17 @@ public struct TableWriter: Sendable {
     /// inside it, then tells the table's pages.
     @discardableResult
     func write<T: Sendable>(by author: WriteAuthor, _ body: @escaping @Sendable (any SQLSession, inout [AuditEntry]) throws -> T) async throws(TableWriteError) -> T {
-        let (database, audit) = (database, audit)
-        let value: T
         do {
-            value = try await OwnThread.run { try Self.transaction(on: database, audit: audit, body) }
-        } catch let error as TableWriteError {
-            throw error
+            return try await transact(body)
         } catch {
-            if let refusal = database.refusal(of: error, table: table) { throw refusal }
-            logger.error("a write to \(table) by \(author.name) failed, nothing written: \(String(reflecting: error))")
-            throw TableWriteError.failed(message: "The write failed; nothing was written.", retryable: false)
+            throw refusal(of: error, by: author)
         }
+    }
+
+    /// ``write(by:_:)`` with the error as `body` or the database threw it.
+    private func transact<T: Sendable>(_ body: @escaping @Sendable (any SQLSession, inout [AuditEntry]) throws -> T) async throws -> T {
+        let (database, audit) = (database, audit)
+        let value = try await OwnThread.run { try Self.transaction(on: database, audit: audit, body) }
         onWrite?()
         return value
     }
@@ -204,6 +244,15 @@ public struct TableWriter: Sendable {
             if let audit, !entries.isEmpty { try audit.record(entries, writing: session) }
             return value
         }
+    }
+
+    /// `error`, which made a write by `author` fail, as the writer says it: the database's
+    /// refusal naming its rule, or a failure that is logged.
+    private func refusal(of error: any Error, by author: WriteAuthor) -> TableWriteError {
+        if let error = error as? TableWriteError { return error }
+        if let refusal = database.refusal(of: error, table: table) { return refusal }
+        logger.error("a write to \(table) by \(author.name) failed, nothing written: \(String(reflecting: error))")
+        return .failed(message: "The write failed; nothing was written.", retryable: false)
     }
 
     /// Runs a statement that writes `columns` and returns the row it wrote (nil when it wrote
@@ -224,9 +273,11 @@ public struct TableWriter: Sendable {
     }
 
     /// The column a refusal that names none is most likely about: the one foreign key column
-    /// written, the `INTEGER PRIMARY KEY` for a type error, else the first written column the
-    /// message mentions (a CHECK's expression or name).
+    /// written, the `INTEGER PRIMARY KEY` for a type error, the first written column the message
+    /// mentions (a CHECK's expression or name), else the only column written (PostgreSQL names
+    /// no column when it cannot read a value as its type: `invalid input syntax for type numeric`).
     private func column(refusedBy rule: TableWriteError.Rule, message: String, writing columns: [String]) -> String? {
+        let only = columns.count == 1 ? columns[0] : nil
         switch rule {
         case .foreignKey:
             let written = columns.filter(foreignKeyColumns.contains)
@@ -237,7 +288,7 @@ public struct TableWriter: Sendable {
             // PostgreSQL names a CHECK `table_column_check`: its parts count as words too.
             let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.lowercased() }
             let known = Set(words + words.flatMap { $0.split(separator: "_").map(String.init) })
-            return columns.first { known.contains($0.lowercased()) }
+            return columns.first { known.contains($0.lowercased()) } ?? only
         }
     }
 

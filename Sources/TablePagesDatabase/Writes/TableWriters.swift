@@ -111,6 +111,15 @@ public struct TableWriters: Sendable {
     /// the table and the keys of the rows the undo wrote.
     /// - Throws: ``TableWriteError/nothingToUndo`` when there is none; the errors of a write.
     public func undoLast(by author: WriteAuthor) async throws(TableWriteError) -> (table: String, keys: [RowKey]) {
+        let records = try await lastUndoableWrite(by: author)
+        let table = records[0].entry.table
+        return (table, try await writer(forTable: table).undo(records, by: author))
+    }
+
+    /// What ``undoLast(by:)`` would undo: the entries of `author`'s actor's last write not undone
+    /// yet (never empty).
+    /// - Throws: ``TableWriteError/nothingToUndo`` when there is none.
+    func lastUndoableWrite(by author: WriteAuthor) async throws(TableWriteError) -> [AuditRecord] {
         guard let audit else { throw .nothingToUndo }
         let records: [AuditRecord]
         do {
@@ -118,8 +127,8 @@ public struct TableWriters: Sendable {
         } catch {
             throw .failed(message: "The audit trail could not be read; nothing was undone.", retryable: false)
         }
-        guard let table = records.first?.entry.table else { throw .nothingToUndo }
-        return (table, try await writer(forTable: table).undo(records, by: author))
+        guard !records.isEmpty else { throw .nothingToUndo }
+        return records
     }
 }
 

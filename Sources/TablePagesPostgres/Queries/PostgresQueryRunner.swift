@@ -100,6 +100,9 @@ final class PostgresQueryRunner: QueryRunner {
                 if let name = try await PostgresFunctionRule.refused(inPlan: plan, calling: parsed, on: connection, logger: logger) {
                     throw QueryRefusal(PostgresFunctionRule.message(refusing: name))
                 }
+                if let own = PostgresPlanRelations.relations(inPlan: plan)?.first(where: { $0.schema == DatabaseAuditTrail.postgresSchema }) {
+                    throw QueryRefusal(Self.ownTableRefusal(own.name))
+                }
                 // The plan of the query itself; an EXPLAIN's is of the statement it explains.
                 return try await body(connection, numbered, binds, judged == numbered ? plan : nil)
             }
@@ -214,6 +217,13 @@ final class PostgresQueryRunner: QueryRunner {
         guard firstWord(of: limited) != "explain" else { return nil }
         return "SELECT tablepages_query.* FROM (VALUES (1)) AS tablepages_one LEFT JOIN (SELECT * FROM (\n" + limited
             + "\n) AS tablepages_limited LIMIT 0) AS tablepages_query ON true"
+    }
+
+    /// Why a query that reads `table` of the schema `tablepages` is refused: row security would
+    /// show it no rows of the audit trail anyway (``/TablePagesDatabase/DatabaseAuditTrail``), and
+    /// an empty answer would look like an empty trail.
+    static func ownTableRefusal(_ table: String) -> String {
+        "\(DatabaseAuditTrail.postgresSchema).\(table) is TablePages' own (the audit trail): visitors' SQL cannot read it; signed-in editors read it at /-/audit."
     }
 
     /// Why `sql` is refused before it is sent, or nil.
