@@ -391,7 +391,20 @@
     target?.focus({ preventScroll: true });
   }
 
+  // A row's own page whose row was deleted says so, and no longer links to its JSON or offers to
+  // edit it (both would be a 404 now).
+  function showRowDeleted() {
+    page.querySelector(".tk-row-formats")?.remove();
+    if (page.querySelector(".tk-row-deleted")) return;
+    const note = document.createElement("p");
+    note.className = "tk-row-deleted";
+    note.setAttribute("role", "status");
+    note.textContent = "This row was deleted.";
+    page.querySelector(".tk-title")?.after(note);
+  }
+
   function deleteRow(id) {
+    if (page.dataset.row === id) showRowDeleted();
     const row = rowElement(id);
     if (!row) return;
     waitingRows.delete(id);
@@ -481,7 +494,8 @@
     disconnect();
     setState("reloading");
     try {
-      const response = await fetch(page.dataset.url, { headers: { Accept: "text/html" } });
+      // A row's own page is its document; its stream is that of the page's variant of the row.
+      const response = await fetch(page.dataset.document ?? page.dataset.url, { headers: { Accept: "text/html" } });
       if (!response.ok) throw new Error(`status ${response.status}`);
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
       const fresh = doc.querySelector(".tk-table");

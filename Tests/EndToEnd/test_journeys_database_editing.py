@@ -264,6 +264,49 @@ def test_two_people_edit_one_table_live(shop, browser, other, size):
     assert serious_violations(other) == []
 
 
+def shown_value(driver, row, column):
+    """The value a row shows for `column`, or None while the row is not there (a patch replaces it)."""
+    return driver.execute_script(
+        "return document.querySelector(`#row-${arguments[0]} .tk-field[data-field='${arguments[1]}'] > .tk-field-value`)?.textContent ?? null",
+        row, column)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_rows_own_page_follows_its_edits_and_its_delete(shop, browser, other, size):
+    """The second person has row 3's own page open (on PostgreSQL, on the other instance) while the
+    first edits the row in the table, then deletes it: the page shows the new name within a second,
+    then says the row was deleted and no longer offers to edit it. Before, a row's page showed the
+    row as it was when loaded, and was never live."""
+    for driver, sign_in in ((browser, shop.sign_in_first), (other, shop.sign_in_second)):
+        set_size(driver, size)
+        navigate(driver, lambda: driver.get(sign_in()))
+    browser.get(shop.first + "/pages/items")
+    other.get(shop.second + "/pages/items/rows/3")
+    assert wait_until(lambda: live(browser), 10)
+    assert wait_until(lambda: live(other), 10), "the row's page does not follow a stream"
+    assert other.find_element(By.CSS_SELECTOR, "a.tp-edit-row").text == "Edit this row"
+    assert shown_value(other, "3", "name") == "Oolong"
+
+    editor = open_editor(browser, "3", "name")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("Tieguanyin", Keys.ENTER)
+    held, took = seen_within(other, lambda driver: shown_value(driver, "3", "name") == "Tieguanyin")
+    assert held, f"the row's page did not show the edit within 1 s: {shown_value(other, '3', 'name')}"
+    check_step(other, shop.prefix + "-row-page-1-edited", size)
+
+    assert wait_until(lambda: not browser.find_elements(By.CSS_SELECTOR, ".tp-cell-editor"), 5), "the editor stayed open"
+    open_editor(browser, "3", "name")
+    browser.find_element(By.CSS_SELECTOR, ".tp-cell-editor .tp-delete-row").click()
+    browser.find_element(By.CSS_SELECTOR, ".tp-confirm-delete .tk-destructive").click()
+    held, took = seen_within(other, lambda driver: driver.find_elements(By.CSS_SELECTOR, ".tk-row-deleted"))
+    assert held, "the row's page did not say within 1 s that the row was deleted"
+    assert other.find_element(By.CSS_SELECTOR, ".tk-row-deleted").text == "This row was deleted."
+    assert not other.find_elements(By.CSS_SELECTOR, "a.tp-edit-row"), "the deleted row's page still offers to edit it"
+    assert not other.find_elements(By.CSS_SELECTOR, ".tk-row-formats"), "the deleted row's page still links to its JSON"
+    assert not other.find_elements(By.CSS_SELECTOR, "#row-3")
+    check_step(other, shop.prefix + "-row-page-2-deleted", size)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_refused_paste_names_its_line(shop, browser, size):
     """Rows pasted, previewed, then refused by the database (a CHECK on one of them): the message

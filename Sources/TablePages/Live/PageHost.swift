@@ -94,7 +94,9 @@ public actor PageHost {
         self.table = table
         self.source = source
         self.definition = definition
-        self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: variant.query, rowLimit: settings.pageRowLimit)
+        // A variant of one row links its row as the page's variant it belongs to does.
+        let linked = definition.rowVariantParameter.map { variant.removing($0) } ?? variant
+        self.renderContext = RenderContext(basePath: variant.basePath, variantQuery: linked.query, rowLimit: settings.pageRowLimit)
         self.channel = LiveChannel(
             latestID: table.version, logCapacity: settings.patchLogCapacity, logByteLimit: settings.patchLogByteLimit,
             subscriberBufferLimit: settings.subscriberBufferLimit, metrics: metrics
@@ -321,6 +323,12 @@ public actor PageHost {
         }
         try TableRenderer(table: detail ?? table, context: renderContext).renderRow(id, as: format, into: &out)
         return out.bytes
+    }
+
+    /// ``renderRow(_:as:controls:)`` and the version of the state it shows, read together: a
+    /// live row page (``PageDefinition/rowVariantParameter``) follows the stream from there.
+    func renderRowWithVersion(_ id: RowID, as format: RenderFormat, controls: Bool = true) throws -> (bytes: [UInt8], version: Int) {
+        (try renderRow(id, as: format, controls: controls), table.version)
     }
 
     /// An exporter of the variant's rows from its root (``PageSource/exporter(as:)``); nil when it has none.

@@ -95,6 +95,11 @@ public struct PageDefinition: Sendable {
     /// The forms that edit the page's rows, linked for viewers who may write; nil (the default)
     /// for a page whose rows are edited through its delegates' controls alone, or not at all.
     public var editForms: PageEditForms?
+    /// The variant parameter that makes a variant of one row (its value the row's id), when the
+    /// page has such variants: a row's own URL is then served from that variant, whose root
+    /// re-reads only the row, and its document follows the variant's stream, so the row stays
+    /// live. Nil (the default): a row's own page shows the row as it was when loaded.
+    public var rowVariantParameter: String?
     /// What a page is, boxed: a definition is copied on every page request (the registry's answer,
     /// the resolved request), and a box is one reference to count, where its fields are a dozen.
     private let parts: Parts

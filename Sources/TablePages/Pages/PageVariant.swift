@@ -53,6 +53,14 @@ public struct PageVariant: Hashable, Sendable {
             .joined(separator: "&")
     }
 
+    /// This variant without `parameter`: the page's variant that a variant of one of its rows
+    /// (``PageDefinition/rowVariantParameter``) belongs to.
+    func removing(_ parameter: String) -> PageVariant {
+        var kept = parameters
+        kept[parameter] = nil
+        return PageVariant(page: page, parameters: kept, defaults: defaults, viewer: viewer)
+    }
+
     /// The page's path, e.g. `/pages/todo`.
     public var basePath: String { PageContract.pagePath(named: page) }
 

@@ -52,15 +52,33 @@ enum PageDocument {
 
     /// A row on its own URL (`GET /pages/{page}/rows/{row}`): the row's element, under a link
     /// back to the page's variant, a heading naming the row, and a link to the same row as JSON
-    /// (in the variant, so its parameters, e.g. `_labels=on`, still hold). Not live: it has no
-    /// event stream.
-    static func row(_ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account, controls: Bool = false) -> Response {
+    /// (in the variant, so its parameters, e.g. `_labels=on`, still hold). With `liveVersion` (the
+    /// state shown of `variant`, the page's variant of this one row:
+    /// ``PageDefinition/rowVariantParameter``) it follows that variant's stream as a page does;
+    /// without, it is not live.
+    static func row(
+        _ row: RowID, definition: PageDefinition, variant: PageVariant, fragment: [UInt8], siteTitle: String, account: Account, controls: Bool = false,
+        liveVersion: Int? = nil
+    ) -> Response {
+        // The links go to the page's variant the row belongs to, not to the variant of the row alone.
+        let rowVariant = variant
+        let variant = definition.rowVariantParameter.map { variant.removing($0) } ?? variant
         var html = head(title: definition.title + ": " + row.rawValue)
-        html += bar(siteTitle: siteTitle, account: account)
+        let indicator = "<span class=\"tp-live\" data-state=\"offline\" role=\"status\" aria-live=\"polite\">offline</span>"
+        html += bar(siteTitle: siteTitle, controls: liveVersion == nil ? "" : indicator, account: account)
         let inVariant = variant.query.isEmpty ? "" : "?" + variant.query
-        html += "<main class=\"tk-table tk-row-page\">"
+        let rowPath = PageContract.rowPath(row, basePath: variant.basePath)
+        if let liveVersion {
+            let events = rowVariant.basePath + "\(PageContract.eventsPath)" + (rowVariant.query.isEmpty ? "" : "?" + rowVariant.query)
+            html += "<div class=\"tp-page\" data-page=\"" + HTMLEscaping.escape(definition.name) + "\" data-events=\"" + HTMLEscaping.escape(events)
+            html += "\" data-url=\"" + HTMLEscaping.escape(rowVariant.url) + "\" data-document=\"" + HTMLEscaping.escape(rowPath + inVariant)
+            html += "\" data-row=\"" + HTMLEscaping.escape(row.rawValue) + "\">"
+            html += "<main class=\"tk-table tk-row-page\" data-version=\"\(liveVersion)\">"
+        } else {
+            html += "<main class=\"tk-table tk-row-page\">"
+        }
         if definition.showsBreadcrumbs {
-            html += breadcrumbs([(siteTitle, "/"), (definition.title, variant.url), (row.rawValue, PageContract.rowPath(row, basePath: variant.basePath) + inVariant)])
+            html += breadcrumbs([(siteTitle, "/"), (definition.title, variant.url), (row.rawValue, rowPath + inVariant)])
         } else {
             html += "<p class=\"tk-back\"><a href=\"" + HTMLEscaping.escape(variant.url) + "\">\u{2190} " + HTMLEscaping.escape(definition.title) + "</a></p>"
         }
@@ -70,14 +88,14 @@ enum PageDocument {
         let json = PageContract.rowJSONPath(row, basePath: variant.basePath) + inVariant
         html += "<p class=\"tk-row-formats\">This row as <a href=\"" + HTMLEscaping.escape(json) + "\" type=\"application/json\">JSON</a>"
         if controls, let forms = definition.editForms {
-            let edit = PageContract.rowPath(row, basePath: variant.basePath) + forms.rowSuffix
+            let edit = rowPath + forms.rowSuffix
             html += " \u{B7} <a class=\"tp-edit-row\" href=\"" + HTMLEscaping.escape(edit) + "\">Edit this row</a>"
         }
         html += "</p>"
         html += "<div class=\"tk-rows\" role=\"table\">"
         var bytes = Array(html.utf8)
         bytes += fragment
-        bytes += Array(("</div></main>" + tail).utf8)
+        bytes += Array(("</div></main>" + (liveVersion == nil ? "" : "</div>") + tail).utf8)
         return document(bytes)
     }
 

@@ -31,7 +31,7 @@ struct PageEndpoints: Sendable {
         // and otherwise rendered with what that first step resolved.
         router.on(.get, PageContract.pagePattern, answering: cachedPage)
         router.on(.get, PageContract.sectionPattern, use: middleware.reading(section))
-        router.on(.get, PageContract.rowPattern, use: middleware.reading(row))
+        router.on(.get, PageContract.rowPattern, use: middleware.readingRow(row))
         router.on(.get, PageContract.eventsPattern, use: middleware.reading(events))
         router.on(.get, Self.sharedEventsPath, use: sharedEvents)
         router.on(.post, PageContract.selectPattern, use: middleware.writing("select", select))
@@ -161,9 +161,12 @@ struct PageEndpoints: Sendable {
         let (definition, host, actor, view) = (context.definition, context.host, context.actor, context.page.view)
         let row = try Self.rowID(request)
         let format: RenderFormat = context.page.json ? .json : .html
-        let bytes = try await mapTableErrors { try await host.renderRow(row, as: format, controls: view.controls) }
+        let (bytes, version) = try await mapTableErrors { try await host.renderRowWithVersion(row, as: format, controls: view.controls) }
         guard format == .html else { return .json(bytes) }
-        let document = PageDocument.row(row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account, controls: view.controls)
+        let document = PageDocument.row(
+            row, definition: definition, variant: host.variant, fragment: bytes, siteTitle: siteTitle, account: view.account, controls: view.controls,
+            liveVersion: definition.rowVariantParameter == nil ? nil : version
+        )
         return forViewer(document, actor: actor)
     }
 

@@ -22,6 +22,21 @@ struct PageMiddleware: Sendable {
         { request in try await handler(request, try await pages.context(of: request, for: .reading)) }
     }
 
+    /// `handler` for a row's own URL, run with the page's variant of that one row when it has
+    /// such variants (``PageDefinition/rowVariantParameter``), so that the row's page is read from
+    /// the variant whose stream it follows; else as ``reading(_:)``.
+    func readingRow(_ handler: @escaping Handler) -> Router.AsyncHandler {
+        { request in
+            let definition = try pages.definition(of: request)
+            var request = request
+            if let parameter = definition.rowVariantParameter, let row = request.parameters[PageContract.Parameter.row] {
+                request.queryItems.removeAll { $0.name == parameter }
+                request.queryItems.append((name: parameter, value: row))
+            }
+            return try await handler(request, try await pages.host(for: try pages.resolve(request, for: .reading, definition: definition)))
+        }
+    }
+
     /// `handler`, run only for a request allowed to write, whose body is read; `action` names it in
     /// the log (nil: the route's `action` parameter).
     func writing(_ action: String?, _ handler: @escaping WriteHandler) -> Router.AsyncHandler {

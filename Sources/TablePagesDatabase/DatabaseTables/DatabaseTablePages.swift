@@ -206,9 +206,13 @@ public enum DatabaseTablePages {
             countRows: { try rowCount(of: schema, database: database) }
         ) { variant in
             let reader = DatabaseTableReader(database: database, schema: schema, query: DatabaseTableQuery(variant: variant.parameters, schema: schema))
+            if let row = reader.query.row {
+                return try DatabaseTableSource.following(RowID(row), reader: reader)
+            }
             return try DatabaseTableSource.reading(reader, tableDescription: description.isEmpty ? nil : description, sqlPage: sqlPage)
         }
         definition.changes = feed
+        definition.rowVariantParameter = DatabaseTableQuery.rowParameter
         definition.showsBreadcrumbs = true
         if writable {
             // The forms DatabaseTableEditing serves, linked for viewers who may write.

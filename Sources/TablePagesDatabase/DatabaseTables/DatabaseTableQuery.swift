@@ -56,6 +56,9 @@ struct DatabaseTableQuery: Sendable, Hashable {
     var labels = false
     /// The columns the page leaves out of its rows (`_nocol`, repeatable), in the schema's order.
     var hiddenColumns: [String] = []
+    /// The id of the one row the variant shows (`_row`), whole: the variant a row's own page
+    /// follows (``rowParameter``); nil for a page of rows.
+    var row: String?
 
     static let sortParameter = "sort"
     static let groupParameter = "group"
@@ -77,6 +80,9 @@ struct DatabaseTableQuery: Sendable, Hashable {
         DatabaseFacet.Kind.date.parameter: (.date, false), DatabaseFacet.Kind.date.parameter + "s": (.date, true),
         DatabaseFacet.Kind.array.parameter: (.array, false), DatabaseFacet.Kind.array.parameter + "s": (.array, true),
     ]
+    /// The parameter of the variant of one row, which a row's own page is read from and follows
+    /// (``/TablePages/PageDefinition/rowVariantParameter``).
+    static let rowParameter = "_row"
     /// Datasette's parameter that leaves a column out of the rows (repeatable).
     static let hiddenColumnParameter = "_nocol"
     /// Two or more hidden columns as one value, written as ``facetListParameter`` is.
@@ -125,6 +131,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         var labels = false
         var hidden: Set<String> = []
         var filters: [FilterKey: Set<String>] = [:]
+        var row: String?
         var items = query
         var index = 0
         while index < items.count {
@@ -167,6 +174,8 @@ struct DatabaseTableQuery: Sendable, Hashable {
             case hiddenColumnListParameter:
                 guard let names = facetNames(value) else { throw failure("_nocols must list column names separated by commas, with \\ before a comma or backslash in a name.") }
                 for name in names { hidden.insert(try hideable(name, in: schema)) }
+            case rowParameter:
+                row = value
             case labelsParameter:
                 guard let on = DatasetteSwitch.value(value) else {
                     throw failure("_labels must be on or off (also true/false, 1/0); got \(quote(value)).")
@@ -218,6 +227,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         result.dateFacets = Self.once(typedFacets[.date] ?? [])
         result.arrayFacets = Self.once(typedFacets[.array] ?? [])
         result.hiddenColumns = schema.columns.filter(hidden.contains)
+        result.row = row
         return result
     }
 
@@ -308,6 +318,7 @@ struct DatabaseTableQuery: Sendable, Hashable {
         }
         if let group { chosen[Self.groupParameter] = group }
         if labels { chosen[Self.labelsParameter] = "on" }
+        if let row { chosen[Self.rowParameter] = row }
         // A second filter of one column and operator cannot share the first's name in a
         // dictionary: the rest go, as pairs, into one parameter of their own.
         var repeated: [[String]] = []

@@ -24,13 +24,17 @@ final class DatabaseTableSource: RereadingSource {
     /// The path of the SQL page, when it is on: the header links the page's query there
     /// (``DatabaseTableReader/editableQuery()``).
     let sqlPage: String?
+    /// The one row the source shows and re-reads, for a row's own page; nil for a page of rows.
+    private let followedRow: RowID?
 
-    /// A source over sections already read.
+    /// A source over sections already read; `followedRow` when they hold that row alone.
     init(
         reader: DatabaseTableReader, sections: [DatabaseSection], facets: [DatabaseFacet] = [],
-        suggestedFacets: [DatabaseFacet.Suggestion] = [], tableDescription: String? = nil, sqlPage: String? = nil
+        suggestedFacets: [DatabaseFacet.Suggestion] = [], tableDescription: String? = nil, sqlPage: String? = nil,
+        followedRow: RowID? = nil
     ) {
         self.reader = reader
+        self.followedRow = followedRow
         self.sections = sections
         self.facets = facets
         self.suggestedFacets = suggestedFacets
@@ -50,12 +54,33 @@ final class DatabaseTableSource: RereadingSource {
         )
     }
 
+    /// The live root of a row's own page: the row, whole, and nothing else, re-read alone at each
+    /// change; once the row is deleted it holds no row, so its page is told so by a `delete` op.
+    static func following(_ row: RowID, reader: DatabaseTableReader) throws -> DatabaseTableSource {
+        DatabaseTableSource(reader: reader, sections: try sections(showing: row, reader: reader), followedRow: row)
+    }
+
+    /// The section of `row` alone, read whole; empty when there is no such row.
+    private static func sections(showing row: RowID, reader: DatabaseTableReader) throws -> [DatabaseSection] {
+        var rows: [DatabaseSection.Row] = []
+        do {
+            rows = [try reader.record(row)]
+        } catch TableError.unknownRow {
+            // Deleted (or never there): the page of the row says so; nothing is wrong.
+        }
+        return [DatabaseSection(id: detailSection, headerTitle: nil, rows: rows, rowsAfter: 0, total: rows.count)]
+    }
+
     /// One estimate for every row: a record is one line of columns (long values wrap).
     private static let estimatedRowHeight = TableHeight.points(44)
 
     // MARK: Page abilities
 
     func readFromSource() throws -> Int? {
+        if let followedRow {
+            sections = try Self.sections(showing: followedRow, reader: reader)
+            return nil
+        }
         // The counts are read again with the rows, never kept: a row written past the window
         // changes only them, which the table then publishes as a `section-next` op.
         sections = try reader.window()
@@ -70,9 +95,10 @@ final class DatabaseTableSource: RereadingSource {
     }
 
     func root(ofRow row: RowID) throws -> (any TableRoot)? {
-        let record = try reader.record(row)
+        // A row's own page's live table holds the row whole already.
+        guard followedRow == nil else { return nil }
         return DatabaseTableSource(reader: reader, sections: [DatabaseSection(
-            id: Self.detailSection, headerTitle: nil, rows: [record], rowsAfter: 0, total: 1
+            id: Self.detailSection, headerTitle: nil, rows: [try reader.record(row)], rowsAfter: 0, total: 1
         )])
     }
 
@@ -111,6 +137,8 @@ final class DatabaseTableSource: RereadingSource {
     /// The row count, column headers, filter and search forms, facets and export links
     /// (``DatabaseTableHeader``), from the held sections' totals.
     func headerViewForTable() -> TableCell? {
+        // A row's own page has its own heading (`PageDocument.row`).
+        guard followedRow == nil else { return nil }
         let rowCount = sections.reduce(0) { $0 + ($1.total ?? $1.rows.count + $1.rowsAfter) }
         let editableSQL = sqlPage.map { path in
             let query = reader.editableQuery()
