@@ -107,7 +107,7 @@ final class LiveSchema: Sendable {
             guard version != state.withLock({ $0.version }) else { return }
             try reloadNow()
         } catch {
-            logger.warning("could not follow the schema of \(store.path) (its changed tables are served with the next change): \(error)")
+            logger.warning("could not follow the schema of \(store.path): \(error)")
         }
     }
 
