@@ -281,7 +281,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.notice("answering for the host names \(access.allowedHosts.joined(separator: ", ")); others get 421 (add names with --allowed-host)")
             // Signing in lets one run SQL under `--sql signed-in`, even when no page can be written.
             let signInRunsSQL = sql == .signedIn && database != nil
-            let readOnly = site.pages.pages.allSatisfy(\.access.isReadOnly) && !signInRunsSQL
+            // A --writable SQLite file's tables created while it runs are writable, even when none is there yet.
+            let tablesMayComeWritable = writable && database != nil && !PostgresURL.isPostgresURL(database ?? "")
+            let readOnly = site.pages.pages.allSatisfy(\.access.isReadOnly) && !signInRunsSQL && !tablesMayComeWritable
             return SiteService(site: site, configuration: configuration, logger: logger) { port in
                 if readOnly {
                     // Nothing can be changed through the web: a sign-in link would promise what it cannot give.

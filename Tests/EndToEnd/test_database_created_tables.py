@@ -1,8 +1,10 @@
 """A table created or altered while `tablepages serve --database shop.sqlite --writable` runs is
 served at once, over HTTP: through Datasette's `/-/create` and `alter` (the page is there when the
 write is answered) and by another process (`sqlite3`, within the store's poll). Its page, `.json`,
-Datasette URLs, the index (`/{database}.json` lists no tables here: only `?sql=` is served); writable by whom the access rules say; an open
-stream of an altered table is told to fetch it again. Before, the page came at the next start."""
+Datasette URLs (for a table another process made too, which they read and write), the index
+(`/{database}.json` lists no tables here: only `?sql=` is served); writable by whom the access
+rules say; an open stream of an altered table is told to fetch it again; a dropped table's page
+and Datasette URL go. An empty file served writable still logs a sign-in link."""
 import json
 import sqlite3
 import subprocess
@@ -93,7 +95,7 @@ def test_an_altered_table_shows_its_new_column_and_its_followers_fetch_it_again(
 
 
 def test_a_table_another_process_creates_is_served_within_a_second(shop):
-    base, database, _, _ = shop
+    base, database, token, _ = shop
     with sqlite3.connect(database) as db:
         db.execute("CREATE TABLE walks (id INTEGER PRIMARY KEY, at TEXT)")
         db.execute("INSERT INTO walks VALUES (1, 'noon')")
@@ -101,3 +103,25 @@ def test_a_table_another_process_creates_is_served_within_a_second(shop):
     assert wait_until(lambda: get(base + "/pages/walks.json")[0] == 200, 5)
     assert time.monotonic() - start < 1.0
     assert "noon" in get(base + "/pages/walks.json")[1]
+    # Datasette's URLs follow the same reload: no restart needed to read or write it there.
+    status, rows = get(base + "/shop/walks.json?_shape=array")
+    assert status == 200 and "noon" in rows, rows
+    assert write(base, token, "/shop/walks/-/insert", {"row": {"at": "dusk"}})[0] == 201
+    with sqlite3.connect(database) as db:
+        db.execute("DROP TABLE walks")
+    assert wait_until(lambda: get(base + "/pages/walks.json")[0] == 404, 5), "a dropped table's page goes"
+    assert get(base + "/shop/walks.json")[0] == 404
+
+
+def test_an_empty_writable_file_logs_a_sign_in_link(tmp_path):
+    """Tables created later are writable, so someone must be able to sign in to write them."""
+    database = tmp_path / "empty.sqlite"
+    sqlite3.connect(database).close()
+    process, _ = start_server(tmp_path, "--database", str(database), "--writable", anonymous_writes=False)
+    try:
+        def log():
+            return (tmp_path / "server.log").read_text()
+        assert wait_until(lambda: "/-/signin?token=" in log(), 5), log()
+        assert "every page is read-only" not in log()
+    finally:
+        stop_server(process)

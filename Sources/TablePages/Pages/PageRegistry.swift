@@ -21,6 +21,11 @@ public struct PageRegistry: Sendable {
         pages.append(page)
     }
 
+    /// Removes the page named `name`, if there is one (its table was dropped, say).
+    public mutating func remove(named name: String) {
+        pages.removeAll { $0.name == name }
+    }
+
     /// Adds files the pages use; a file at a path already here, or in ``SiteAssets``, is replaced.
     public mutating func register(publicFiles files: BuiltInFiles) {
         publicFiles.add(files)

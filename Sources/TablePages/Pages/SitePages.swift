@@ -13,7 +13,8 @@ import Synchronization
 ///     }
 ///
 /// Registering a page under a name already taken replaces that page: the variants made from the
-/// old definition are dropped, and every browser following one is told to fetch the page again.
+/// old definition are dropped, and every browser following one is told to fetch the page again;
+/// so are a removed page's.
 public final class SitePages: Sendable {
     private let state = Mutex(Contents())
 
@@ -41,12 +42,23 @@ public final class SitePages: Sendable {
         if replaced { for observer in observers { observer(page.name) } }
     }
 
+    /// Removes the page named `name` (its table is gone): its variants are dropped, and every
+    /// browser following one is told to fetch the page again, which is then not found.
+    public func remove(named name: String) {
+        let (removed, observers) = state.withLock { state in
+            let removed = state.registry.page(named: name) != nil
+            state.registry.remove(named: name)
+            return (removed, state.onReplace)
+        }
+        if removed { for observer in observers { observer(name) } }
+    }
+
     /// Starts with `registry`: the pages the features added while the site was built.
     func start(with registry: PageRegistry) {
         state.withLock { $0.registry = registry }
     }
 
-    /// Calls `observer` with a page's name each time a registration replaces that page.
+    /// Calls `observer` with a page's name each time a registration replaces that page, or it is removed.
     func onReplace(_ observer: @escaping @Sendable (String) -> Void) {
         state.withLock { $0.onReplace.append(observer) }
     }

@@ -2,7 +2,7 @@ import TableStore
 
 /// One served table as the database describes it: its name, its columns, and the key that
 /// addresses its rows.
-struct DatabaseTableSchema: Sendable {
+struct DatabaseTableSchema: Sendable, Equatable {
     /// The table's name, exactly as in the schema.
     let name: String
     /// The column names, in declaration order.

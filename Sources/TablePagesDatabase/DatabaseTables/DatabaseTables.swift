@@ -9,7 +9,8 @@ import TableStore
 /// The schema is followed while the site runs: a table created or altered — through
 /// Datasette's write API, or by any other process — gets its page (its `.json`, its place in the
 /// index) and, served writable, its writer, within a poll of the store's watch; an altered
-/// table's open pages fetch it again with its new columns. ``reloadSchema()`` serves them at once.
+/// table's open pages, and those of tables it links to, fetch it again; a dropped table's page
+/// goes. ``reloadSchema()`` serves them at once.
 ///
 ///     let store = try Store.openExisting(path: "shop.db", writable: false)
 ///     let tables = try DatabaseTables(store: store)
@@ -67,5 +68,11 @@ public struct DatabaseTables: SiteFeature {
     /// - Throws: the store's errors reading the schema.
     public func reloadSchema() throws {
         try schema.reload()
+    }
+
+    /// Calls `follower` after each reload of the schema, whoever changed it — the catalog of
+    /// Datasette's URLs reads it again — before ``reloadSchema()`` returns. Blocking, off the cooperative pool.
+    func followSchema(_ follower: @escaping @Sendable () throws -> Void) {
+        schema.onReload(follower)
     }
 }

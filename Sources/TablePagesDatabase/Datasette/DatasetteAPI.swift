@@ -60,7 +60,8 @@ public struct DatasetteAPI: Sendable {
     public var writers: TableWriters?
     /// The feature serving the database's tables as pages: after `/-/create` or `alter` it serves
     /// the new or altered table (``DatabaseTables/reloadSchema()``) before the write is answered,
-    /// so the table's page is there when the client asks for it; nil for none.
+    /// so the table's page is there when the client asks for it; and whoever changes the schema,
+    /// Datasette's URLs follow its reload. Nil for none: they then follow only the write API's changes.
     public var tables: DatabaseTables?
     /// The default of ``maxInsertRows``: 100, Datasette's `max_insert_rows`.
     public static let defaultMaxInsertRows = 100
@@ -113,6 +114,9 @@ public struct DatasetteAPI: Sendable {
     func register(on router: inout Router) {
         var prefixes = [TildeEncoding.encode(databaseName)]
         if databaseName != prefixes[0] { prefixes.append(databaseName) }
+        // The catalog follows the schema whoever changes it: a table another process creates answers here too.
+        let catalog = catalog
+        tables?.followSchema { try catalog.reload() }
         router.on(.get, "/-/actor.json", use: { request in self.actorResponse(request) })
         for prefix in prefixes where !prefix.contains("/") {
             // Datasette (Python's parse_qsl) keeps a malformed escape such as `C%Z` as it is.

@@ -2,9 +2,9 @@ import Synchronization
 import TableStore
 
 /// The tables Datasette's URLs answer for, as read from the database: read when the server
-/// starts, and again after the write API creates or alters a table, so a table made through
-/// `/-/create` answers at `/{database}/{table}.json` (and takes writes) at once, as its page
-/// under `/pages/` does (``DatabaseTables/reloadSchema()``).
+/// starts, and again after each schema change the served tables follow (``DatabaseTables``), so
+/// a table made through `/-/create` answers at `/{database}/{table}.json` (and takes writes) at
+/// once, and one made by another process as soon as its page under `/pages/` does.
 final class DatasetteCatalog: Sendable {
     private let store: Store
     private let labels: DatabaseLabelColumns

@@ -263,24 +263,32 @@ struct DatasetteWriteAPI: Sendable {
         return .success((table, RowKey(Array(found.prefix(table.schema.key.count))), table.usesRowID ? found.last : nil))
     }
 
-    /// Re-reads the tables after a schema change, blocking: Datasette's URLs' catalog, and the
-    /// tables' pages and writers, so the next request finds the new table or columns.
+    /// Re-reads the tables after a schema change, blocking: the tables' pages and writers, and
+    /// with them Datasette's URLs' catalog (it follows their reload), so the next request finds
+    /// the new table or columns.
     private var schemaReload: @Sendable () throws -> Void {
         let (catalog, tables) = (api.catalog, api.tables)
         return {
-            try catalog.reload()
-            try tables?.reloadSchema()
+            if let tables { try tables.reloadSchema() } else { try catalog.reload() }
         }
     }
 
     /// Runs `write` on a thread of its own and answers `{"ok": true, …}` with its members (each
-    /// value already JSON), or the refusal; re-reads the tables after a schema change.
+    /// value already JSON), or the refusal; re-reads the tables after a schema change (whose
+    /// failure is logged: the write stands).
     private func answer(_ request: Request, altered: Bool, status: Int, what: String, _ write: @escaping @Sendable () throws -> [(String, String)]) async -> Response {
-        let reload = schemaReload
+        let (reload, logger) = (schemaReload, logger)
         do {
             let members = try await DatasetteAPI.inBackground {
                 let members = try write()
-                if altered { try reload() }
+                // The write is committed: answering an error now would have a retrying client write it twice.
+                if altered {
+                    do {
+                        try reload()
+                    } catch {
+                        logger.error("Datasette write API: \(what) is written, but the schema could not be read again to serve its change: \(error)")
+                    }
+                }
                 return members
             }
             let actor = api.accessControl?.actor(for: request)

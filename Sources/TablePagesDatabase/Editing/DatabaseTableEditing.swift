@@ -160,7 +160,8 @@ public struct DatabaseTableEditing: Sendable {
     /// edited. Nil for a page without a writer.
     private func editableTable(forPage name: String) async throws(HTTPError) -> EditableTable? {
         guard let writer = try? writers.writer(forPage: name) else { return nil }
-        if let known = tables.known.withLock({ $0[name] }), known.writer.schema.columns == writer.schema.columns { return known }
+        // The writer of a table rebuilt with the same columns is new too: its key, defaults or constraints may differ.
+        if let known = tables.known.withLock({ $0[name] }), known.writer.generation == writer.generation { return known }
         do {
             let table = try await OwnThread.run { try EditableTable(writer) }
             tables.known.withLock { $0[name] = table }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TableStore
 
 /// Writes to one table of a user's database (SQLite or PostgreSQL): every call one transaction
@@ -30,6 +31,10 @@ public struct TableWriter: Sendable {
     let foreignKeyColumns: [String]
     let onWrite: (@Sendable () -> Void)?
     let logger: Logger
+    /// Tells this writer from one made later for a table of the same name and columns (rebuilt
+    /// with another key, default or constraint), so what was read for it is not reused.
+    let generation: Int
+    private static let made = Atomic<Int>(0)
 
     init(
         schema: DatabaseTableSchema, database: any TableWriteDatabase, audit: (any AuditTrail)?, foreignKeyColumns: [String] = [],
@@ -41,6 +46,7 @@ public struct TableWriter: Sendable {
         self.foreignKeyColumns = foreignKeyColumns
         self.onWrite = onWrite
         self.logger = logger
+        generation = Self.made.add(1, ordering: .relaxed).newValue
     }
 
     /// The table's name.

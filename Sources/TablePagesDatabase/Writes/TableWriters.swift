@@ -79,6 +79,18 @@ public struct TableWriters: Sendable {
         shared.state.withLock { $0.add(writers, readOnly: readOnly) }
     }
 
+    /// Removes the writers and read-only reasons of `tables` (dropped while the site runs), for every copy of these.
+    func remove(_ tables: some Sequence<String>) {
+        shared.state.withLock { state in
+            for table in tables {
+                state.byTable[table] = nil
+                state.readOnlyReasons[table] = nil
+                let page = DatabaseTablePages.pageName(ofTable: table)
+                if state.byPage[page] == table { state.byPage[page] = nil }
+            }
+        }
+    }
+
     /// The writers of `schemas`' tables on `database`; views and full-text indexes' own tables
     /// are read-only, as is every table named in `withoutKey`.
     static func of(
