@@ -11,7 +11,10 @@ of each kind (a tenth as many of 1,000 rows):
 - upsert: 100 rows that exist (`/-/upsert`), each changing its title (TablePages reads each old row
   for the audit trail);
 - replace: 100 rows that exist (`"replace": true`), each a new title;
-- insert of 1,000: new rows, in one request (both allow 1,000: `max_insert_rows`).
+- insert of 1,000: new rows, in one request (both allow 1,000: `max_insert_rows`);
+- and TablePages alone: a paste of 1,000 rows (TSV) through a table page's insert form
+  (`POST /pages/item/-/insert`, `_paste`, as the page script sends it after its preview), set beside
+  Datasette's insert of 1,000.
 
     python3 Benchmarks/write_api.py              # SERVER_BIN: another binary (default: the debug build)
     ROUNDS=10 python3 Benchmarks/write_api.py
@@ -27,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from writes_http import DATASETTE_PYTHON, Server, load, percentile, token  # noqa: E402
+from writes_http import DATASETTE_PYTHON, Client, Server, load, percentile, token  # noqa: E402
 from conftest import start_datasette  # noqa: E402  (writes_http put Tests/EndToEnd on the path)
 
 ROUNDS = int(os.environ.get("ROUNDS", "30"))
@@ -72,12 +75,28 @@ def timings(port, bearer):
     return found
 
 
+def pastes(port, bearer):
+    client = Client(port, bearer)
+    found = []
+    for round_number in range(max(1, ROUNDS // 10)):
+        text = "title\tn\n" + "".join(f"pasted {round_number}-{index}\t{index}\n" for index in range(1000))
+        start = time.monotonic()
+        status, body = client.post("/pages/item/-/insert", {"_paste": text})
+        found.append(time.monotonic() - start)
+        if status != 201:
+            raise RuntimeError(f"the paste answered {status}: {body[:300]!r}")
+    return found
+
+
 def ours(directory):
     path = os.path.join(directory, "bench.db")
     database(path)
     server = Server(directory, "tablepages", "--database", path, "--writable", "--datasette-max-insert-rows", "1000")
     try:
-        return timings(server.port, token(directory))
+        bearer = token(directory)
+        found = timings(server.port, bearer)
+        found["paste 1,000"] = pastes(server.port, bearer)
+        return found
     finally:
         server.stop()
 
@@ -105,7 +124,7 @@ def main():
         peer = theirs(os.path.join(directory, "peer"))
         print(f"== load average {load()}")
     for kind in mine:
-        a, b = mine[kind], peer[kind]
+        a, b = mine[kind], peer[kind if kind in peer else "insert 1,000"]
         print(f"bench: {kind:>12}: TablePages median {statistics.median(a) * 1000:.1f} ms, p90 {percentile(a, 0.9) * 1000:.1f} ms; "
               f"Datasette 1.0a41 median {statistics.median(b) * 1000:.1f} ms, p90 {percentile(b, 0.9) * 1000:.1f} ms; "
               f"ratio of medians {statistics.median(a) / statistics.median(b):.2f} ({len(a)} requests each)")
