@@ -67,7 +67,7 @@ public struct PostgresTableExecutor: SQLReader {
         }
     }
 
-    /// How one attempt of ``inTransaction(begin:write:_:)`` ended, its lease given back.
+    /// How one attempt of `inTransaction(begin:write:_:)` ended, its lease given back.
     private enum Attempt<T> {
         /// Committed (or, for a read, done).
         case ended(T)

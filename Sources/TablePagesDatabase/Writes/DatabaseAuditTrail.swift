@@ -25,7 +25,7 @@ public final class DatabaseAuditTrail: AuditTrail {
     public let maxRows: Int
     /// PostgreSQL: the trail's table has no row-level security, and this role, not its owner,
     /// could not give it any: a role with `pg_read_all_data` or `SELECT` on it reads every entry.
-    /// Its owner should run ``rowSecurityStatements``.
+    /// Its owner should run ``rowSecurityStatements(of:)``.
     public let lacksRowSecurity: Bool
     private let reader: any SQLReader
     /// The trail's own database when it is not the written one (SQLite), where each write's
