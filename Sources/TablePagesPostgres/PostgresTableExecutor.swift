@@ -55,8 +55,31 @@ public struct PostgresTableExecutor: SQLReader {
     /// when `body` returns, rolled back when it throws. PostgreSQL's errors are thrown as they are,
     /// but for no connection within the wait (``PostgresReadError/unreachable(_:)``). A write
     /// (`write`) whose audit entries recorded its id, and whose connection fails once `COMMIT` was
-    /// sent, is looked up (``settleCommit(of:after:)``): it returns if the write committed.
+    /// sent, is looked up (``settleCommit(of:after:)``) once its dead connection was given back
+    /// (the lookup may need that connection's place in the pool): it returns if the write committed.
     func inTransaction<T: Sendable>(begin: String, write: PostgresWriteMark? = nil, _ body: (any SQLSession) throws -> T) throws -> T {
+        switch try attempt(begin: begin, write: write, connectionWait: connectionWait, answerWait: answerWait, body) {
+        case .ended(let value):
+            return value
+        case .lostAtCommit(let value, let ticket, let failure):
+            try settleCommit(of: ticket, after: failure)
+            return value
+        }
+    }
+
+    /// How one attempt of `inTransaction(begin:write:_:)` ended, its lease given back.
+    private enum Attempt<T> {
+        /// Committed (or, for a read, done).
+        case ended(T)
+        /// The connection failed once `COMMIT` was sent, for a write whose id the trail recorded.
+        case lostAtCommit(T, PostgresWriteMark.Ticket, any Error)
+    }
+
+    /// One transaction on a connection leased for at most `connectionWait`, each statement waiting
+    /// at most `answerWait`; the lease is given back before it returns or throws.
+    private func attempt<T: Sendable>(
+        begin: String, write: PostgresWriteMark?, connectionWait: Duration, answerWait: Duration, _ body: (any SQLSession) throws -> T
+    ) throws -> Attempt<T> {
         do {
             let lease = try PostgresLease(client: client, timeout: connectionWait)
             defer { lease.release() }
@@ -67,13 +90,12 @@ public struct PostgresTableExecutor: SQLReader {
                 let value = try body(runner)
                 committing = (value, write?.ticket)
                 try runner.command("COMMIT")
-                return value
+                return .ended(value)
             } catch {
                 if Self.connectionFailed(error) {
                     runner.closeConnection()
                     if let committing, let ticket = committing.ticket {
-                        try settleCommit(of: ticket, after: error)
-                        return committing.value
+                        return .lostAtCommit(committing.value, ticket, error)
                     }
                 } else {
                     do { try runner.command("ROLLBACK") } catch { runner.closeConnection() }
@@ -88,8 +110,9 @@ public struct PostgresTableExecutor: SQLReader {
 
     /// Learns whether the write of `ticket`, whose `COMMIT` went unanswered (`failure`), committed,
     /// by its write id in the audit trail, asking on other connections for up to `connectionWait`
-    /// (again while the transaction has not ended: the server has not noticed the connection's
-    /// loss). Returns if it did; throws a retryable ``/TablePagesDatabase/TableWriteError/failed(message:retryable:)``
+    /// in all, each wait (for a connection, for an answer) cut to what is left of it (again while
+    /// the transaction has not ended: the server has not noticed the connection's loss). Returns
+    /// if it did; throws a retryable ``/TablePagesDatabase/TableWriteError/failed(message:retryable:)``
     /// (503) saying nothing was written if it did not, and one that is not retryable (500) saying
     /// so when that cannot be learnt (PostgreSQL unreachable, or the trail's bound dropped it).
     func settleCommit(of ticket: PostgresWriteMark.Ticket, after failure: any Error) throws {
@@ -100,9 +123,10 @@ public struct PostgresTableExecutor: SQLReader {
         let arguments = PostgresWriteMark.lookupArguments(ticket)
         var lastProblem = "it is still in progress"
         lookingUp: while ContinuousClock.now < deadline {
+            let left = deadline - ContinuousClock.now
             do {
-                let row = try inTransaction(begin: "BEGIN") { try $0.row(lookup, arguments) }
-                if let row {
+                let answer = try attempt(begin: "BEGIN", write: nil, connectionWait: left, answerWait: min(answerWait, left)) { try $0.row(lookup, arguments) }
+                if case .ended(let row?) = answer {
                     switch PostgresWriteMark.outcome(found: try row.bool(0), isOver: try row.bool(1), isPastServer: try row.bool(2), droppedPast: try row.bool(3)) {
                     case .committed:
                         logger.warning("a write's COMMIT went unanswered (\(failure)); \(name) was committed after all: its write id is in the audit trail")
@@ -123,7 +147,8 @@ public struct PostgresTableExecutor: SQLReader {
                 // Unreachable, or refused: whatever happened, it is not an answer.
                 lastProblem = TableStorePostgres.PostgresError(error).description
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            let pause = min(.milliseconds(100), deadline - ContinuousClock.now)
+            if pause > .zero { Thread.sleep(forTimeInterval: pause / .seconds(1)) }
         }
         logger.error("a write's COMMIT went unanswered (\(failure)) and whether \(name) committed could not be learnt: \(lastProblem)")
         throw TableWriteError.failed(

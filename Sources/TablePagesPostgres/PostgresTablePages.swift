@@ -151,6 +151,13 @@ public final class PostgresTablePages: Service {
             } catch {
                 throw PostgresStartupError(step: "creating the audit trail of --writable (CREATE SCHEMA IF NOT EXISTS \(DatabaseAuditTrail.postgresSchema), and a table in it)", error: error)
             }
+            if let audit, audit.lacksRowSecurity {
+                logger.warning("""
+                    the audit trail \(DatabaseAuditTrail.postgresTable) has no row-level security, and this role, not its owner, cannot give it any: \
+                    a role with pg_read_all_data or SELECT on it reads every entry, and visitors' SQL refuses to run as one; \
+                    its owner should run: \(DatabaseAuditTrail.rowSecurityStatements().joined(separator: " "))
+                    """)
+            }
         }
         let found: (served: [(table: String, feed: ChangeFeed)], withoutKey: [String], dependents: [(table: String, feed: ChangeFeed)], writers: TableWriters)
         do {

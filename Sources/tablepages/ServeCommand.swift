@@ -200,7 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "With a PostgreSQL --database: the URL visitors' SQL (the SQL page, its live pages, canned queries) runs as, on connections of its own: a role that can only read (postgresql://tablepages_reader@HOST/DATABASE).",
-        discussion: "Without it, visitors' SQL runs as --database's role if that role can only read. A superuser, a role with REPLICATION, BYPASSRLS or CREATEROLE, a member of pg_read_server_files, pg_write_server_files, pg_execute_server_program, pg_signal_backend, pg_monitor (and its parts) or pg_write_all_data, or a role that may write a table is refused: the SQL page answers 403 saying so, and canned queries (--config) stop the server (see docs/operations.md, A PostgreSQL database).",
+        discussion: "Without it, visitors' SQL runs as --database's role if that role can only read. A superuser, a role with REPLICATION, BYPASSRLS or CREATEROLE, a member of pg_read_server_files, pg_write_server_files, pg_execute_server_program, pg_signal_backend, pg_monitor (and its parts) or pg_write_all_data, a role that may write a table, or one that may read an audit trail lacking row-level security is refused: the SQL page answers 403 saying so, and canned queries (--config) stop the server (see docs/operations.md, A PostgreSQL database).",
         valueName: "url"
     ))
     var sqlURL: String?

@@ -455,6 +455,55 @@ def test_the_audit_trail_is_not_readable_by_visitors_sql_even_as_a_pg_read_all_d
         psql(cluster_database, f"update things set t = {before} where id = 1")
 
 
+def test_a_trail_another_role_owns_without_row_security_is_written_warned_of_and_unreadable_by_visitors_sql(cluster_database, tmp_path):
+    """A trail made by another role (the owner of an older instance) without row-level security,
+    written by a role that may insert into it but cannot enable it: on the old code that role could
+    not even start (`CREATE INDEX IF NOT EXISTS` is the owner's), and nothing said the trail was
+    open to `pg_read_all_data`. Now it starts, logs the table and the SQL its owner should run, and
+    visitors' SQL refuses a reader role that could read the trail (403 naming it)."""
+    owner_site = tmp_path / "owner"
+    owner_site.mkdir()
+    process, _ = start_server(owner_site, "--database", cluster_database, "--writable")
+    stop_server(process)
+    writer_role, reader = "tablepages_trail_writer", reader_url(cluster_database)
+    if role_exists(cluster_database, writer_role):
+        psql(cluster_database, f"DROP OWNED BY {writer_role}; DROP ROLE {writer_role}")
+    psql(cluster_database, f"""ALTER TABLE tablepages.audit_log DISABLE ROW LEVEL SECURITY;
+        CREATE ROLE {writer_role} LOGIN; GRANT USAGE ON SCHEMA public, tablepages TO {writer_role};
+        GRANT SELECT, UPDATE ON things TO {writer_role}; GRANT SELECT, INSERT, DELETE ON tablepages.audit_log TO {writer_role};
+        GRANT USAGE ON SEQUENCE tablepages.audit_log_id_seq TO {writer_role}""")
+    writer_site = tmp_path / "writer"
+    writer_site.mkdir()
+    before = psql(cluster_database, "select coalesce(quote_literal(t), 'NULL') from things where id = 1").strip()
+    try:
+        process, base = start_server(writer_site, "--database", cluster_database.replace("postgres@", writer_role + "@"), "--writable",
+                                     "--sql-url", reader)
+        try:
+            # The log escapes the names' quotes.
+            log = open(writer_site / "server.log").read().replace('\\"', '"')
+            assert 'the audit trail "tablepages"."audit_log" has no row-level security' in log, log[-2000:]
+            assert 'its owner should run: ALTER TABLE "tablepages"."audit_log" ENABLE ROW LEVEL SECURITY;' in log, log[-2000:]
+            status, _, body = get(base, query_path("/-/sql.json", "select 1", {}))
+            assert status == 403 and 'may read the audit trail "tablepages"."audit_log"' in json.loads(body)["error"], body[:400]
+            # The writer writes through it.
+            status, body = post_form(base, "/pages/things/rows/1/-/update", {"v.t": "by the trail writer"}, {})
+            assert status in (200, 303), body[:400]
+        finally:
+            stop_server(process)
+        # The owner runs what the log says; the reader is accepted, and sees no rows.
+        psql(cluster_database, 'ALTER TABLE "tablepages"."audit_log" ENABLE ROW LEVEL SECURITY')
+        assert psql(reader, "select count(*) from tablepages.audit_log").strip() == "0"
+        process, base = start_server(writer_site, "--database", cluster_database.replace("postgres@", writer_role + "@"), "--writable",
+                                     "--sql-url", reader)
+        try:
+            assert get(base, query_path("/-/sql.json", "select 1", {}))[0] == 200
+        finally:
+            stop_server(process)
+    finally:
+        psql(cluster_database, f"""ALTER TABLE tablepages.audit_log ENABLE ROW LEVEL SECURITY;
+            DROP OWNED BY {writer_role}; DROP ROLE {writer_role}; update things set t = {before} where id = 1""")
+
+
 def test_tablepages_own_schema_is_not_served(tmp_path):
     """`--schema tablepages` would serve the audit trail as a table page, read as its owner."""
     result = subprocess.run([BINARY, "serve", "--port", "0", "--database", "postgresql://a@127.0.0.1/x", "--schema", "tablepages"],

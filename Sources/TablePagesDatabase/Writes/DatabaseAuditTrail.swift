@@ -23,13 +23,18 @@ public final class DatabaseAuditTrail: AuditTrail {
 
     /// How many rows are kept; the oldest go first.
     public let maxRows: Int
+    /// PostgreSQL: the trail's table has no row-level security, and this role, not its owner,
+    /// could not give it any: a role with `pg_read_all_data` or `SELECT` on it reads every entry.
+    /// Its owner should run ``rowSecurityStatements(of:)``.
+    public let lacksRowSecurity: Bool
     private let reader: any SQLReader
     /// The trail's own database when it is not the written one (SQLite), where each write's
     /// entries are recorded in a transaction of their own.
     private let ownStore: (any SQLStore)?
     private let table: String
 
-    private init(reader: any SQLReader, ownStore: (any SQLStore)?, table: String, maxRows: Int) {
+    private init(reader: any SQLReader, ownStore: (any SQLStore)?, table: String, maxRows: Int, lacksRowSecurity: Bool = false) {
+        self.lacksRowSecurity = lacksRowSecurity
         self.reader = reader
         self.ownStore = ownStore
         self.table = table
@@ -57,21 +62,31 @@ public final class DatabaseAuditTrail: AuditTrail {
     }
 
     /// A trail in `tablepages.audit_log` of the PostgreSQL database `database` writes, creating
-    /// the schema and the table when missing (instances starting together take turns). Blocks
-    /// its thread.
+    /// the schema and the table when missing (instances starting together take turns), and giving
+    /// it row-level security when this role owns it; a trail another role owns is used as it is
+    /// (``lacksRowSecurity`` says whether it needs its owner's care). Blocks its thread.
     /// - Throws: PostgreSQL's errors, e.g. when the user may not create the schema.
     public static func postgres(database: any TableWriteDatabase, maxRows: Int = defaultMaxRows) throws -> DatabaseAuditTrail {
         let (schema, table) = (SQLIdentifier.quoted(postgresSchema), postgresTable)
-        try database.transaction { db in
+        let lacksRowSecurity = try database.transaction { db in
             try db.execute("SELECT pg_catalog.pg_advisory_xact_lock(\(Self.postgresLock))")
-            try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
-            for statement in definition(of: table, id: "bigserial PRIMARY KEY", real: "double precision") {
-                try db.execute(statement.replacingOccurrences(of: "CREATE TABLE", with: "CREATE TABLE IF NOT EXISTS")
-                    .replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
+            // A trail another role owns is only written: `CREATE INDEX IF NOT EXISTS` and
+            // `CREATE SCHEMA IF NOT EXISTS` check their privileges before whether it exists.
+            let ownedByAnother = try db.row("""
+                SELECT COALESCE((SELECT NOT pg_catalog.pg_has_role(relowner, 'USAGE') FROM pg_catalog.pg_class
+                                 WHERE oid = pg_catalog.to_regclass(\(literal(table)))), false)
+                """)?.bool(0) ?? false
+            if !ownedByAnother {
+                try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+                for statement in definition(of: table, id: "bigserial PRIMARY KEY", real: "double precision") {
+                    try db.execute(statement.replacingOccurrences(of: "CREATE TABLE", with: "CREATE TABLE IF NOT EXISTS")
+                        .replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
+                }
+                try db.execute(rowSecurity(of: table))
             }
-            try db.execute(rowSecurity(of: table))
+            return try db.row("SELECT NOT relrowsecurity FROM pg_catalog.pg_class WHERE oid = \(literal(table))::regclass")?.bool(0) ?? true
         }
-        return DatabaseAuditTrail(reader: database, ownStore: nil, table: table, maxRows: maxRows)
+        return DatabaseAuditTrail(reader: database, ownStore: nil, table: table, maxRows: maxRows, lacksRowSecurity: lacksRowSecurity)
     }
 
     /// The PostgreSQL statement that keeps the trail's rows from every role that may not write it,
@@ -82,21 +97,34 @@ public final class DatabaseAuditTrail: AuditTrail {
     /// row security. The owner is exempt (without `FORCE`), and so are superusers and `BYPASSRLS`
     /// roles, which visitors' SQL refuses to run as; a role that may insert is refused too.
     static func rowSecurity(of table: String) -> String {
-        // `table` is TablePages' own quoted name; the literal repeats it for regclass and the privilege check.
-        let literal = "'" + table.replacingOccurrences(of: "'", with: "''") + "'"
+        let statements = rowSecurityStatements(of: table)
         return """
             DO $$ BEGIN
-                IF pg_catalog.pg_has_role((SELECT relowner FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass), 'USAGE') THEN
-                    IF NOT (SELECT relrowsecurity FROM pg_catalog.pg_class WHERE oid = \(literal)::regclass) THEN
-                        ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                IF pg_catalog.pg_has_role((SELECT relowner FROM pg_catalog.pg_class WHERE oid = \(literal(table))::regclass), 'USAGE') THEN
+                    IF NOT (SELECT relrowsecurity FROM pg_catalog.pg_class WHERE oid = \(literal(table))::regclass) THEN
+                        \(statements[0])
                     END IF;
-                    IF NOT EXISTS (SELECT FROM pg_catalog.pg_policy WHERE polrelid = \(literal)::regclass AND polname = 'writers_only') THEN
-                        CREATE POLICY writers_only ON \(table)
-                            USING ((SELECT pg_catalog.has_table_privilege(\(literal), 'INSERT')));
+                    IF NOT EXISTS (SELECT FROM pg_catalog.pg_policy WHERE polrelid = \(literal(table))::regclass AND polname = 'writers_only') THEN
+                        \(statements[1])
                     END IF;
                 END IF;
             END $$
             """
+    }
+
+    /// The statements that give the PostgreSQL trail `table` its row-level security
+    /// (``postgresTable`` by default), for its owner to run when another role cannot
+    /// (``lacksRowSecurity``): enabling it, and the one policy.
+    public static func rowSecurityStatements(of table: String = postgresTable) -> [String] {
+        [
+            "ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;",
+            "CREATE POLICY writers_only ON \(table) USING ((SELECT pg_catalog.has_table_privilege(\(literal(table)), 'INSERT')));",
+        ]
+    }
+
+    /// `table`, TablePages' own quoted name, as a string literal, for regclass and privilege checks.
+    private static func literal(_ table: String) -> String {
+        "'" + table.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// Entries inserted by one statement: 1,100 parameters, within SQLite's and PostgreSQL's limits.

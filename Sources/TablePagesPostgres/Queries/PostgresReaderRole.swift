@@ -8,7 +8,9 @@ import TableStorePostgres
 /// Why the login role of the connection for visitors' SQL (the SQL page, its live pages and the
 /// canned queries) is not safe for it: a superuser, a role with `REPLICATION`, `BYPASSRLS` or
 /// `CREATEROLE`, a member of a role that reads or writes the server's files, runs programs,
-/// signals other backends or reads every setting and statistic, or one that may write a table.
+/// signals other backends or reads every setting and statistic, one that may write a table, or
+/// one that may read the audit trail while it lacks row-level security (made by another role than
+/// the writer's, which could not enable it).
 /// A transaction's `SET ROLE` would be no boundary (a superuser's session switches back with
 /// `set_config('role', …)`): the login role itself must be a reader. Answered 403 by the SQL page
 /// while it stands, and logged at startup with how to make a reader role.
@@ -56,9 +58,11 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
         "pg_read_all_settings", "pg_read_all_stats", "pg_write_all_data", "pg_checkpoint",
     ]
 
-    /// Given the roles of ``privilegedRoles`` ($1) and the served schema ($2): the login role, its
-    /// attributes, the privileged roles it is a member of, up to three tables (outside PostgreSQL's
-    /// own schemas) it may write, whole or some columns, and the schema as SQL names it.
+    /// Given the roles of ``privilegedRoles`` ($1), the served schema ($2) and the audit trail's
+    /// table ($3): the login role, its attributes, the privileged roles it is a member of, up to
+    /// three tables (outside PostgreSQL's own schemas) it may write, whole or some columns, the
+    /// schema as SQL names it, and whether it may read the trail's rows (`SELECT`, by a grant or
+    /// `pg_read_all_data`, on a trail without row-level security).
     static let inspection = """
         SELECT r.rolname::text, r.rolsuper, r.rolreplication, r.rolbypassrls, r.rolcreaterole,
             ARRAY(
@@ -73,19 +77,24 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
                         OR pg_catalog.has_any_column_privilege(r.oid, c.oid, 'INSERT, UPDATE'))
                 ORDER BY 1 LIMIT 3
             ),
-            pg_catalog.quote_ident($2)
+            pg_catalog.quote_ident($2),
+            COALESCE((
+                SELECT NOT c.relrowsecurity AND pg_catalog.has_table_privilege(r.oid, c.oid, 'SELECT')
+                FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass($3)
+            ), false)
         FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
         """
 
     /// The login role of `connection` and what it may do that a reader may not (none: it is safe).
     static func inspect(on connection: PostgresConnection, schema: String, logger: Logger) async throws -> PostgresReaderRole {
-        var binds = PostgresBindings(capacity: 2)
+        var binds = PostgresBindings(capacity: 3)
         binds.append(privilegedRoles)
         binds.append(schema)
+        binds.append(DatabaseAuditTrail.postgresTable)
         let rows = try await connection.allRows(PostgresQuery(unsafeSQL: inspection, binds: binds), logger: logger)
         guard let row = rows.first else { return PostgresReaderRole(role: "?", schema: SQLIdentifier.quoted(schema), reasons: ["could not be found in pg_roles"]) }
-        let (role, superuser, replication, bypassesRLS, createsRoles, members, writable, quotedSchema) =
-            try row.decode((String, Bool, Bool, Bool, Bool, [String], [String], String).self)
+        let (role, superuser, replication, bypassesRLS, createsRoles, members, writable, quotedSchema, readsTrail) =
+            try row.decode((String, Bool, Bool, Bool, Bool, [String], [String], String, Bool).self)
         var reasons: [String] = []
         if superuser { reasons.append("is a superuser") }
         if replication { reasons.append("has REPLICATION") }
@@ -93,6 +102,9 @@ public struct PostgresReaderRole: Error, Sendable, CustomStringConvertible, HTTP
         if createsRoles { reasons.append("has CREATEROLE") }
         if !members.isEmpty { reasons.append("is a member of \(members.joined(separator: ", "))") }
         if !writable.isEmpty { reasons.append("may write tables (\(writable.joined(separator: ", ")))") }
+        if readsTrail {
+            reasons.append("may read the audit trail \(DatabaseAuditTrail.postgresTable), which has no row-level security (its owner can add it: \(DatabaseAuditTrail.rowSecurityStatements().joined(separator: " ")))")
+        }
         return PostgresReaderRole(role: role, schema: quotedSchema, reasons: reasons)
     }
 }
