@@ -444,3 +444,46 @@ def test_every_row_write_is_kept_in_the_audit_trail_as_the_apis(tmp_path):
         assert entries[-2]["new"] == {"id": 2, "name": "Pancakes", "age": 4} and entries[-2]["old"]["age"] == 3, entries[-2]
     finally:
         stop_server(process)
+
+
+def test_an_api_insert_and_upsert_are_undone_by_their_token_over_http(tmp_path):
+    """The token that inserted undoes its insert (`POST /pages/{table}/-/undo`), and its upsert;
+    an upsert whose row another token changed since is a 409 that writes nothing."""
+    path = str(tmp_path / "d.db")
+    _write_database(path)
+
+    def token(name):
+        return subprocess.run([BINARY, "token", "create", "--name", name, "--write"], cwd=tmp_path,
+                              capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    scripted, other = token("scripted"), token("other")
+    process, base = start_server(tmp_path, "--database", path, "--writable", anonymous_writes=False)
+    try:
+        server = Server(base, {"scripted": scripted, "other": other}, path, process, stop_server)
+
+        def undo(who):
+            request = urllib.request.Request(base + "/pages/dogs/-/undo", data=b"", method="POST", headers={
+                "Authorization": "Bearer " + server.tokens[who], "Accept": "application/json",
+                "Content-Type": "application/x-www-form-urlencoded"})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status
+            except urllib.error.HTTPError as error:
+                return error.code
+
+        def dogs():
+            return contents(path)["dogs"][1]
+
+        before = dogs()
+        assert server.post("/d/dogs/-/insert", {"rows": [{"name": "Rex", "age": 2}, {"name": "Fido"}]}, "scripted")[0] == 201
+        assert len(dogs()) == 4
+        assert undo("scripted") == 200
+        assert dogs() == before, "both rows of the insert are gone"
+        assert server.post("/d/dogs/-/upsert", {"rows": [{"id": 1, "name": "Cleo", "age": 9}]}, "scripted")[0] == 200
+        assert undo("scripted") == 200
+        assert dogs() == before, "the upsert's row is as it was"
+        assert server.post("/d/dogs/-/upsert", {"rows": [{"id": 1, "name": "Cleo", "age": 9}]}, "scripted")[0] == 200
+        assert server.post("/d/dogs/1/-/update", {"update": {"age": 10}}, "other") == (200, {"ok": True})
+        assert undo("scripted") == 409
+        assert dogs()[0][2] == 10, "nothing undone"
+    finally:
+        stop_server(process)

@@ -34,8 +34,11 @@ struct DatasetteWriter: Sendable {
             if request.returnsRows && !upsert {
                 // One statement per row, as Datasette's returning insert runs them, each row's own columns.
                 var rowids: [SQLValue] = []
+                let indexes = conflict == .replace ? try writer.uniqueIndexes(in: db) : []
                 for row in request.rows {
-                    let written = try writer.insertRow(Array(zip(row.columns, row.values)), onConflict: conflict, upsertingOn: nil, by: author, in: db, entries: &entries)
+                    let written = try writer.insertRow(
+                        Array(zip(row.columns, row.values)), onConflict: conflict, upsertingOn: nil, uniqueIndexes: indexes, by: author, in: db, entries: &entries
+                    )
                     guard written != nil else {
                         // An ignored row is returned as the row it clashed with, found by the key it names.
                         let key = pks.compactMap { row.value(of: $0) }
@@ -65,9 +68,10 @@ struct DatasetteWriter: Sendable {
         by author: WriteAuthor, in db: any SQLSession, entries: inout [AuditEntry]
     ) throws {
         let columns = Self.union(rows.map(\.columns))
+        let indexes = conflict == .replace ? try writer.uniqueIndexes(in: db) : []
         for row in rows {
             let values = columns.map { (column: $0, value: row.value(of: $0) ?? .null) }
-            _ = try writer.insertRow(values, onConflict: conflict, upsertingOn: keys, by: author, in: db, entries: &entries)
+            _ = try writer.insertRow(values, onConflict: conflict, upsertingOn: keys, uniqueIndexes: indexes, by: author, in: db, entries: &entries)
         }
     }
 

@@ -115,9 +115,10 @@ public struct TableWriter: Sendable {
         do {
             keys = try await transact { session, entries in
                 var keys: [RowKey] = []
+                let indexes = onConflict == .replace ? try uniqueIndexes(in: session) : []
                 for (index, row) in resolved.enumerated() {
                     do {
-                        if let written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, by: author, in: session, entries: &entries) {
+                        if let written = try insertRow(row, onConflict: onConflict, upsertingOn: nil, uniqueIndexes: indexes, by: author, in: session, entries: &entries) {
                             keys.append(written.key)
                         }
                     } catch {
