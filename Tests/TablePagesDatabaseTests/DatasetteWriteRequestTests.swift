@@ -11,14 +11,30 @@ import Testing
 struct DatasetteWriteRequestTests {
     private func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    @Test("Any text, as a column name and as a value, is stored exactly as sent")
+    @Test("Any text, as a column name and as a value, is stored exactly as sent, or refused naming its column when it holds U+0000")
     func hostileTextRoundTrips() async {
         await propertyCheckFailingOnThrow(input: HostileText.text, HostileText.text) { column, value in
             let json = "{\"row\": {" + DatasetteWriteRequest.pythonJSON(.string(column)) + ": " + DatasetteWriteRequest.pythonJSON(.string(value)) + "}}"
+            guard !value.utf8.contains(0) else {
+                #expect(throws: DatasetteWriteRequest.Refusal(DatasetteWriteRequest.nulRefusal(column: column))) {
+                    try DatasetteWriteRequest.insert(body(json), pks: ["id"], columns: [column], upsert: false, maxRows: 100)
+                }
+                return
+            }
             let insert = try DatasetteWriteRequest.insert(body(json), pks: ["id"], columns: [column], upsert: false, maxRows: 100)
             #expect(insert.rows == [DatasetteWriteRequest.Row(columns: [column], values: [.text(value)], kinds: [.text])])
             #expect(insert.returnsRows, "a single row is returned, as Datasette returns it")
         }
+    }
+
+    @Test("Text holding U+0000 is refused in any row, update or create, naming the column; as bytes it is stored")
+    func nulInTextIsRefused() throws {
+        let refusal = DatasetteWriteRequest.Refusal(#"Text in column "name" holds the character U+0000 (NUL), which cannot be stored as text; send it as bytes: {"$base64": true, "encoded": …}"#)
+        #expect(throws: refusal) { try DatasetteWriteRequest.insert(body(#"{"rows": [{"name": "ok"}, {"name": "a\u0000b"}]}"#), pks: ["id"], columns: ["name"], upsert: false, maxRows: 100) }
+        #expect(throws: refusal) { try DatasetteWriteRequest.update(body(#"{"update": {"name": "\u0000"}}"#)) }
+        #expect(throws: refusal) { try DatasetteWriteRequest.create(body(#"{"table": "t", "rows": [{"name": "\u0000"}]}"#), maxRows: 100) }
+        let bytes = try DatasetteWriteRequest.insert(body(#"{"row": {"name": {"$base64": true, "encoded": "YQBi"}}}"#), pks: ["id"], columns: ["name"], upsert: false, maxRows: 100)
+        #expect(bytes.rows.first?.values == [.blob(Data([0x61, 0, 0x62]))])
     }
 
     @Test("Any bytes are JSON or refused in Datasette's words, never a crash")

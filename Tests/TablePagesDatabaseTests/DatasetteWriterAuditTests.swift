@@ -75,6 +75,40 @@ struct DatasetteWriterAuditTests {
         }
     }
 
+    @Test("Batches over several statements keep every row's exact old and new values; a key written twice keeps each step")
+    func batchedWritesAreAuditedRowByRow() async throws {
+        try await Self.withFixture { fixture in
+            func request(_ rows: [String], _ options: String = "", upsert: Bool) throws -> DatasetteWriteRequest.Insert {
+                let json = #"{"rows": ["# + rows.joined(separator: ", ") + "]" + options + "}"
+                return try DatasetteWriteRequest.insert(Array(json.utf8), pks: ["id"], columns: ["id", "name", "age"], upsert: upsert, maxRows: 1000)
+            }
+            // 401 rows of 3 columns: two statements (999 parameters at most). Ids 1 and 2 exist; id 2
+            // comes again in the first statement, id 5 again in the second.
+            var rows = (1...399).map { #"{"id": \#($0), "name": "n\#($0)", "age": \#($0 % 7)}"# }
+            rows.insert(#"{"id": 2, "name": "twice", "age": 0}"#, at: 200)
+            rows.append(#"{"id": 5, "name": "again", "age": 1}"#)
+            _ = try fixture.writer.insert(try request(rows, upsert: true), into: "dogs", pks: ["id"], upsert: true, audit: fixture.audit, by: Self.scripted)
+            var entries = try fixture.audit.records(before: nil, limit: 2000, tables: nil).reversed().map(\.entry)
+            #expect(entries.count == 401)
+            #expect(entries[0].action == .update && entries[0].old == ["id": 1, "name": "Cleo", "age": 5] && entries[0].new == ["id": 1, "name": "n1", "age": 1])
+            #expect(entries[1].old == ["id": 2, "name": "Pancakes", "age": 3] && entries[1].new == ["id": 2, "name": "n2", "age": 2])
+            #expect(entries[2].action == .insert && entries[2].old == nil && entries[2].new == ["id": 3, "name": "n3", "age": 3])
+            #expect(entries[200].action == .update && entries[200].old == ["id": 2, "name": "n2", "age": 2] && entries[200].new == ["id": 2, "name": "twice", "age": 0])
+            #expect(entries[400].action == .update && entries[400].old == ["id": 5, "name": "n5", "age": 5] && entries[400].new == ["id": 5, "name": "again", "age": 1])
+            #expect(try fixture.dogs().count == 399)
+
+            // A replace of 600 rows of 2 columns (two statements; no UNIQUE index but the rowid):
+            // 399 rows replaced (their age back to NULL), 201 new.
+            let replacing = (1...600).map { #"{"id": \#($0), "name": "r\#($0)"}"# }
+            _ = try fixture.writer.insert(try request(replacing, #", "replace": true"#, upsert: false), into: "dogs", pks: ["id"], upsert: false, audit: fixture.audit, by: Self.scripted)
+            entries = Array(try fixture.audit.records(before: nil, limit: 2000, tables: nil).prefix(600).reversed().map(\.entry))
+            #expect(entries.map(\.action) == Array(repeating: .update, count: 399) + Array(repeating: .insert, count: 201))
+            #expect(entries[1].old == ["id": 2, "name": "twice", "age": 0] && entries[1].new == ["id": 2, "name": "r2", "age": .null])
+            #expect(entries[599].old == nil && entries[599].new == ["id": 600, "name": "r600", "age": .null])
+            #expect(try fixture.dogs().count == 600)
+        }
+    }
+
     @Test("Undoing an API insert whose row someone changed since is a 409 that writes nothing")
     func undoOfAMovedRowIsAConflict() async throws {
         try await Self.withFixture { fixture in

@@ -236,11 +236,21 @@ enum DatasetteWriteRequest {
         var row = Row(columns: [], values: [], kinds: [])
         for property in properties {
             let (value, kind) = try stored(property.value)
+            // SQLite's text is bound and read as C strings here, and PostgreSQL's text refuses
+            // U+0000: refused, naming the column, rather than stored cut short at it.
+            if case .text(let text) = value, text.utf8.contains(0) {
+                throw Refusal(nulRefusal(column: property.name))
+            }
             row.columns.append(property.name)
             row.values.append(value)
             row.kinds.append(kind)
         }
         return row
+    }
+
+    /// Why a text value of `column` holding U+0000 is refused, and how to send it instead.
+    static func nulRefusal(column: String) -> String {
+        #"Text in column "\#(column)" holds the character U+0000 (NUL), which cannot be stored as text; send it as bytes: {"$base64": true, "encoded": …}"#
     }
 
     /// A JSON value as SQLite stores it through Datasette (sqlite-utils), and its kind.

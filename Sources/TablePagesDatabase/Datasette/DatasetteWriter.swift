@@ -7,8 +7,9 @@ import TableStore
 /// end up stored, the same constraint refuses the same row with the same message, and a table
 /// created or altered has the same `CREATE TABLE` text in `sqlite_master`.
 ///
-/// Every row written goes through the table's ``TableWriter`` (one statement a row, returning
-/// the row), so that the audit trail keeps it and its author can undo it.
+/// Every row written goes through the table's ``TableWriter`` (a statement for each chunk of rows,
+/// or for each row where Datasette returns them, returning the rows), so that the audit trail keeps
+/// it and its author can undo it.
 ///
 /// Blocking: call it on a thread that may block (`DatasetteWriteAPI` runs it on one of its own).
 struct DatasetteWriter: Sendable {
@@ -68,11 +69,8 @@ struct DatasetteWriter: Sendable {
         by author: WriteAuthor, in db: any SQLSession, entries: inout [AuditEntry]
     ) throws {
         let columns = Self.union(rows.map(\.columns))
-        let indexes = conflict == .replace ? try writer.uniqueIndexes(in: db) : []
-        for row in rows {
-            let values = columns.map { (column: $0, value: row.value(of: $0) ?? .null) }
-            _ = try writer.insertRow(values, onConflict: conflict, upsertingOn: keys, uniqueIndexes: indexes, by: author, in: db, entries: &entries)
-        }
+        let values = rows.map { row in columns.map { row.value(of: $0) ?? .null } }
+        _ = try writer.insertRows(values, columns: columns, onConflict: conflict, upsertingOn: keys, by: author, in: db, entries: &entries)
     }
 
     /// The writer of `table` as it is in `db` now (after an `alter`, with its new columns).

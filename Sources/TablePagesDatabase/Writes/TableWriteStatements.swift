@@ -38,27 +38,29 @@ struct TableWriteStatements {
         columns.map { "\(SQLIdentifier.quoted($0)) = \(schema.placeholder(for: $0))" }.joined(separator: " AND ")
     }
 
-    /// `(a, b) VALUES (?, ?)` for `columns`, or `DEFAULT VALUES` for none.
-    private func values(of columns: [String]) -> String {
-        columns.isEmpty
-            ? "DEFAULT VALUES"
-            : "(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map(schema.placeholder(for:)).joined(separator: ", ")))"
+    /// `(a, b) VALUES (?, ?)` for `columns` (`count` rows of placeholders), or `DEFAULT VALUES` for none.
+    private func values(of columns: [String], rows count: Int) -> String {
+        guard !columns.isEmpty else { return "DEFAULT VALUES" }
+        let row = "(\(columns.map(schema.placeholder(for:)).joined(separator: ", ")))"
+        return "(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES \(Array(repeating: row, count: count).joined(separator: ", "))"
     }
 
     /// Inserts values of `columns` (in this order), or where a row has the same `keys`, sets the
     /// others of `columns` to them and leaves the rest as they are (Datasette's upsert, as
     /// sqlite-utils writes it); returns no row when the row exists and there are no others.
-    func upsert(_ columns: [String], on keys: [String]) -> String {
+    /// With `count`, as many rows, each written after the one before.
+    func upsert(_ columns: [String], on keys: [String], rows count: Int = 1) -> String {
         let others = columns.filter { column in !keys.contains { $0.lowercased() == column.lowercased() } }
         let action = others.isEmpty
             ? "DO NOTHING"
             : "DO UPDATE SET " + others.map { "\(SQLIdentifier.quoted($0)) = excluded.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
-        return "INSERT INTO \(schema.quotedName) \(values(of: columns)) ON CONFLICT (\(keys.map(SQLIdentifier.quoted).joined(separator: ", "))) \(action) RETURNING \(selectList)"
+        return "INSERT INTO \(schema.quotedName) \(values(of: columns, rows: count)) ON CONFLICT (\(keys.map(SQLIdentifier.quoted).joined(separator: ", "))) \(action) RETURNING \(selectList)"
     }
 
-    /// Inserts values of `columns` (all of them, in this order), as `conflict` says.
-    func insert(_ columns: [String], onConflict conflict: InsertConflict) -> String {
-        let values = values(of: columns)
+    /// Inserts values of `columns` (all of them, in this order), as `conflict` says; with
+    /// `count`, as many rows.
+    func insert(_ columns: [String], onConflict conflict: InsertConflict, rows count: Int = 1) -> String {
+        let values = values(of: columns, rows: count)
         switch schema.dialect {
         case .sqlite:
             let verb = switch conflict {

@@ -114,6 +114,7 @@ public struct TableWriter: Sendable {
         let keys: [RowKey]
         do {
             keys = try await transact { session, entries in
+                if let keys = try batched(resolved, onConflict: onConflict, by: author, in: session, entries: &entries) { return keys }
                 var keys: [RowKey] = []
                 let indexes = onConflict == .replace ? try uniqueIndexes(in: session) : []
                 for (index, row) in resolved.enumerated() {
@@ -134,6 +135,29 @@ public struct TableWriter: Sendable {
         }
         logger.info("\(author.name) (\(author.channel.rawValue)) inserted \(keys.count) of \(rows.count) row\(rows.count == 1 ? "" : "s") into \(table)")
         return keys
+    }
+
+    /// `rows` written by `insertRows(_:columns:onConflict:upsertingOn:by:in:entries:)` when
+    /// they are SQLite's and all give the same columns; nil when they are not, or when the
+    /// database refused them: then nothing of them is left written (a savepoint), for the caller
+    /// to write them a row at a time and name the row refused.
+    private func batched(
+        _ rows: [[(column: String, value: SQLValue)]], onConflict conflict: InsertConflict, by author: WriteAuthor, in session: any SQLSession, entries: inout [AuditEntry]
+    ) throws -> [RowKey]? {
+        let columns = rows.first?.map(\.column) ?? []
+        guard schema.dialect == .sqlite, rows.count > 1, rows.allSatisfy({ $0.map(\.column) == columns }) else { return nil }
+        let kept = entries.count
+        try session.execute("SAVEPOINT tablepages_batch")
+        do {
+            let keys = try insertRows(rows.map { $0.map(\.value) }, columns: columns, onConflict: conflict, upsertingOn: nil, by: author, in: session, entries: &entries)
+            try session.execute("RELEASE tablepages_batch")
+            return keys
+        } catch {
+            entries.removeSubrange(kept...)
+            try session.execute("ROLLBACK TO tablepages_batch")
+            try session.execute("RELEASE tablepages_batch")
+            return nil
+        }
     }
 
     /// An error of the statement writing one row of a batch, carried out of the transaction.
