@@ -161,8 +161,10 @@ class PageCopy:
                 elif "html" in op and "row" in op:
                     self.labels.update(labels_in(op["html"]))
 
-    def reset(self):
-        raise AssertionError(f"{self.url}: a reset, where every change can be a patch")
+    def reset(self, event):
+        """A `reset` from the server. None is due here: every change can be a patch, every stream
+        follows on from a version the server sent, and no reader falls 256 KB behind."""
+        raise AssertionError(f"{self.url}: a reset ({event}) for the copy at version {self.document['version']}")
 
     def rows(self):
         return [row for section in self.document["sections"] for row in section["rows"]]
@@ -215,7 +217,7 @@ class WindowCopy(PageCopy):
             elif kind == "move" and self.partial:
                 at = self.target(op, True)
                 if at is not None and not (op.get("after") is not None and ids and op["after"] == ids[-1]):
-                    self.reset()
+                    self.read_page_again()
                     return
             elif kind == "section-next":
                 section["rowCount"] = op["rowCount"]
@@ -226,9 +228,9 @@ class WindowCopy(PageCopy):
                 assert kind in ("insert", "move"), f"{self.url}: unexpected {op}"
         self.document["version"] = patch["version"]
 
-    def reset(self):
-        """Reads the page again, as the script does on a `reset` (which a window can get under
-        concurrent edits) or a row moved into view."""
+    def read_page_again(self):
+        """Reads the page again, as the script does when a row moves into the loaded part; the
+        stream goes on, and its patches up to the version read are the page's already."""
         self.document, self.read_again = self.fresh(), True
         self.partial = self.document["sections"][0]["next"] is not None
 
@@ -273,13 +275,9 @@ class PageViewer(Viewer):
             except queue.Empty:
                 return
             if event.get("event") == "reset":
-                # The stream ends there: the script reads the page again, and follows on from it.
-                self.copies[0].reset()
-                self.events.close()
-                self.connect()
-            else:
-                assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
-                self.copies[0].apply(event["patch"])
+                self.copies[0].reset(event)
+            assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
+            self.copies[0].apply(event["patch"])
 
     def reconnect(self):
         """Drops the stream, as a browser that loses its connection, and follows again from the copy's version."""
@@ -309,13 +307,9 @@ class SharedViewer(Viewer):
         while (event := self.stream.next_event(max(0.0, deadline - time.monotonic()))) is not None:
             copy = self.copies[event["page"]]
             if event["event"] == "reset":
-                # That page's part of the stream ends there: read again, and all followed on from.
-                copy.reset()
-                self.stream.close()
-                self.connect()
-            else:
-                assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
-                copy.apply(event["body"])
+                copy.reset(event)
+            assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
+            copy.apply(event["body"])
 
     def reconnect(self):
         """Drops the stream after the events already read, and follows again from the copies' versions."""
@@ -608,8 +602,10 @@ def check_writes(outcomes, entries, start_rows, database):
         kind = outcome["kind"]
         if kind in ("undo", "undo-row"):
             continue
+        # The entry that set the row's name (a later write of its other column keeps it).
+        sets_name = [e for e in unmatched if (e["new"] or {}).get("name") == outcome["name"] != (e["old"] or {}).get("name")]
         if kind == "api-insert":
-            match = [e for e in unmatched if (e["new"] or {}).get("name") == outcome["name"]]
+            match = sets_name
             if not outcome["written"]:
                 assert outcome["conflict"] == "ignore" and match == [], f"a row not written by an insert: {outcome} {match}"
                 continue
@@ -619,7 +615,7 @@ def check_writes(outcomes, entries, start_rows, database):
             unmatched.remove(match[0])
             continue
         if kind == "api-upsert" and outcome["whole"]:
-            match = [e for e in unmatched if e["action"] in ("insert", "update") and e["key"][0] == outcome["row"] and e["new"]["name"] == outcome["name"]]
+            match = [e for e in sets_name if e["key"][0] == outcome["row"]]
             assert len(match) == 1, f"an acknowledged upsert is not in the trail: {outcome}"
             unmatched.remove(match[0])
             continue
