@@ -589,6 +589,10 @@ def check_writes(outcomes, entries, start_rows, database):
         else:
             # 409: the row moved on since; 400: the database refused it (a foreign key).
             assert outcome["status"] in (200, 400, 409), outcome
+            if outcome["status"] == 409:
+                # Only another client can have moved the row on: this one's last change is that one.
+                assert any(e["key"][0] in last and e["actor"] != outcome["actor"] for e in entries), \
+                    f"an undo refused as moved on, when no one else changed its rows: {outcome}"
         if outcome["status"] == 200:
             assert sorted(outcome["body"]["ids"]) == sorted(str(key) for key in last), outcome
             match = [entry for entry in undone if entry["actor"] == outcome["actor"] and entry["key"][0] in last]
