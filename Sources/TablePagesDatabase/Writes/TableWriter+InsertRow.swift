@@ -3,7 +3,7 @@ import TableStore
 extension TableWriter {
     /// Inserts `row` in `session`: its columns in this order, spelled as the client spelled them
     /// (Datasette's statements name them so). As `conflict` says, or given `keys`, as an upsert on
-    /// them (`TableWriteStatements.upsert(_:on:)`). Returns the row written; nil when it was
+    /// them (`TableWriteStatements.upsert(_:on:rows:)`). Returns the row written; nil when it was
     /// ignored, or an upsert found the row and had nothing to set.
     ///
     /// Every row the statement changed gets its audit entry: the row written (an update when it
