@@ -1,7 +1,8 @@
 """Issue 31's property test, over HTTP against the real server: several clients edit one table at
 once — cells through the browser's forms (each checked against the `_version` it read, some from a
-stale read), inserts, pasted rows, deletes, refused values, and updates and deletes through
-Datasette's write API with a token — while viewers follow, by each page's own stream and by the shared `/-/events` that
+stale read), inserts, pasted rows, deletes, refused values, inserts (with `replace` or `ignore`),
+upserts, updates and deletes through Datasette's write API, and undos of the client's own last
+change, each client with a token of its own — while viewers follow, by each page's own stream and by the shared `/-/events` that
 the browser's script follows, the table page, a filtered and sorted variant of it, a window of its
 first three rows by a sort, a live query that reads it, and a table whose foreign-key labels come
 from it. Then:
@@ -14,7 +15,10 @@ from it. Then:
 - every acknowledged write (2xx) is in the trail (so in the database, or overwritten by a later
   acknowledged write in the trail's order), a checked one made on the very row the client saw;
 - every refused write (400/404/409) left no trace, and a 409 names the row as it is, which is not
-  the one the client saw.
+  the one the client saw;
+- an undo answers as the client's own acknowledged writes say (404 with none left, 409 when it
+  names a row its last one did not touch), and an acknowledged one is in the trail as one write
+  that undid the rows of that last one, by that client; no other undo is in the trail.
 
 On SQLite (one server) and on PostgreSQL (two instances on one database, clients and viewers on
 both; Datasette's URLs are a SQLite file's, so there the API's writes are the forms' unchecked
@@ -102,8 +106,9 @@ def request(method, url, body=None, headers=None):
         return status, None
 
 
-def form(url, fields):
-    return request("POST", url, urllib.parse.urlencode(fields), {"Content-Type": "application/x-www-form-urlencoded"})
+def form(url, fields, token=None):
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} | ({"Authorization": "Bearer " + token} if token else {})
+    return request("POST", url, urllib.parse.urlencode(fields), headers)
 
 
 def get_json(url):
@@ -156,8 +161,10 @@ class PageCopy:
                 elif "html" in op and "row" in op:
                     self.labels.update(labels_in(op["html"]))
 
-    def reset(self):
-        raise AssertionError(f"{self.url}: a reset, where every change can be a patch")
+    def reset(self, event):
+        """A `reset` from the server. None is due here: every change can be a patch, every stream
+        follows on from a version the server sent, and no reader falls 256 KB behind."""
+        raise AssertionError(f"{self.url}: a reset ({event}) for the copy at version {self.document['version']}")
 
     def rows(self):
         return [row for section in self.document["sections"] for row in section["rows"]]
@@ -210,7 +217,7 @@ class WindowCopy(PageCopy):
             elif kind == "move" and self.partial:
                 at = self.target(op, True)
                 if at is not None and not (op.get("after") is not None and ids and op["after"] == ids[-1]):
-                    self.reset()
+                    self.read_page_again()
                     return
             elif kind == "section-next":
                 section["rowCount"] = op["rowCount"]
@@ -221,9 +228,9 @@ class WindowCopy(PageCopy):
                 assert kind in ("insert", "move"), f"{self.url}: unexpected {op}"
         self.document["version"] = patch["version"]
 
-    def reset(self):
-        """Reads the page again, as the script does on a `reset` (which a window can get under
-        concurrent edits) or a row moved into view."""
+    def read_page_again(self):
+        """Reads the page again, as the script does when a row moves into the loaded part; the
+        stream goes on, and its patches up to the version read are the page's already."""
         self.document, self.read_again = self.fresh(), True
         self.partial = self.document["sections"][0]["next"] is not None
 
@@ -268,13 +275,9 @@ class PageViewer(Viewer):
             except queue.Empty:
                 return
             if event.get("event") == "reset":
-                # The stream ends there: the script reads the page again, and follows on from it.
-                self.copies[0].reset()
-                self.events.close()
-                self.connect()
-            else:
-                assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
-                self.copies[0].apply(event["patch"])
+                self.copies[0].reset(event)
+            assert event.get("event", "patch") == "patch", f"{self.copies[0].url}: got {event.get('event')}"
+            self.copies[0].apply(event["patch"])
 
     def reconnect(self):
         """Drops the stream, as a browser that loses its connection, and follows again from the copy's version."""
@@ -304,13 +307,9 @@ class SharedViewer(Viewer):
         while (event := self.stream.next_event(max(0.0, deadline - time.monotonic()))) is not None:
             copy = self.copies[event["page"]]
             if event["event"] == "reset":
-                # That page's part of the stream ends there: read again, and all followed on from.
-                copy.reset()
-                self.stream.close()
-                self.connect()
-            else:
-                assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
-                copy.apply(event["body"])
+                copy.reset(event)
+            assert event["event"] == "patch", f"{copy.url}: got {event['event']}"
+            copy.apply(event["body"])
 
     def reconnect(self):
         """Drops the stream after the events already read, and follows again from the copies' versions."""
@@ -325,8 +324,15 @@ class SharedViewer(Viewer):
 class Site:
     """The served database and its instances (one on SQLite, two on PostgreSQL)."""
 
-    def __init__(self, bases, run_sql, token, prefix):
-        self.bases, self.run_sql, self.token, self.prefix = bases, run_sql, token, prefix
+    def __init__(self, bases, run_sql, token, prefix, directory):
+        self.bases, self.run_sql, self.token, self.prefix, self.directory = bases, run_sql, token, prefix, directory
+        self.examples = 0
+
+    def client_tokens(self, count):
+        """A token for each of `count` clients, new for each example: an undo then finds only that example's changes."""
+        self.examples += 1
+        names = [f"client{number}x{self.examples}" for number in range(count)]
+        return [(name, make_token(self.directory, name)) for name in names]
 
     def rows(self):
         lines = self.run_sql("SELECT id, name, qty FROM items ORDER BY id")
@@ -365,8 +371,8 @@ def get_json_with(url, headers):
     return body
 
 
-def make_token(directory):
-    output = subprocess.run([BINARY, "token", "create", "--name", "prop", "--write"], cwd=directory, capture_output=True, text=True, timeout=30, check=True).stdout
+def make_token(directory, name="prop"):
+    output = subprocess.run([BINARY, "token", "create", "--name", name, "--write"], cwd=directory, capture_output=True, text=True, timeout=30, check=True).stdout
     return output.strip().splitlines()[-1]
 
 
@@ -395,7 +401,7 @@ def sqlite_site(tmp_path_factory):
             return db.execute(sql).fetchall()
 
     process, base = start_server(directory, "--database", str(path), "--writable", "--config", str(directory / "site.json"))
-    yield Site([base], run_sql, token, datasette_prefix(directory))
+    yield Site([base], run_sql, token, datasette_prefix(directory), directory)
     stop_server(process)
 
 
@@ -421,7 +427,7 @@ def postgres_site(postgres_cluster, tmp_path_factory):
     first, first_base = start_server(directory, *arguments)
     second, second_base = start_server(directory, *arguments)
     # Datasette's URLs are a SQLite file's: here the API's writes are the forms' unchecked ones.
-    yield Site([first_base, second_base], run_sql, token, None)
+    yield Site([first_base, second_base], run_sql, token, None, directory)
     stop_server(first)
     stop_server(second)
     drop_database(postgres_cluster, name)
@@ -432,7 +438,8 @@ SCHEMA = """
     CREATE TABLE orders (id INTEGER PRIMARY KEY, item INTEGER NOT NULL REFERENCES items (id), note TEXT)
 """
 
-KINDS = ["cell", "stale-cell", "insert", "paste", "delete", "checked-delete", "api-update", "api-delete", "refused-value"]
+KINDS = ["cell", "stale-cell", "insert", "paste", "delete", "checked-delete", "api-update", "api-delete", "api-insert", "api-upsert",
+         "refused-value", "undo", "undo-row"]
 # Text that markup, URLs, JSON, forms or bidirectional text could mangle (U+0000 is refused, 400).
 HOSTILE = ["", "<b>&amp;</b>", "\"'", "\u2028x", "e\u0301", "\u0639\u0631\u0628\u064a", " a  b ", "%20+&=", "\\", "\x00", "\U0001F600"]
 ACTION = st.tuples(st.sampled_from(KINDS), st.integers(1, 9), st.sampled_from(["name", "qty"]), st.booleans(), st.sampled_from(HOSTILE))
@@ -446,9 +453,13 @@ class Client:
     """One client's actions, run on a thread of its own against one instance; each write's outcome
     is kept."""
 
-    def __init__(self, number, base, site, actions):
+    def __init__(self, number, base, site, actions, token):
         self.number, self.base, self.site, self.actions = number, base, site, actions
+        # Its own token: its own actor, whose last change its undos undo.
+        self.actor, self.token = token
         self.outcomes = []
+        # The keys of each of this client's writes not undone, oldest first: what an undo undoes.
+        self.mine = []
 
     def seen(self, row):
         """The row as a fresh read of its page shows it, or None."""
@@ -463,44 +474,85 @@ class Client:
             # Unique values: a write is told apart from every other in the database and the trail.
             name = f"c{self.number}w{index}{hostile}"
             qty = (HIGH if high else 10) + self.number * 40 + index
-            outcome = {"kind": kind, "row": row, "name": name, "qty": qty, "column": column}
-            pages = f"{self.base}/pages/items"
-            if kind in ("cell", "stale-cell", "refused-value"):
-                seen = first_read.get(str(row)) if kind == "stale-cell" else self.seen(row)
-                value = {"name": name, "qty": -1 if kind == "refused-value" else qty}
-                if kind == "refused-value":
-                    # A value the CHECK refuses, beside a name that must then appear nowhere.
-                    column = outcome["column"] = "qty"
-                fields = [("v." + column, str(value[column])), ("_version", row_version(seen) if seen else "0" * 16)]
-                if kind == "refused-value":
-                    fields.append(("v.name", name))
-                outcome.update(seen=seen, version=fields[1][1], value=value[column])
-                outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/update", fields)
-            elif kind == "insert":
-                outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("v.name", name), ("v.qty", str(qty))])
-            elif kind == "paste":
-                # Two rows copied from a spreadsheet, written in one transaction.
-                outcome["pasted"] = [(name + "/1", qty), (name + "/2", qty + 2000)]
-                text = "name\tqty\n" + "".join(f"{pasted}\t{number}\n" for pasted, number in outcome["pasted"])
-                outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("_paste", text)])
-            elif kind in ("delete", "checked-delete"):
-                seen = self.seen(row) if kind == "checked-delete" else None
-                fields = [("_version", row_version(seen) if seen else "0" * 16)] if kind == "checked-delete" else []
-                outcome.update(seen=seen, version=fields[0][1] if fields else None)
-                outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/delete", fields)
-            elif kind in ("api-update", "api-delete") and self.site.prefix is None:
-                outcome["value"] = name if column == "name" else qty
-                path = f"{pages}/rows/{row}/-/" + ("update" if kind == "api-update" else "delete")
-                outcome["status"], outcome["body"] = form(path, [("v." + column, str(outcome["value"]))] if kind == "api-update" else [])
-            elif kind == "api-update":
-                outcome["value"] = name if column == "name" else qty
-                outcome["status"], outcome["body"] = request(
-                    "POST", f"{self.base}/{self.site.prefix}/items/{row}/-/update", json.dumps({"update": {column: outcome["value"]}}),
-                    {"Content-Type": "application/json", "Authorization": "Bearer " + self.site.token})
-            elif kind == "api-delete":
-                outcome["status"], outcome["body"] = request(
-                    "POST", f"{self.base}/{self.site.prefix}/items/{row}/-/delete", None, {"Authorization": "Bearer " + self.site.token})
+            if self.site.prefix is None and kind in ("api-insert", "api-upsert"):
+                # Datasette's URLs are a SQLite file's: on PostgreSQL these are the forms' writes.
+                kind = "insert" if kind == "api-insert" else "api-update"
+            outcome = {"kind": kind, "row": row, "name": name, "qty": qty, "column": column, "actor": self.actor}
+            self.act(outcome, kind, row, column, high, name, qty, first_read)
             self.outcomes.append(outcome)
+            if 200 <= outcome["status"] < 300:
+                if kind in ("undo", "undo-row"):
+                    self.mine.pop()
+                elif outcome.get("written", True):
+                    self.mine.append(outcome["keys"])
+
+    def act(self, outcome, kind, row, column, high, name, qty, first_read):
+        """Makes one write and keeps what it was told in `outcome` (with the keys it wrote, when acknowledged)."""
+        pages, token = f"{self.base}/pages/items", self.token
+        api = {"Content-Type": "application/json", "Authorization": "Bearer " + token}
+        outcome["keys"] = [row]
+        if kind in ("cell", "stale-cell", "refused-value"):
+            seen = first_read.get(str(row)) if kind == "stale-cell" else self.seen(row)
+            value = {"name": name, "qty": -1 if kind == "refused-value" else qty}
+            if kind == "refused-value":
+                # A value the CHECK refuses, beside a name that must then appear nowhere.
+                column = outcome["column"] = "qty"
+            fields = [("v." + column, str(value[column])), ("_version", row_version(seen) if seen else "0" * 16)]
+            if kind == "refused-value":
+                fields.append(("v.name", name))
+            outcome.update(seen=seen, version=fields[1][1], value=value[column])
+            outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/update", fields, token)
+        elif kind == "insert":
+            outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("v.name", name), ("v.qty", str(qty))], token)
+            outcome["keys"] = [int(key) for key in (outcome["body"] or {}).get("ids", [])]
+        elif kind == "paste":
+            # Two rows copied from a spreadsheet, written in one transaction.
+            outcome["pasted"] = [(name + "/1", qty), (name + "/2", qty + 2000)]
+            text = "name\tqty\n" + "".join(f"{pasted}\t{number}\n" for pasted, number in outcome["pasted"])
+            outcome["status"], outcome["body"] = form(f"{pages}/-/insert", [("_paste", text)], token)
+            outcome["keys"] = [int(key) for key in (outcome["body"] or {}).get("ids", [])]
+        elif kind in ("delete", "checked-delete"):
+            seen = self.seen(row) if kind == "checked-delete" else None
+            fields = [("_version", row_version(seen) if seen else "0" * 16)] if kind == "checked-delete" else []
+            outcome.update(seen=seen, version=fields[0][1] if fields else None)
+            outcome["status"], outcome["body"] = form(f"{pages}/rows/{row}/-/delete", fields, token)
+        elif kind in ("api-update", "api-delete") and self.site.prefix is None:
+            outcome["value"] = name if column == "name" else qty
+            path = f"{pages}/rows/{row}/-/" + ("update" if kind == "api-update" else "delete")
+            outcome["status"], outcome["body"] = form(path, [("v." + column, str(outcome["value"]))] if kind == "api-update" else [], token)
+        elif kind == "api-update":
+            outcome["value"] = name if column == "name" else qty
+            outcome["status"], outcome["body"] = request(
+                "POST", f"{self.base}/{self.site.prefix}/items/{row}/-/update", json.dumps({"update": {column: outcome["value"]}}), api)
+        elif kind == "api-delete":
+            outcome["status"], outcome["body"] = request("POST", f"{self.base}/{self.site.prefix}/items/{row}/-/delete", None, api)
+        elif kind == "api-insert":
+            # With a key (`high`), clashing with a row there or not: replaced (by `name`) or ignored.
+            outcome["conflict"] = ("replace" if column == "name" else "ignore") if high else None
+            new = ({"id": row} if high else {}) | {"name": name, "qty": qty}
+            options = {outcome["conflict"]: True} if outcome["conflict"] else {}
+            outcome["status"], outcome["body"] = request(
+                "POST", f"{self.base}/{self.site.prefix}/items/-/insert", json.dumps({"row": new, "return": True} | options), api)
+            returned = (outcome["body"] or {}).get("rows") or [{}]
+            # An ignored row comes back as the row it clashed with.
+            outcome["written"] = returned[0].get("name") == name
+            outcome["keys"] = [returned[0].get("id")]
+        elif kind == "api-upsert":
+            # The whole row (`high`: inserted when it is not there) or one column (refused then: NOT NULL).
+            outcome["value"] = name if column == "name" else qty
+            new = {"id": row} | ({"name": name, "qty": qty} if high else {column: outcome["value"]})
+            outcome["whole"] = high
+            outcome["status"], outcome["body"] = request(
+                "POST", f"{self.base}/{self.site.prefix}/items/-/upsert", json.dumps({"rows": [new], "return": True}), api)
+        else:
+            # Undo this client's last change (`undo-row`: naming its row, or with `high`, a row it may not be).
+            assert kind in ("undo", "undo-row"), kind
+            last = self.mine[-1] if self.mine else None
+            named = None
+            if kind == "undo-row":
+                named = last[0] if last and not high else row
+            outcome.update(last=last, named=named)
+            outcome["status"], outcome["body"] = form(f"{pages}/-/undo", [("_row", str(named))] if named is not None else [], token)
 
 
 def check_writes(outcomes, entries, start_rows, database):
@@ -523,12 +575,54 @@ def check_writes(outcomes, entries, start_rows, database):
 
     acknowledged = [o for o in outcomes if 200 <= o["status"] < 300]
     refused = [o for o in outcomes if o["status"] in (400, 404, 409)]
-    rows_written = sum(len(o.get("pasted", [None])) for o in acknowledged)
-    assert len(entries) == rows_written, f"{rows_written} rows' writes acknowledged, {len(entries)} in the trail"
-    unmatched = list(entries)
+    # An undo's entries are matched to the undo alone: one can set a value a write set before.
+    undone = [entry for entry in entries if entry["undoes"] is not None]
+    unmatched = [entry for entry in entries if entry["undoes"] is None]
+    for outcome in outcomes:
+        if outcome["kind"] not in ("undo", "undo-row"):
+            continue
+        last, named = outcome["last"], outcome["named"]
+        if last is None:
+            assert outcome["status"] == 404, f"an undo with nothing to undo: {outcome}"
+        elif named is not None and named not in last:
+            assert outcome["status"] == 409, f"an undo naming a row the last change did not touch: {outcome}"
+        else:
+            # 409: the row moved on since; 400: the database refused it (a foreign key).
+            assert outcome["status"] in (200, 400, 409), outcome
+            if outcome["status"] == 409:
+                # Only another client can have moved the row on: this one's last change is that one.
+                assert any(e["key"][0] in last and e["actor"] != outcome["actor"] for e in entries), \
+                    f"an undo refused as moved on, when no one else changed its rows: {outcome}"
+        if outcome["status"] == 200:
+            assert sorted(outcome["body"]["ids"]) == sorted(str(key) for key in last), outcome
+            match = [entry for entry in undone if entry["actor"] == outcome["actor"] and entry["key"][0] in last]
+            assert len(match) == len(last), f"an acknowledged undo is not in the trail: {outcome} {match}"
+            assert len({entry["write_id"] for entry in match}) == 1, match
+            for entry in match:
+                undone.remove(entry)
+    assert undone == [], f"undos in the trail that no client was told of: {undone}"
     # Datasette's deletes answer without the row: matched last, to the deletes of their key left.
     for outcome in sorted(acknowledged, key=lambda outcome: outcome["kind"] == "api-delete"):
         kind = outcome["kind"]
+        if kind in ("undo", "undo-row"):
+            continue
+        # The entry that set the row's name (a later write of its other column keeps it).
+        sets_name = [e for e in unmatched if (e["new"] or {}).get("name") == outcome["name"] != (e["old"] or {}).get("name")]
+        if kind == "api-insert":
+            match = sets_name
+            if not outcome["written"]:
+                assert outcome["conflict"] == "ignore" and match == [], f"a row not written by an insert: {outcome} {match}"
+                continue
+            assert len(match) == 1 and match[0]["key"][0] == outcome["keys"][0], (outcome, match)
+            # A clash is replaced only when asked: an update of the row with the key.
+            assert match[0]["action"] == "insert" or (match[0]["action"] == "update" and outcome["conflict"] == "replace"), (outcome, match)
+            unmatched.remove(match[0])
+            continue
+        if kind == "api-upsert" and outcome["whole"]:
+            match = [e for e in sets_name if e["key"][0] == outcome["row"]]
+            assert len(match) == 1, f"an acknowledged upsert is not in the trail: {outcome}"
+            unmatched.remove(match[0])
+            continue
         if kind == "paste":
             assert len(outcome["body"]["ids"]) == 2, outcome
             for (name, qty), new_id in zip(outcome["pasted"], outcome["body"]["ids"]):
@@ -557,17 +651,18 @@ def check_writes(outcomes, entries, start_rows, database):
         if kind in ("checked-delete",):
             assert row_version(match[0]["old"]) == outcome["version"], (outcome, match[0])
         unmatched.remove(match[0])
+    assert unmatched == [], f"writes in the trail that no client was told of: {unmatched}"
 
     everything = json.dumps([entries, database])
     for outcome in refused:
         kind = outcome["kind"]
         for name, _ in outcome.get("pasted", []):
             assert not re.search(re.escape(f'"name": {json.dumps(name)}'), everything), f"a refused paste left a trace: {outcome}"
-        if kind in ("cell", "stale-cell", "refused-value", "api-update", "insert"):
-            by_name = kind in ("insert", "refused-value") or outcome["column"] == "name"
+        if kind in ("cell", "stale-cell", "refused-value", "api-update", "insert", "api-insert", "api-upsert"):
+            by_name = kind in ("insert", "refused-value", "api-insert") or outcome["column"] == "name" or outcome.get("whole")
             unique = re.escape(f'"name": {json.dumps(outcome["name"])}') if by_name else f'"qty": {outcome["qty"]}[,}}]'
             assert not re.search(unique, everything), f"a refused write left a trace: {outcome}"
-        if outcome["status"] == 409:
+        if outcome["status"] == 409 and kind not in ("undo", "undo-row"):
             current = typed(outcome["body"]["current"])
             if current is not None:
                 assert outcome["body"]["version"] == row_version(current)
@@ -629,7 +724,8 @@ def edit_concurrently(site, clients, reconnect_after):
     viewers = [viewer for base in site.bases for viewer in viewers_of(base)]
     viewers_of_first = viewers[:len(PAGES) + 1]
     try:
-        runners = [Client(number, site.bases[number % len(site.bases)], site, actions) for number, actions in enumerate(clients)]
+        tokens = site.client_tokens(len(clients))
+        runners = [Client(number, site.bases[number % len(site.bases)], site, actions, tokens[number]) for number, actions in enumerate(clients)]
         start = threading.Barrier(len(runners))
         threads = [threading.Thread(target=runner.run, args=(start,)) for runner in runners]
         for thread in threads:

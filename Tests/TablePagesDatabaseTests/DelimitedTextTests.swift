@@ -37,6 +37,50 @@ struct DelimitedTextTests {
         }
     }
 
+    @Test("Only LF and CR LF end a line: a lone CR, U+0085, U+2028 and U+2029 stay in their cells, and count no line")
+    func onlyLineFeedsBreakLines() {
+        let text = "a\rb\tc\u{85}d\u{2028}e\u{2029}\r\n\n\"q\r\"\tx\r\n\ry\tz\r"
+        #expect(DelimitedText.numberedRows(text).map(\.line) == [1, 3, 4])
+        #expect(DelimitedText.rows(text) == [["a\rb", "c\u{85}d\u{2028}e\u{2029}"], ["q\r", "x"], ["\ry", "z\r"]])
+    }
+
+    /// The characters a spreadsheet leaves unquoted that other readers take for line breaks.
+    static let unquotedBreaks = ["\r", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}", "a", "\r\r", " \r ", "\u{85}\r"]
+
+    /// Rows as a spreadsheet copies them: a cell quoted only when it must be (it holds the
+    /// separator, a quote or an LF, ends with a CR that the line's LF would join, or is a row's
+    /// only cell and empty), so a lone CR, U+0085, U+2028 and U+2029 go as they are.
+    static func spreadsheetText(_ rows: [[String]], separator: Unicode.Scalar) -> String {
+        rows.map { row in
+            row.map { cell in
+                let needsQuotes = cell.isEmpty && row.count == 1 || cell.unicodeScalars.last == "\r"
+                    || cell.unicodeScalars.contains { $0 == separator || $0 == "\"" || $0 == "\n" }
+                guard needsQuotes else { return cell }
+                // By scalars: a quote followed by a combining mark is one `Character`, still a quote.
+                var quoted = String.UnicodeScalarView(["\""])
+                for scalar in cell.unicodeScalars {
+                    quoted.append(contentsOf: scalar == "\"" ? ["\"", "\""] : [scalar])
+                }
+                quoted.append("\"")
+                return String(quoted)
+            }.joined(separator: String(separator))
+        }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Any cells that hold a lone CR, U+0085, U+2028 or U+2029 among hostile text, written as a
+    /// spreadsheet writes them (unquoted where it can), are read back exactly, one row a line.
+    @Test("Cells with a lone CR, U+0085, U+2028 or U+2029, copied as a spreadsheet copies them, are read back exactly")
+    func spreadsheetRoundTrip() async {
+        let cell = zip(HostileText.text, Gen.int(in: 0...(Self.unquotedBreaks.count - 1)).array(of: 1...4)).map { text, picks in
+            picks.map { Self.unquotedBreaks[$0] }.joined(separator: text)
+        }
+        await propertyCheckFailingOnThrow(input: cell.array(of: 1...4).array(of: 1...5), Gen.bool) { rows, tabs in
+            let separator: Unicode.Scalar = tabs ? "\t" : ","
+            let text = Self.spreadsheetText(rows, separator: separator)
+            #expect(DelimitedText.rows(text, separator: separator) == rows, "\(text.debugDescription)")
+        }
+    }
+
     /// Any text at all is read into some rows without a crash, and no row is empty.
     @Test("Any text is read into rows, none of them blank")
     func anyText() async {

@@ -4,17 +4,18 @@
 /// Both are read by RFC 4180's rules with the separator the text uses: a cell that holds the
 /// separator, a quote or a line break is wrapped in double quotes, and a quote inside it is
 /// doubled; lines end with LF or CR LF; a last line break adds no row. A quote inside a cell that
-/// does not start with one is kept as it is, as spreadsheets read it.
+/// does not start with one is kept as it is, as spreadsheets read it. Only LF and CR LF break a
+/// line: a lone CR, U+0085, U+2028 and U+2029 are a cell's text, quoted or not.
 ///
 ///     DelimitedText.rows("name\tprice\nTea\t2.5\n")   // [["name", "price"], ["Tea", "2.5"]]
 ///     DelimitedText.rows("a,\"b, c\"")                 // [["a", "b, c"]]
 enum DelimitedText {
-    /// The separator between cells of `text`: a tab when its first line holds one (a spreadsheet's
-    /// copy), else a comma.
+    /// The separator between cells of `text`: a tab when its first line (up to the first LF) holds
+    /// one (a spreadsheet's copy), else a comma.
     static func separator(of text: String) -> Unicode.Scalar {
         for scalar in text.unicodeScalars {
             if scalar == "\t" { return "\t" }
-            if scalar == "\n" || scalar == "\r" { break }
+            if scalar == "\n" { break }
         }
         return ","
     }
@@ -39,13 +40,13 @@ enum DelimitedText {
         // The line the scalar being read is on, and the one the row being read started on.
         var line = 1
         var rowLine = 1
-        var afterLineBreakCR = false
         var cell = String.UnicodeScalarView()
         var quoted = false
         var afterQuote = false
         // Whether the cell started: only a quote at its start makes it a quoted cell.
         var cellStarted = false
-        var afterCarriageReturn = false
+        // An unquoted CR read last: a line break if an LF follows, else the cell's own.
+        var pendingCarriageReturn = false
 
         func endCell() {
             row.append(String(cell))
@@ -59,17 +60,26 @@ enum DelimitedText {
             endCell()
             if !blank { rows.append((rowLine, row)) }
             row = []
-            // Called on a line break (or at the end): the next row starts on the next line.
+            // Called on an LF (or at the end): the next row starts on the next line.
             rowLine = line + 1
+        }
+        func append(_ scalar: Unicode.Scalar) {
+            cell.append(scalar)
+            cellStarted = true
+            afterQuote = false
         }
 
         for scalar in text.unicodeScalars {
-            defer { afterCarriageReturn = scalar == "\r" && !quoted }
-            // A CR LF is one line break, inside a quoted cell as outside.
-            let breaksLine = scalar == "\r" || (scalar == "\n" && !afterLineBreakCR)
-            defer {
-                afterLineBreakCR = scalar == "\r"
-                if breaksLine { line += 1 }
+            // Only LF ends a line (a CR LF's CR is dropped below): a lone CR, U+0085, U+2028 and
+            // U+2029 are text a cell holds, as a spreadsheet pastes them.
+            defer { if scalar == "\n" { line += 1 } }
+            if pendingCarriageReturn {
+                pendingCarriageReturn = false
+                if scalar == "\n" {
+                    endRow()
+                    continue
+                }
+                append("\r")
             }
             if quoted {
                 if scalar == "\"" {
@@ -90,20 +100,18 @@ enum DelimitedText {
             switch scalar {
             case separator:
                 endCell()
-            case "\n" where afterCarriageReturn:
-                // The LF of a CR LF: the CR ended the line.
-                continue
-            case "\n", "\r":
+            case "\r":
+                pendingCarriageReturn = true
+            case "\n":
                 endRow()
             case "\"" where !cellStarted:
                 quoted = true
                 cellStarted = true
             default:
-                cell.append(scalar)
-                cellStarted = true
-                afterQuote = false
+                append(scalar)
             }
         }
+        if pendingCarriageReturn { append("\r") }
         if !cell.isEmpty || !row.isEmpty || cellStarted { endRow() }
         return rows
     }
