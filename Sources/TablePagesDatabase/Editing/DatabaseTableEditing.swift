@@ -342,7 +342,7 @@ public struct DatabaseTableEditing: Sendable {
     /// The refusal of a pasted batch by the database: a 400 names the line (`line`, the row
     /// refused, when the writer could tell) and the column, in `TablePages-Line` and
     /// `TablePages-Field` too; any other refusal is the writer's own.
-    private static func pasteRefusal(_ error: TableWriteError, line: PastedRows.Row?, rows: Int) -> HTTPError {
+    private static func pasteRefusal(_ error: TableWriteError, line: PastedRows.Line?, rows: Int) -> HTTPError {
         let answer = error.httpError
         guard answer.status == 400 else { return answer }
         var headers = answer.headers

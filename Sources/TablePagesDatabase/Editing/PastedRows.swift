@@ -13,8 +13,8 @@ import TableStore
 ///
 ///     try PastedRows.values("name\tprice\nTea\t2.5", columns: columns, maxRows: 10_000)  // [["name": .text("Tea"), "price": .real(2.5)]]
 struct PastedRows {
-    /// One pasted row.
-    struct Row {
+    /// One pasted row, by the line it starts on.
+    struct Line {
         /// The line of the pasted text it starts on, from 1 (the column names' line counts).
         let line: Int
         /// Its cells as pasted.
@@ -36,7 +36,7 @@ struct PastedRows {
     }
 
     /// The rows, in the order pasted.
-    let rows: [Row]
+    let rows: [Line]
 
     /// The rows of `text` for `columns`.
     /// - Throws: 400 for no rows, more than `maxRows`, a line with more cells than columns, or a
@@ -57,7 +57,7 @@ struct PastedRows {
         guard lines.count <= maxRows else {
             throw HTTPError(400, "\(lines.count) rows were pasted; at most \(maxRows) are added at once. Paste them in parts.")
         }
-        var rows: [Row] = []
+        var rows: [Line] = []
         rows.reserveCapacity(lines.count)
         for (number, line) in lines {
             guard line.count <= order.count else {
@@ -67,7 +67,7 @@ struct PastedRows {
             for (cell, column) in zip(line, order) where !cell.isEmpty {
                 values[column.name] = cell == "NULL" ? .null : EditInput.value(cell, for: column)
             }
-            let row = Row(line: number, cells: line, values: values)
+            let row = Line(line: number, cells: line, values: values)
             for column in columns where column.isNotNull && !column.fillsItself && (values[column.name] == nil || values[column.name] == .null) {
                 throw HTTPError(
                     400, Self.refusal(of: row, column: column.name, "the column is NOT NULL and has no default; give it a value", rows: lines.count),
@@ -90,7 +90,7 @@ struct PastedRows {
 
     /// A refusal of `row`, about `column` when one is known, in a paste of `rows` rows: it names
     /// the line, its first cells and the column, and says that nothing was written.
-    static func refusal(of row: Row, column: String?, _ message: String, rows: Int) -> String {
+    static func refusal(of row: Line, column: String?, _ message: String, rows: Int) -> String {
         let at = column.map { ", column \u{201C}\($0)\u{201D}" } ?? ""
         let written = rows == 1 ? "it was not written." : "none of the \(rows) rows was written."
         return "Line \(row.line) (" + row.firstCells + ")" + at + ": " + message + "; " + written
