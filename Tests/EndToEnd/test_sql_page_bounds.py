@@ -177,17 +177,21 @@ def test_random_sizes_never_pass_the_bound_nor_fail_the_server(small_bound_site,
     assert_bounded_answers(small_bound_site, select_of(values, rows), SMALL_BOUND)
 
 
-@pytest.fixture(scope="module")
-def postgres_site(postgres_cluster, tmp_path_factory):
-    name = "pg_sql_bounds"
-    url = fresh_database(postgres_cluster, name)
+def served_postgres_database(cluster, tmp_path_factory, name, *options):
+    """A fresh database with a small table, served with visitors' SQL as a role that can only read
+    (--sql-url), as it must run; yields (process, base) and drops the database after."""
+    url = fresh_database(cluster, name)
     psql(url, "CREATE TABLE t (id integer PRIMARY KEY, name text); INSERT INTO t VALUES (1, 'a'), (2, 'b');")
-    # Visitors' SQL as a role that can only read (--sql-url), as it must run.
-    process, base = start_server(tmp_path_factory.mktemp("pgbounds"), "--database", url, "--sql-url", reader_url(url))
+    process, base = start_server(tmp_path_factory.mktemp(name), "--database", url, "--sql-url", reader_url(url), *options)
     warm_up(base)
     yield process, base
     stop_server(process)
-    drop_database(postgres_cluster, name)
+    drop_database(cluster, name)
+
+
+@pytest.fixture(scope="module")
+def postgres_site(postgres_cluster, tmp_path_factory):
+    yield from served_postgres_database(postgres_cluster, tmp_path_factory, "pg_sql_bounds")
 
 
 def test_postgresql_rows_are_read_as_they_come_and_stop_at_the_bound(postgres_site):
@@ -236,14 +240,7 @@ def test_a_huge_postgresql_value_is_refused_by_postgresql_before_it_is_sent(post
 def postgres_patient_site(postgres_cluster, tmp_path_factory):
     """A site whose reads may run 30 s: folding and sending a 50 MB plan takes over the default
     1 s on a busy machine, and the test below is about the plan's size limit, not the time limit."""
-    name = "pg_sql_bounds_patient"
-    url = fresh_database(postgres_cluster, name)
-    process, base = start_server(tmp_path_factory.mktemp("pgpatient"), "--database", url, "--sql-url", reader_url(url),
-                                 "--query-time-limit", "30000")
-    warm_up(base)
-    yield process, base
-    stop_server(process)
-    drop_database(postgres_cluster, name)
+    yield from served_postgres_database(postgres_cluster, tmp_path_factory, "pg_sql_bounds_patient", "--query-time-limit", "30000")
 
 
 def test_a_constant_the_planner_folds_is_refused_with_its_plan(postgres_patient_site):
