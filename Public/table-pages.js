@@ -22,6 +22,36 @@
   document.addEventListener("input", untickNull);
   document.addEventListener("change", untickNull);
 
+  // Whether a person left a field of an edit form as it came: each control still shows the
+  // value it was made with.
+  const untouched = (field) => [...field.querySelectorAll("input, select, textarea")].every((control) => {
+    if (control.type === "checkbox") return control.checked === control.defaultChecked;
+    if (control instanceof HTMLSelectElement) return [...control.options].every((option) => option.selected === option.defaultSelected);
+    return control.value === control.defaultValue;
+  });
+  // Saving a row's form sends only the columns the person changed: a control may not give back
+  // a value exactly as it came (a box sends its line breaks as CR LF), and a column nobody
+  // touched must keep what it holds, byte for byte.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches?.("form.tp-edit-form") || !form.querySelector("input[name=_version]")) return;
+    const fields = [...form.querySelectorAll(".tp-edit-field")];
+    if (fields.length > 0 && fields.every(untouched)) {
+      // Nothing changed, nothing written: back to the row.
+      event.preventDefault();
+      location.assign(form.action.replace(/\/-\/update$/, ""));
+      return;
+    }
+    for (const field of fields) {
+      if (!untouched(field)) continue;
+      for (const control of field.querySelectorAll("input, select, textarea")) control.disabled = true;
+    }
+  });
+  // Back to the form from the browser's cache: its fields are the person's again.
+  window.addEventListener("pageshow", () => {
+    for (const control of document.querySelectorAll(".tp-edit-form .tp-edit-field :disabled")) control.disabled = false;
+  });
+
   const page = document.querySelector(".tp-page");
   if (!page) return;
   const indicator = document.querySelector(".tp-live");
@@ -1118,6 +1148,9 @@
     }
 
     async function save(form, id, column) {
+      // Nothing changed, nothing written: the row keeps its value exactly (see `untouched`).
+      const field = form.querySelector(".tp-edit-field");
+      if (field && untouched(field)) return closeEditor(form, id);
       const body = new URLSearchParams(new FormData(form));
       let response;
       try {

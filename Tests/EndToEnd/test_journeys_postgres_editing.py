@@ -174,3 +174,38 @@ def test_postgresql_types_and_rules_in_the_cell_editors(shop, browser, size):
     open_editor(browser, "2", "details")
     assert serious_violations(browser) == []
     check_step(browser, "pg-types-7-editor-open", size, wide_table=True)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_saving_another_column_keeps_an_infinite_date(shop, browser, size):
+    """Before, a date column's editor was always the browser's date picker, which shows PostgreSQL's
+    'infinity' as an empty picker and sends it back empty (NULL): saving the row page's form after
+    changing only the stock erased the date. Now the value is shown as text, and a column the
+    person left alone is not sent."""
+    shop.scalar("UPDATE items SET added = 'infinity', details = '{\"note\": \"a\\nb\"}' WHERE id = 2")
+    before = shop.scalar("SELECT added::text || '|' || details::text || '|' || coalesce(price::text, '') FROM items WHERE id = 2")
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(shop.sign_in_first()))
+    navigate(browser, lambda: browser.get(shop.first + "/pages/items/rows/2/-/edit"))
+    added = browser.find_element(By.CSS_SELECTOR, "[name='v.added']")
+    assert (added.get_attribute("type"), added.get_attribute("value")) == ("text", "infinity")
+    check_step(browser, "pg-dates-1-row-form", size)
+    stock = browser.find_element(By.CSS_SELECTOR, "[name='v.stock']")
+    stock.send_keys(Keys.CONTROL, "a")
+    stock.send_keys("42")
+    navigate(browser, lambda: browser.find_element(By.CSS_SELECTOR, "form.tp-edit-form:not(.tp-delete-form) button[type='submit']").click())
+    assert shop.scalar("SELECT stock FROM items WHERE id = 2") == "42"
+    assert shop.scalar("SELECT added::text || '|' || details::text || '|' || coalesce(price::text, '') FROM items WHERE id = 2") == before
+
+    # The cell's editor too shows it as text, and a date typed there is written.
+    browser.get(shop.first + "/pages/items")
+    assert wait_until(lambda: live(browser), 10)
+    added = open_editor(browser, "2", "added")
+    assert (added.get_attribute("type"), added.get_attribute("value"), added.get_attribute("placeholder")) == ("text", "infinity", "YYYY-MM-DD")
+    check_step(browser, "pg-dates-2-cell-editor", size, wide_table=True)
+    added.send_keys(Keys.CONTROL, "a")
+    added.send_keys("2026-05-06")
+    save(browser)
+    assert closed(browser)
+    assert shop.scalar("SELECT added FROM items WHERE id = 2") == "2026-05-06"
+
