@@ -1111,6 +1111,7 @@
         form.setAttribute("role", "cell");
         form.setAttribute("aria-label", `Edit ${column}`);
         cell.append(form);
+        keepOnScreen(form);
         wireEditor(form, id, column);
         form.querySelector("input:not([type=hidden]), select, textarea")?.focus();
       } catch (error) {
@@ -1119,6 +1120,19 @@
         delete rowElement(id)?.dataset.opening;
         delete row.dataset.opening;
       }
+    }
+
+    // A row wider than the screen (a table of many columns, scrolled sideways): its editor, as
+    // wide as the row, would run off the screen; it is put where the person is looking instead,
+    // as wide as the screen at most.
+    function keepOnScreen(form) {
+      const box = form.getBoundingClientRect();
+      const screen = document.documentElement.clientWidth;
+      if (box.left >= 0 && box.right <= screen) return;
+      const shift = Math.max(0, 8 - box.left);
+      form.style.justifySelf = "start";
+      form.style.marginInlineStart = `${shift}px`;
+      form.style.width = `${Math.min(box.right, screen - 8) - (box.left + shift)}px`;
     }
 
     function closeEditor(form, id) {

@@ -410,3 +410,41 @@ def test_saving_other_columns_keeps_values_a_picker_cannot_show(tmp_path, browse
         assert wait_until(lambda: row(1)[1] == "2027-01-02", 5), row(1)
     finally:
         stop_server(process)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_the_editor_stays_on_screen_in_a_wide_table(tmp_path, browser, size):
+    """Before, the cell editor was as wide as the row: in a table wider than a laptop's screen,
+    scrolled sideways to its last columns, the editor's field and its Save and Cancel were partly
+    off screen. Now the editor stays within the viewport wherever the row is scrolled to."""
+    database = tmp_path / "wide.sqlite"
+    columns = [f"column_{n:02}" for n in range(30)]
+    with sqlite3.connect(database) as db:
+        db.execute(f"CREATE TABLE wide (id INTEGER PRIMARY KEY, {', '.join(name + ' TEXT' for name in columns)})")
+        db.execute(f"INSERT INTO wide VALUES (1, {', '.join('?' for _ in columns)})", [f"a value of {name}" for name in columns])
+    process, base = start_server(tmp_path, "--database", str(database), "--writable", anonymous_writes=False)
+    try:
+        set_size(browser, size)
+        navigate(browser, lambda: browser.get(SignInLinks(tmp_path).new()))
+        browser.get(base + "/pages/wide")
+        assert wait_until(lambda: live(browser), 10)
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        if size[0] >= 600:
+            assert browser.execute_script("return document.querySelector('#row-1').getBoundingClientRect().width") > width, "not wide enough to test"
+        for column in (columns[-1], columns[len(columns) // 2], columns[0]):
+            # As a person does: the page scrolled sideways until the value shows, then a double click on it.
+            browser.execute_script("""const value = document.querySelector(`#row-1 .tk-field[data-field='${arguments[0]}'] > .tk-field-value`);
+                const box = value.getBoundingClientRect();
+                window.scrollBy(box.left - innerWidth / 2, box.top - innerHeight / 2);""", column)
+            ActionChains(browser).double_click(field(browser, "1", column)).perform()
+            assert wait_until(lambda: browser.execute_script("return document.activeElement?.name") == "v." + column, 5), column
+            boxes = browser.execute_script("""
+                const form = document.querySelector('.tp-cell-editor');
+                return [form, form.querySelector('[name^="v."]'), ...form.querySelectorAll('button')]
+                  .map((element) => { const r = element.getBoundingClientRect(); return [r.left, r.right]; });""")
+            assert all(0 <= left and right <= width for left, right in boxes), (column, browser.execute_script("return scrollX"), boxes)
+            check_step(browser, f"db-wide-editor-{column}", size, wide_table=True)
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+            assert wait_until(lambda: not browser.find_elements(By.CSS_SELECTOR, ".tp-cell-editor"), 5)
+    finally:
+        stop_server(process)
