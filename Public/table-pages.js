@@ -1278,6 +1278,34 @@
       event.preventDefault();
       openEditor(field);
     });
+    // A value that is a link (a foreign key's label, bytes, a cut text) is followed on the first
+    // click of a double click, so the pointer over it shows a small "Edit" button beside it (F2
+    // serves the keyboard). The button floats over the page: shown, it moves nothing.
+    const editButton = element("button", "tp-edit-cell", "Edit");
+    editButton.type = "button";
+    editButton.hidden = true;
+    document.body.append(editButton);
+    let editTarget = null;
+    document.addEventListener("pointerover", (event) => {
+      if (event.target === editButton) return;
+      const field = event.target.closest?.('.tk-row[data-kind="record"] .tk-field');
+      if (!field || !page.contains(field) || !field.querySelector("a[href]") || field.closest(".tp-cell-editor")) {
+        editButton.hidden = true;
+        return;
+      }
+      const box = (field.querySelector(".tk-field-value") ?? field).getBoundingClientRect();
+      editTarget = { row: field.closest(".tk-row").dataset.row, column: field.dataset.field };
+      editButton.setAttribute("aria-label", `Edit ${editTarget.column}`);
+      editButton.hidden = false;
+      const left = Math.max(0, Math.min(box.right + 6, document.documentElement.clientWidth - editButton.offsetWidth - 4));
+      editButton.style.left = `${left + scrollX}px`;
+      editButton.style.top = `${box.top + scrollY}px`;
+    });
+    editButton.addEventListener("click", () => {
+      editButton.hidden = true;
+      const field = editTarget && rowElement(editTarget.row)?.querySelector(`.tk-field[data-field="${CSS.escape(editTarget.column)}"]`);
+      if (field) openEditor(field);
+    });
     page.addEventListener("keydown", (event) => {
       if (event.key !== "F2") return;
       const row = event.target.closest?.('.tk-row[data-kind="record"]');

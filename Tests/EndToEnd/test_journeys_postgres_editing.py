@@ -9,6 +9,7 @@ test_journeys_database_editing.py's."""
 import datetime
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
@@ -208,4 +209,41 @@ def test_saving_another_column_keeps_an_infinite_date(shop, browser, size):
     save(browser)
     assert closed(browser)
     assert shop.scalar("SELECT added FROM items WHERE id = 2") == "2026-05-06"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_mouse_edits_a_value_that_is_a_link(shop, browser, size):
+    """Before, a double click on a foreign key's label (or on bytes) followed the link on its first
+    click, and a mouse had no other way to edit such a cell in place (only F2). Now the pointer over
+    the cell shows an "Edit" button beside the link, which opens the cell's editor; the link still
+    leads to the referenced row."""
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(shop.sign_in_first()))
+    browser.get(shop.first + "/pages/items")
+    assert wait_until(lambda: live(browser), 10)
+    value = field(browser, "2", "maker")
+    link = value if value.tag_name == "a" else value.find_element(By.TAG_NAME, "a")
+    href = link.get_attribute("href")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", link)
+    ActionChains(browser).move_to_element(link).perform()
+    button = browser.find_element(By.CSS_SELECTOR, ".tp-edit-cell")
+    assert wait_until(lambda: button.is_displayed(), 5), "no Edit button beside the label"
+    assert button.text == "Edit" and button.get_attribute("aria-label") == "Edit maker"
+    # Beside the label, on screen, covering nothing the person reads of other columns.
+    box = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, innerWidth]", button)
+    assert 0 <= box[0] and box[1] <= box[2], box
+    check_step(browser, "pg-link-edit-1-button", size, wide_table=True)
+    assert serious_violations(browser) == []
+    ActionChains(browser).move_to_element(button).click().perform()
+    assert wait_until(lambda: browser.execute_script(
+        "return document.activeElement?.name === 'v.maker' && !!document.activeElement.closest('.tp-cell-editor')"), 5), "the editor did not open"
+    assert browser.current_url.endswith("/pages/items"), browser.current_url
+    check_step(browser, "pg-link-edit-2-editor", size, wide_table=True)
+    Select(browser.switch_to.active_element).select_by_value("1")
+    save(browser)
+    assert closed(browser)
+    assert shop.scalar("SELECT maker FROM items WHERE id = 2") == "1"
+    # The label is still a link to the referenced row.
+    assert wait_until(lambda: shown(browser, "2", "maker") is not None, 5)
+    assert field(browser, "2", "maker").find_elements(By.CSS_SELECTOR, "a[href]") or field(browser, "2", "maker").tag_name == "a", href
 
