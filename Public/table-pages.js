@@ -1293,7 +1293,10 @@
         editButton.hidden = true;
         return;
       }
-      const box = (field.querySelector(".tk-field-value") ?? field).getBoundingClientRect();
+      // Beside the value's text, not its box (on a phone that box spans the screen).
+      const extent = document.createRange();
+      extent.selectNodeContents(field.querySelector(".tk-field-value") ?? field);
+      const box = extent.getBoundingClientRect();
       editTarget = { row: field.closest(".tk-row").dataset.row, column: field.dataset.field };
       editButton.setAttribute("aria-label", `Edit ${editTarget.column}`);
       editButton.hidden = false;
