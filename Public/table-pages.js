@@ -22,6 +22,36 @@
   document.addEventListener("input", untickNull);
   document.addEventListener("change", untickNull);
 
+  // Whether a person left a field of an edit form as it came: each control still shows the
+  // value it was made with.
+  const untouched = (field) => [...field.querySelectorAll("input, select, textarea")].every((control) => {
+    if (control.type === "checkbox") return control.checked === control.defaultChecked;
+    if (control instanceof HTMLSelectElement) return [...control.options].every((option) => option.selected === option.defaultSelected);
+    return control.value === control.defaultValue;
+  });
+  // Saving a row's form sends only the columns the person changed: a control may not give back
+  // a value exactly as it came (a box sends its line breaks as CR LF), and a column nobody
+  // touched must keep what it holds, byte for byte.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches?.("form.tp-edit-form") || !form.querySelector("input[name=_version]")) return;
+    const fields = [...form.querySelectorAll(".tp-edit-field")];
+    if (fields.length > 0 && fields.every(untouched)) {
+      // Nothing changed, nothing written: back to the row.
+      event.preventDefault();
+      location.assign(form.action.replace(/\/-\/update$/, ""));
+      return;
+    }
+    for (const field of fields) {
+      if (!untouched(field)) continue;
+      for (const control of field.querySelectorAll("input, select, textarea")) control.disabled = true;
+    }
+  });
+  // Back to the form from the browser's cache: its fields are the person's again.
+  window.addEventListener("pageshow", () => {
+    for (const control of document.querySelectorAll(".tp-edit-form .tp-edit-field :disabled")) control.disabled = false;
+  });
+
   const page = document.querySelector(".tp-page");
   if (!page) return;
   const indicator = document.querySelector(".tp-live");
@@ -1095,6 +1125,7 @@
         form.setAttribute("role", "cell");
         form.setAttribute("aria-label", `Edit ${column}`);
         cell.append(form);
+        keepOnScreen(form);
         wireEditor(form, id, column);
         form.querySelector("input:not([type=hidden]), select, textarea")?.focus();
       } catch (error) {
@@ -1103,6 +1134,19 @@
         delete rowElement(id)?.dataset.opening;
         delete row.dataset.opening;
       }
+    }
+
+    // A row wider than the screen (a table of many columns, scrolled sideways): its editor, as
+    // wide as the row, would run off the screen; it is put where the person is looking instead,
+    // as wide as the screen at most.
+    function keepOnScreen(form) {
+      const box = form.getBoundingClientRect();
+      const screen = document.documentElement.clientWidth;
+      if (box.left >= 0 && box.right <= screen) return;
+      const shift = Math.max(0, 8 - box.left);
+      form.style.justifySelf = "start";
+      form.style.marginInlineStart = `${shift}px`;
+      form.style.width = `${Math.min(box.right, screen - 8) - (box.left + shift)}px`;
     }
 
     function closeEditor(form, id) {
@@ -1132,6 +1176,9 @@
     }
 
     async function save(form, id, column) {
+      // Nothing changed, nothing written: the row keeps its value exactly (see `untouched`).
+      const field = form.querySelector(".tp-edit-field");
+      if (field && untouched(field)) return closeEditor(form, id);
       const body = new URLSearchParams(new FormData(form));
       let response;
       try {
@@ -1244,6 +1291,37 @@
       if (!field || event.target.closest(".tp-cell-editor")) return;
       event.preventDefault();
       openEditor(field);
+    });
+    // A value that is a link (a foreign key's label, bytes, a cut text) is followed on the first
+    // click of a double click, so the pointer over it shows a small "Edit" button beside it (F2
+    // serves the keyboard). The button floats over the page: shown, it moves nothing.
+    const editButton = element("button", "tp-edit-cell", "Edit");
+    editButton.type = "button";
+    editButton.hidden = true;
+    document.body.append(editButton);
+    let editTarget = null;
+    document.addEventListener("pointerover", (event) => {
+      if (event.target === editButton) return;
+      const field = event.target.closest?.('.tk-row[data-kind="record"] .tk-field');
+      if (!field || !page.contains(field) || !field.querySelector("a[href]") || field.closest(".tp-cell-editor")) {
+        editButton.hidden = true;
+        return;
+      }
+      // Beside the value's text, not its box (on a phone that box spans the screen).
+      const extent = document.createRange();
+      extent.selectNodeContents(field.querySelector(".tk-field-value") ?? field);
+      const box = extent.getBoundingClientRect();
+      editTarget = { row: field.closest(".tk-row").dataset.row, column: field.dataset.field };
+      editButton.setAttribute("aria-label", `Edit ${editTarget.column}`);
+      editButton.hidden = false;
+      const left = Math.max(0, Math.min(box.right + 6, document.documentElement.clientWidth - editButton.offsetWidth - 4));
+      editButton.style.left = `${left + scrollX}px`;
+      editButton.style.top = `${box.top + scrollY}px`;
+    });
+    editButton.addEventListener("click", () => {
+      editButton.hidden = true;
+      const field = editTarget && rowElement(editTarget.row)?.querySelector(`.tk-field[data-field="${CSS.escape(editTarget.column)}"]`);
+      if (field) openEditor(field);
     });
     page.addEventListener("keydown", (event) => {
       if (event.key !== "F2") return;

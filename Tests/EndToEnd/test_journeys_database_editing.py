@@ -378,3 +378,116 @@ def test_without_javascript_the_forms_edit_and_insert(shop, browser):
     assert problem.startswith("Line 3 (\u201cPlate\u201d, \u201c-2\u201d), column \u201cprice\u201d: "), problem
     check_step(browser, shop.prefix + "-no-script-paste-refused", SIZES[0], expected_error="400")
     assert int(shop.scalar("SELECT count(*) FROM items WHERE name IN ('Bowl', 'Plate')")) == 0
+
+
+def make_diary(path):
+    """Values a date picker cannot show, in a loosely typed SQLite file: text in a DATE column, a
+    day that is no day, and a note of several lines (which a one-line box would flatten)."""
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE events (id INTEGER PRIMARY KEY, title TEXT NOT NULL, due DATE, note TEXT, done BOOLEAN);
+        """)
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", [
+            (1, "Launch", "soon", "line one\nline two", "maybe"),
+            (2, "Audit", "2026-13-45", "\nstarts with a line break", 1),
+            (3, "Review", "2026-03-04", "short", 0),
+        ])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_saving_other_columns_keeps_values_a_picker_cannot_show(tmp_path, browser, size):
+    """Before, the DATE column's editor was the browser's date picker, which shows 'soon' and
+    '2026-13-45' as an empty picker and sends them back empty: saving the row page's form after
+    changing only the title emptied the date. Now such a value is shown in a text box (the format
+    as its hint) and a column the person left alone is not sent at all."""
+    database = tmp_path / "diary.sqlite"
+    make_diary(database)
+    process, base = start_server(tmp_path, "--database", str(database), "--writable", anonymous_writes=False)
+    try:
+        def row(id):
+            with sqlite3.connect(database) as db:
+                return db.execute("SELECT title, due, note, done FROM events WHERE id = ?", (id,)).fetchone()
+
+        set_size(browser, size)
+        navigate(browser, lambda: browser.get(SignInLinks(tmp_path).new()))
+        before = {id: row(id) for id in (1, 2, 3)}
+        for id, title in ((1, "Launch day"), (2, "Audit (late)")):
+            navigate(browser, lambda: browser.get(f"{base}/pages/events/rows/{id}/-/edit"))
+            due = browser.find_element(By.CSS_SELECTOR, "[name='v.due']")
+            assert due.get_attribute("type") == "text", f"row {id}: the date is shown in a {due.get_attribute('type')} input"
+            assert due.get_attribute("value") == before[id][1]
+            assert due.get_attribute("placeholder") == "YYYY-MM-DD"
+            note = browser.find_element(By.CSS_SELECTOR, "[name='v.note']")
+            assert note.tag_name == "textarea" and note.get_attribute("value") == before[id][2], repr(note.get_attribute("value"))
+            check_step(browser, f"db-editing-dates-{id}-row-form", size)
+            name = browser.find_element(By.CSS_SELECTOR, "[name='v.title']")
+            name.send_keys(Keys.CONTROL, "a")
+            name.send_keys(title)
+            navigate(browser, lambda: browser.find_element(By.CSS_SELECTOR, "form.tp-edit-form:not(.tp-delete-form) button[type='submit']").click())
+            # The title changed; every other column holds what it held, byte for byte.
+            assert row(id) == (title,) + before[id][1:], row(id)
+
+        # In the table, a cell's editor: the same text box for a day that is no day, the picker for a day.
+        browser.get(base + "/pages/events")
+        assert wait_until(lambda: live(browser), 10)
+        due = open_editor(browser, "2", "due")
+        assert due.get_attribute("type") == "text" and due.get_attribute("value") == "2026-13-45"
+        check_step(browser, f"db-editing-dates-3-cell-editor", size)
+        due.send_keys(Keys.ESCAPE)
+        picker = open_editor(browser, "3", "due")
+        assert picker.get_attribute("type") == "date" and picker.get_attribute("value") == "2026-03-04"
+        picker.send_keys(Keys.ESCAPE)
+        # A boolean-like column holding another value shows it, and Save without a change writes nothing.
+        # (Opened by the script's own double click: on a phone Chromium's pointer lands on the line above the last one.)
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('dblclick', {bubbles: true}))", field(browser, "1", "done"))
+        assert wait_until(lambda: browser.execute_script("return document.activeElement?.name") == "v.done", 5)
+        done = browser.switch_to.active_element
+        assert done.get_attribute("value") == "maybe"
+        browser.find_element(By.CSS_SELECTOR, ".tp-cell-editor button[type='submit']").click()
+        assert wait_until(lambda: not browser.find_elements(By.CSS_SELECTOR, ".tp-cell-editor"), 5)
+        assert row(1)[3] == "maybe"
+        # A date typed in the text box is written as typed.
+        due = open_editor(browser, "1", "due")
+        due.send_keys(Keys.CONTROL, "a")
+        due.send_keys("2027-01-02", Keys.ENTER)
+        assert wait_until(lambda: row(1)[1] == "2027-01-02", 5), row(1)
+    finally:
+        stop_server(process)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_the_editor_stays_on_screen_in_a_wide_table(tmp_path, browser, size):
+    """Before, the cell editor was as wide as the row: in a table wider than a laptop's screen,
+    scrolled sideways to its last columns, the editor's field and its Save and Cancel were partly
+    off screen. Now the editor stays within the viewport wherever the row is scrolled to."""
+    database = tmp_path / "wide.sqlite"
+    columns = [f"column_{n:02}" for n in range(30)]
+    with sqlite3.connect(database) as db:
+        db.execute(f"CREATE TABLE wide (id INTEGER PRIMARY KEY, {', '.join(name + ' TEXT' for name in columns)})")
+        db.execute(f"INSERT INTO wide VALUES (1, {', '.join('?' for _ in columns)})", [f"a value of {name}" for name in columns])
+    process, base = start_server(tmp_path, "--database", str(database), "--writable", anonymous_writes=False)
+    try:
+        set_size(browser, size)
+        navigate(browser, lambda: browser.get(SignInLinks(tmp_path).new()))
+        browser.get(base + "/pages/wide")
+        assert wait_until(lambda: live(browser), 10)
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        if size[0] >= 600:
+            assert browser.execute_script("return document.querySelector('#row-1').getBoundingClientRect().width") > width, "not wide enough to test"
+        for column in (columns[-1], columns[len(columns) // 2], columns[0]):
+            # As a person does: the page scrolled sideways until the value shows, then a double click on it.
+            browser.execute_script("""const value = document.querySelector(`#row-1 .tk-field[data-field='${arguments[0]}'] > .tk-field-value`);
+                const box = value.getBoundingClientRect();
+                window.scrollBy(box.left - innerWidth / 2, box.top - innerHeight / 2);""", column)
+            ActionChains(browser).double_click(field(browser, "1", column)).perform()
+            assert wait_until(lambda: browser.execute_script("return document.activeElement?.name") == "v." + column, 5), column
+            boxes = browser.execute_script("""
+                const form = document.querySelector('.tp-cell-editor');
+                return [form, form.querySelector('[name^="v."]'), ...form.querySelectorAll('button')]
+                  .map((element) => { const r = element.getBoundingClientRect(); return [r.left, r.right]; });""")
+            assert all(0 <= left and right <= width for left, right in boxes), (column, browser.execute_script("return scrollX"), boxes)
+            check_step(browser, f"db-wide-editor-{column}", size, wide_table=True)
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+            assert wait_until(lambda: not browser.find_elements(By.CSS_SELECTOR, ".tp-cell-editor"), 5)
+    finally:
+        stop_server(process)

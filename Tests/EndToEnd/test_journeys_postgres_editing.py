@@ -9,6 +9,7 @@ test_journeys_database_editing.py's."""
 import datetime
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
@@ -174,3 +175,75 @@ def test_postgresql_types_and_rules_in_the_cell_editors(shop, browser, size):
     open_editor(browser, "2", "details")
     assert serious_violations(browser) == []
     check_step(browser, "pg-types-7-editor-open", size, wide_table=True)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_saving_another_column_keeps_an_infinite_date(shop, browser, size):
+    """Before, a date column's editor was always the browser's date picker, which shows PostgreSQL's
+    'infinity' as an empty picker and sends it back empty (NULL): saving the row page's form after
+    changing only the stock erased the date. Now the value is shown as text, and a column the
+    person left alone is not sent."""
+    shop.scalar("UPDATE items SET added = 'infinity', details = '{\"note\": \"a\\nb\"}' WHERE id = 2")
+    before = shop.scalar("SELECT added::text || '|' || details::text || '|' || coalesce(price::text, '') FROM items WHERE id = 2")
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(shop.sign_in_first()))
+    navigate(browser, lambda: browser.get(shop.first + "/pages/items/rows/2/-/edit"))
+    added = browser.find_element(By.CSS_SELECTOR, "[name='v.added']")
+    assert (added.get_attribute("type"), added.get_attribute("value")) == ("text", "infinity")
+    check_step(browser, "pg-dates-1-row-form", size)
+    stock = browser.find_element(By.CSS_SELECTOR, "[name='v.stock']")
+    stock.send_keys(Keys.CONTROL, "a")
+    stock.send_keys("42")
+    navigate(browser, lambda: browser.find_element(By.CSS_SELECTOR, "form.tp-edit-form:not(.tp-delete-form) button[type='submit']").click())
+    assert shop.scalar("SELECT stock FROM items WHERE id = 2") == "42"
+    assert shop.scalar("SELECT added::text || '|' || details::text || '|' || coalesce(price::text, '') FROM items WHERE id = 2") == before
+
+    # The cell's editor too shows it as text, and a date typed there is written.
+    browser.get(shop.first + "/pages/items")
+    assert wait_until(lambda: live(browser), 10)
+    added = open_editor(browser, "2", "added")
+    assert (added.get_attribute("type"), added.get_attribute("value"), added.get_attribute("placeholder")) == ("text", "infinity", "YYYY-MM-DD")
+    check_step(browser, "pg-dates-2-cell-editor", size, wide_table=True)
+    added.send_keys(Keys.CONTROL, "a")
+    added.send_keys("2026-05-06")
+    save(browser)
+    assert closed(browser)
+    assert shop.scalar("SELECT added FROM items WHERE id = 2") == "2026-05-06"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_mouse_edits_a_value_that_is_a_link(shop, browser, size):
+    """Before, a double click on a foreign key's label (or on bytes) followed the link on its first
+    click, and a mouse had no other way to edit such a cell in place (only F2). Now the pointer over
+    the cell shows an "Edit" button beside the link, which opens the cell's editor; the link still
+    leads to the referenced row."""
+    set_size(browser, size)
+    navigate(browser, lambda: browser.get(shop.sign_in_first()))
+    browser.get(shop.first + "/pages/items")
+    assert wait_until(lambda: live(browser), 10)
+    value = field(browser, "2", "maker")
+    link = value if value.tag_name == "a" else value.find_element(By.TAG_NAME, "a")
+    href = link.get_attribute("href")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", link)
+    ActionChains(browser).move_to_element(link).perform()
+    button = browser.find_element(By.CSS_SELECTOR, ".tp-edit-cell")
+    assert wait_until(lambda: button.is_displayed(), 5), "no Edit button beside the label"
+    assert button.text == "Edit" and button.get_attribute("aria-label") == "Edit maker"
+    # Beside the label, on screen, covering nothing the person reads of other columns.
+    box = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, innerWidth]", button)
+    assert 0 <= box[0] and box[1] <= box[2], box
+    check_step(browser, "pg-link-edit-1-button", size, wide_table=True)
+    assert serious_violations(browser) == []
+    ActionChains(browser).move_to_element(button).click().perform()
+    assert wait_until(lambda: browser.execute_script(
+        "return document.activeElement?.name === 'v.maker' && !!document.activeElement.closest('.tp-cell-editor')"), 5), "the editor did not open"
+    assert browser.current_url.endswith("/pages/items"), browser.current_url
+    check_step(browser, "pg-link-edit-2-editor", size, wide_table=True)
+    Select(browser.switch_to.active_element).select_by_value("1")
+    save(browser)
+    assert closed(browser)
+    assert shop.scalar("SELECT maker FROM items WHERE id = 2") == "1"
+    # The label is still a link to the referenced row.
+    assert wait_until(lambda: shown(browser, "2", "maker") is not None, 5)
+    assert field(browser, "2", "maker").find_elements(By.CSS_SELECTOR, "a[href]") or field(browser, "2", "maker").tag_name == "a", href
+

@@ -67,17 +67,30 @@ enum EditForm {
             html += "<option value=\"\">\u{2014}</option>"
             html += "<option value=\"" + yes + "\"" + (["1", "true"].contains(text) ? " selected" : "") + ">true (" + yes + ")</option>"
             html += "<option value=\"" + no + "\"" + (["0", "false"].contains(text) ? " selected" : "") + ">false (" + no + ")</option>"
+            if !["", "1", "true", "0", "false"].contains(text) {
+                // Another value (text in a loosely typed column) is still the row's: kept unless changed.
+                html += "<option value=\"" + HTMLEscaping.escape(text) + "\" selected>" + HTMLEscaping.escape(text) + "</option>"
+            }
             html += "</select>"
-        case .text where text.count > longTextLength || text.contains(where: \.isNewline):
-            html += "<textarea id=\"" + id + "\" name=\"" + name + "\" rows=\"6\"" + invalid + ">" + HTMLEscaping.escape(text) + "</textarea>"
+        case _ where text.contains(where: \.isNewline), .text where text.count > longTextLength:
+            // A one-line input drops line breaks, so a value with one is shown (and sent back) whole
+            // in a box. The parser drops one line break just after the tag: that one is ours.
+            html += "<textarea id=\"" + id + "\" name=\"" + name + "\" rows=\"6\"" + invalid + ">\n" + HTMLEscaping.escape(text) + "</textarea>"
         default:
+            // A picker or number box empties a value it cannot show, and the form would then send
+            // that emptiness back: such a value is shown in a text box, the format as its hint.
             let type = switch column.editor {
-            case .integer: "number\" step=\"1\" inputmode=\"numeric"
+            case .integer where text.isEmpty || isPlainInteger(text): "number\" step=\"1\" inputmode=\"numeric"
+            case .integer: "text\" inputmode=\"numeric"
             case .real: "text\" inputmode=\"decimal"
-            case .date: "date"
+            case .date where text.isEmpty || isPickerDate(text): "date"
             default: "text"
             }
-            let placeholder = column.editor == .dateTime ? " placeholder=\"YYYY-MM-DD HH:MM:SS\"" : ""
+            let placeholder = switch column.editor {
+            case .dateTime: " placeholder=\"YYYY-MM-DD HH:MM:SS\""
+            case .date where type == "text": " placeholder=\"YYYY-MM-DD\""
+            default: ""
+            }
             let required = column.isNotNull && !column.fillsItself && inserting ? " required" : ""
             html += "<input id=\"" + id + "\" type=\"" + type + "\" name=\"" + name + "\" value=\"" + HTMLEscaping.escape(text) + "\"" + placeholder + required + invalid + ">"
         }
@@ -89,6 +102,25 @@ enum EditForm {
             html += "<p class=\"tp-edit-problem\" id=\"" + id + "-problem\" role=\"alert\">" + HTMLEscaping.escape(problem) + "</p>"
         }
         return html + "</div>"
+    }
+
+    /// Whether a date picker shows `text` exactly: a day of the proleptic Gregorian calendar
+    /// written `YYYY-MM-DD`, as HTML's valid date string (year 0001 on) is.
+    static func isPickerDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count == 4, parts[1].utf8.count == 2, parts[2].utf8.count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              year >= 1, (1...12).contains(month), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= days[month - 1]
+    }
+
+    /// Whether a number box shows `text` exactly: an integer written as a number box writes it
+    /// back (no sign but a minus, no leading zeros or spaces).
+    static func isPlainInteger(_ text: String) -> Bool {
+        Int64(text).map { String($0) == text } ?? false
     }
 
     /// The editor's name, for the page script and the style sheet.
