@@ -198,6 +198,28 @@ struct DatabaseTableEditingTests {
         }
     }
 
+    @Test("A row's form posted without a script writes only the columns the person changed: a text box's line breaks, sent back as CR LF, change nothing")
+    func untouchedColumnsOfAPostedFormAreNotWritten() async throws {
+        try await Self.withFixture { site in
+            try site.store.write { db in try db.execute(sql: "UPDATE items SET note = ? WHERE id = 2", arguments: ["line one\nline two\rthree"]) }
+            let form = Self.text(await site.send(.get, "/pages/items/rows/2/-/edit", browser: true, json: false))
+            let seen = try Self.version(in: form)
+            // What a browser sends for the untouched box (its breaks as CR LF), beside a changed stock.
+            let posted = await site.send(
+                .post, "/pages/items/rows/2/-/update", form: "v.name=Espresso&v.price=3.0&v.stock=6&v.note=line%20one%0D%0Aline%20two%0D%0Athree&_version=" + seen,
+                browser: true, json: false
+            )
+            #expect(posted.status == 303, "\(Self.text(posted))")
+            let row = try #require(try site.item(2))
+            #expect(row["note"] == "line one\nline two\rthree".databaseValue)
+            #expect(row["stock"] == 6.databaseValue)
+            // A script's answer, or a changed box, is written as sent.
+            let typed = await site.send(.post, "/pages/items/rows/2/-/update", form: "v.note=new%0D%0Atext", token: site.writer)
+            #expect(typed.status == 200)
+            #expect(try site.item(2)?["note"] == "new\r\ntext".databaseValue)
+        }
+    }
+
     @Test("Values are typed by their column, NULL is its own choice, and a value the database refuses is a 400 naming the column")
     func typesNullsAndRefusals() async throws {
         try await Self.withFixture { site in

@@ -234,10 +234,15 @@ public struct DatabaseTableEditing: Sendable {
         let set = try input.values(for: table.columns, leavingOutEmpty: false)
         do {
             guard let current = try await table.writer.row(key) else { throw TableWriteError.conflict(current: nil) }
-            if let seen = input.field(EditInput.versionField), seen != RowVersion(current, columns: table.writer.columns).token {
+            let seen = input.field(EditInput.versionField)
+            if let seen, seen != RowVersion(current, columns: table.writer.columns).token {
                 throw TableWriteError.conflict(current: current)
             }
-            let after = try await table.writer.update(key, set: set, seen: current, by: author)
+            // A form made on this row sends every column: the ones left as they were are not
+            // written, so that what a browser does to a value on its way (a text box's line
+            // breaks sent as CR LF) changes nothing the person did not touch.
+            let changed = seen == nil ? set : Self.changes(set, from: current, formPosted: !request.prefersJSON)
+            let after = try await table.writer.update(key, set: changed, seen: current, by: author)
             log(request, author, "update", id: id, status: 200)
             if !request.prefersJSON { return .redirect(to: rowPath(page, id)) }
             return .json(#"{"ok":true,"version":""# + RowVersion(after, columns: table.writer.columns).token + #"","row":"# + Self.json(after, columns: table.writer.columns) + "}")
@@ -245,6 +250,23 @@ public struct DatabaseTableEditing: Sendable {
             log(request, author, "update", id: id, status: error.httpError.status)
             return try await refusal(error, request: request, page: page, table: table, id: id, input: input)
         }
+    }
+
+    /// The values of `set` that differ from the row's `current` ones. For a form posted by a
+    /// browser without its script, text that differs only in how its line breaks are written is
+    /// the same: a browser sends a text box's line breaks as CR LF, whatever the box was given.
+    static func changes(_ set: [String: SQLValue], from current: [String: SQLValue], formPosted: Bool) -> [String: SQLValue] {
+        set.filter { column, value in
+            guard let old = current[column] else { return true }
+            guard value != old else { return false }
+            guard formPosted, case .text(let new) = value, case .text(let was) = old else { return true }
+            return lineBreaksUnified(new) != lineBreaksUnified(was)
+        }
+    }
+
+    /// `text` with each CR LF and lone CR written as LF.
+    private static func lineBreaksUnified(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
     private func delete(_ request: Request) async throws -> Response {
