@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "With --database: let signed-in browsers and tokens allowed to write a table edit it (insert, update, delete), and other processes' writes in.",
-        discussion: "Each table of the database becomes writable for actors whose access allows writes to its page (the sign-in link's browsers; tokens that may write it); views, and PostgreSQL tables without a primary key, stay read-only. A SQLite table without a primary key is written by rowid. Every write is one transaction, checked by the database's own rules, and kept in the audit trail (see --audit-max-rows) at /-/audit."
+        discussion: "Each table of the database becomes writable for actors whose access allows writes to its page (the sign-in link's browsers; tokens that may write it); views, and PostgreSQL tables without a primary key, stay read-only. A SQLite table without a primary key is written by rowid. In the browser: double-click a value (or F2) to edit it, \"Add a row\" to insert or paste rows, and a row's page to edit every column or delete it; Datasette's write API answers at its URLs. Every write is one transaction, checked by the database's own rules; an edit made on a row someone changed since is refused (409) with both values, never written over; every viewer of the table, its row pages and live queries sees each write live; and each is kept in the audit trail (see --audit-max-rows) at /-/audit, and its author can undo it."
     ))
     var writable = false
 
