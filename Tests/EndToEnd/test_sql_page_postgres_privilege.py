@@ -150,9 +150,20 @@ def wal_switches_since(url, start):
     """How many times the WAL was switched to a new file on request (`pg_switch_wal()`) since `start`.
     Its file name is no measure: the cluster is shared, and other clients' writes fill a file and
     start the next now and then, which no record marks as a switch."""
-    return int(psql(url, f"""SELECT CASE WHEN pg_current_wal_flush_lsn() <= '{start}'::pg_lsn THEN 0 ELSE (
-        SELECT count(*) FROM pg_get_wal_records_info('{start}', pg_current_wal_flush_lsn())
-        WHERE resource_manager = 'XLOG' AND record_type = 'SWITCH') END""").strip())
+    # When the flushed WAL has moved past `start` but holds no whole record after it yet (the WAL
+    # writer flushed part of one), pg_walinspect finds no record to start from and says so; a switch
+    # record would have been flushed whole at once, so that is no switch yet: look again once the
+    # WAL writer (every 200 ms) has flushed the rest.
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return int(psql(url, f"""SELECT CASE WHEN pg_current_wal_flush_lsn() <= '{start}'::pg_lsn THEN 0 ELSE (
+                SELECT count(*) FROM pg_get_wal_records_info('{start}', pg_current_wal_flush_lsn())
+                WHERE resource_manager = 'XLOG' AND record_type = 'SWITCH') END""").strip())
+        except subprocess.CalledProcessError as error:
+            if "could not find a valid record" not in (error.stderr or "") or time.monotonic() > deadline:
+                raise AssertionError(f"pg_walinspect failed: {error.stderr}") from error
+            time.sleep(0.2)
 
 
 def assert_left_alone(url, before, sentinel_session):
