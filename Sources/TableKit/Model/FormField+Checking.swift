@@ -84,7 +84,7 @@ extension FormField {
 
     /// Whether `text` is a date of the proleptic Gregorian calendar written `YYYY-MM-DD`, as a
     /// browser's date input sends it.
-    static func isDate(_ text: String) -> Bool {
+    package static func isDate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
         func number(_ range: Range<Int>) -> Int? {

@@ -104,17 +104,10 @@ enum EditForm {
         return html + "</div>"
     }
 
-    /// Whether a date picker shows `text` exactly: a day of the proleptic Gregorian calendar
-    /// written `YYYY-MM-DD`, as HTML's valid date string (year 0001 on) is.
+    /// Whether a date picker shows `text` exactly: a date as a form's date field reads it
+    /// (`FormField.isDate`), from year 0001 on, as HTML's valid date string is.
     static func isPickerDate(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == 4, parts[1].utf8.count == 2, parts[2].utf8.count == 2,
-              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              year >= 1, (1...12).contains(month), day >= 1 else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= days[month - 1]
+        FormField.isDate(text) && !text.hasPrefix("0000")
     }
 
     /// Whether a number box shows `text` exactly: an integer written as a number box writes it
