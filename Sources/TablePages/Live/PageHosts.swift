@@ -83,6 +83,8 @@ final class PageHosts: Sendable {
     @discardableResult
     func dropUnwatchedQueries(now: ContinuousClock.Instant = .now) -> [PageVariant] {
         let lifetime = settings.unwatchedQueryLifetime
+        // The registry as it is now, read once (each read takes the pages' lock and copies it).
+        let registry = registry
         let dropped = state.withLock { state in
             let idle = state.hosts.filter { variant, entry in
                 registry.page(named: variant.page)?.runsOnQueryLane == true
