@@ -236,9 +236,7 @@ enum DatasetteWriteRequest {
         var row = Row(columns: [], values: [], kinds: [])
         for property in properties {
             let (value, kind) = try stored(property.value)
-            // SQLite's text is bound and read as C strings here, and PostgreSQL's text refuses
-            // U+0000: refused, naming the column, rather than stored cut short at it.
-            if case .text(let text) = value, text.utf8.contains(0) {
+            if value.isTextHoldingNUL {
                 throw Refusal(nulRefusal(column: property.name))
             }
             row.columns.append(property.name)

@@ -362,9 +362,7 @@ public struct TableWriter: Sendable {
             guard let column = statements.writableColumn(named: name) else {
                 throw TableWriteError.invalid(column: name, message: "\(table) has no such column")
             }
-            // GRDB binds and reads text as C strings, and PostgreSQL's text refuses U+0000:
-            // refused here, said so, rather than stored cut short.
-            if case .text(let text) = value, text.utf8.contains(0) {
+            if value.isTextHoldingNUL {
                 throw TableWriteError.invalid(column: column, message: "text cannot hold the character U+0000 (NUL); send it as bytes")
             }
             guard resolved.updateValue(value, forKey: column) == nil else {
